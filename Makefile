@@ -1,0 +1,48 @@
+# The two commands of the README:
+#   make demo   install dependencies, build, start a local real control plane with sample nodes and
+#               pods, run the scheduler against it
+#   make test   install dependencies, build, run unit and integration tests (CI runs exactly this)
+# Other targets: build (Release), debug (Debug build in build-debug/), controlplane (Go-built
+# binaries, cached), cluster-up / cluster-down / cluster-list, unit-test, clean.
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+KSCHED_WERROR ?= OFF
+CTEST_ARGS ?=
+
+.PHONY: all deps build debug controlplane test unit-test demo cluster-up cluster-down cluster-list clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	@BUILD_DIR=$(BUILD_DIR) BUILD_TYPE=$(BUILD_TYPE) KSCHED_WERROR=$(KSCHED_WERROR) scripts/build.sh
+
+debug:
+	@$(MAKE) --no-print-directory build BUILD_DIR=build-debug BUILD_TYPE=Debug
+
+controlplane: deps
+	@tests/controlplane/build.sh >/dev/null
+
+test: build controlplane
+	@echo "[make test] running unit and integration tests (ctest)"
+	@cd $(BUILD_DIR) && ctest --output-on-failure $(CTEST_ARGS)
+
+unit-test: build
+	@cd $(BUILD_DIR) && ctest --output-on-failure -L unit $(CTEST_ARGS)
+
+demo: build controlplane
+	@BUILD_DIR=$(BUILD_DIR) scripts/demo.sh
+
+cluster-up: controlplane
+	@tests/controlplane/start.sh --with-kcm
+
+cluster-down:
+	@tests/controlplane/stop.sh --all
+
+cluster-list:
+	@tests/controlplane/stop.sh --list
+
+clean:
+	rm -rf build build-debug

@@ -1,0 +1,92 @@
+// Status: the result of running a plugin or an extension point, with upstream's codes
+// (k8s.io/kube-scheduler/framework Code/Status).
+//
+// A Status is a small value: the code, the reasons shown to users (joined with ", " in Message(),
+// which is what FitError and events print), an optional error text for the Error code, and the name
+// of the plugin that produced it (stamped by the runtime, not by the plugin). A default-constructed
+// Status is Success, the counterpart of upstream's nil *Status.
+//
+// Thread-safety: a value type; distinct objects may be used from distinct threads freely.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ksched::framework {
+
+// The order and the names are upstream's; the names appear in logs and metrics labels.
+enum class Code : std::uint8_t {
+  // The plugin ran correctly and found the pod schedulable (or had nothing to say).
+  kSuccess = 0,
+  // An internal or unexpected failure: the pod is retried with backoff; not a rejection.
+  kError,
+  // The pod does not fit now; preemption may help. Requeued on events the plugin registered for.
+  kUnschedulable,
+  // The pod does not fit and preemption cannot help (e.g. a node-selector mismatch).
+  kUnschedulableAndUnresolvable,
+  // Permit asks the binding cycle to wait (for Allow/Reject or a timeout).
+  kWait,
+  // The plugin does not apply to this pod; its later extension points are skipped.
+  kSkip,
+  // The pod waits on something outside the scheduler; goes to activeQ on its event, no backoff.
+  kPending,
+};
+
+std::string_view CodeName(Code code);
+
+class Status {
+ public:
+  Status() = default;  // Success
+  explicit Status(Code code) : code_(code) {}
+  Status(Code code, std::vector<std::string> reasons) : code_(code), reasons_(std::move(reasons)) {}
+  Status(Code code, std::initializer_list<std::string_view> reasons);
+
+  // Error-code status carrying an error text (upstream AsStatus).
+  static Status FromError(std::string error);
+
+  Code code() const { return code_; }
+  // Upstream Reasons(): the error text (if any) first, then the reasons.
+  std::vector<std::string> Reasons() const;
+  // Upstream Message(): Reasons() joined with ", ".
+  std::string Message() const;
+  const std::string& error() const { return error_; }
+  const std::string& plugin() const { return plugin_; }
+
+  Status& WithPlugin(std::string plugin) & {
+    plugin_ = std::move(plugin);
+    return *this;
+  }
+  Status&& WithPlugin(std::string plugin) && {
+    plugin_ = std::move(plugin);
+    return std::move(*this);
+  }
+  void AppendReason(std::string reason) { reasons_.push_back(std::move(reason)); }
+
+  bool IsSuccess() const { return code_ == Code::kSuccess; }
+  bool IsWait() const { return code_ == Code::kWait; }
+  bool IsSkip() const { return code_ == Code::kSkip; }
+  // Unschedulable, UnschedulableAndUnresolvable or Pending: the pod was turned down, not failed.
+  bool IsRejected() const {
+    return code_ == Code::kUnschedulable || code_ == Code::kUnschedulableAndUnresolvable ||
+           code_ == Code::kPending;
+  }
+
+  // Equal when code, reasons and error agree (the plugin name is provenance, not content).
+  friend bool operator==(const Status& a, const Status& b) {
+    return a.code_ == b.code_ && a.reasons_ == b.reasons_ && a.error_ == b.error_;
+  }
+
+  // "Unschedulable: reason1, reason2" (plus " (plugin X)" when stamped): for logs, not users.
+  std::string ToString() const;
+
+ private:
+  Code code_ = Code::kSuccess;
+  std::vector<std::string> reasons_;
+  std::string error_;
+  std::string plugin_;
+};
+
+}  // namespace ksched::framework

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Configures (once) and builds the C++ project with CMake + Ninja (+ ccache when present).
+# BUILD_DIR (build), BUILD_TYPE (Release|Debug), KSCHED_WERROR (OFF|ON) come from the environment.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${BUILD_DIR:-build} build_type=${BUILD_TYPE:-Release} werror=${KSCHED_WERROR:-OFF}
+log() { printf '[build] %s\n' "$*"; }
+for tool in cmake ninja g++; do
+  command -v "$tool" >/dev/null || { log "FAILED at step: find $tool (run scripts/install-deps.sh)" >&2; exit 1; }
+done
+t=$(date +%s)
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DKSCHED_WERROR="$werror" >/dev/null \
+  || { log "FAILED at step: cmake configure ($build_dir, $build_type)" >&2; exit 1; }
+cmake --build "$build_dir" || { log "FAILED at step: compile ($build_dir, $build_type)" >&2; exit 1; }
+log "built $build_type in $build_dir/ in $(( $(date +%s) - t ))s"

@@ -1,0 +1,35 @@
+# Shared helpers for the shell integration tests: assertions that count, and a control plane owned by
+# the test process (stopped on exit, found by stop.sh --stale if the test dies).
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cp_dir=""
+passed=0 failed=0
+
+note() { printf '  %s\n' "$*"; }
+check() {  # check DESCRIPTION COMMAND...: the command's exit status decides
+  local what=$1; shift
+  if "$@"; then passed=$((passed + 1)); printf 'ok   %s\n' "$what"
+  else failed=$((failed + 1)); printf 'FAIL %s\n' "$what"; fi
+}
+check_eq() {  # check_eq DESCRIPTION EXPECTED ACTUAL
+  if [ "$2" = "$3" ]; then passed=$((passed + 1)); printf 'ok   %s\n' "$1"
+  else failed=$((failed + 1)); printf 'FAIL %s\n     expected: %s\n     actual:   %s\n' "$1" "$2" "$3"; fi
+}
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" = 0 ]
+}
+
+start_controlplane() {  # start_controlplane [start.sh args...]: sets cp_dir and sources its env
+  cp_dir=$("$repo/tests/controlplane/start.sh" --owner $$ "$@")
+  # shellcheck disable=SC1091
+  . "$cp_dir/env"
+  trap 'stop_controlplane' EXIT
+}
+stop_controlplane() {
+  if [ -n "$cp_dir" ] && [ -d "$cp_dir" ]; then
+    [ "$failed" = 0 ] || { echo "logs of the failed run:"; tail -n 20 "$cp_dir"/logs/*.log || true; }
+    "$repo/tests/controlplane/stop.sh" "$cp_dir" || true
+  fi
+}
+kubectl_admin() { "$KUBECTL" --kubeconfig "$KUBECONFIG_ADMIN" "$@"; }
