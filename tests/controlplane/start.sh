@@ -60,17 +60,19 @@ for _ in range(int(sys.argv[1])):
 print(" ".join(str(s.getsockname()[1]) for s in socks))
 PY
 }
-port_in_use() { ! python3 -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1])))' "$1" 2>/dev/null; }
 record() { echo "$1 $2 $(readlink -f "$3")" >> "$dir/pids"; }
 alive() { kill -0 "$1" 2>/dev/null; }
 bind_clash() { grep -qiE "address already in use|bind: address" "$1"; }
 
-# wait_for NAME PID SECONDS CHECK...: 0 when CHECK passes, 1 if the process died, 2 on timeout.
+# wait_for PID SECONDS LOG CHECK...: 0 when CHECK passes, 1 if the process died, 2 on timeout,
+# 3 when LOG shows a port clash (kube-apiserver keeps retrying a taken port for minutes instead of
+# exiting, so the log is watched rather than the process).
 wait_for() {
-  local name=$1 pid=$2 secs=$3; shift 3
+  local pid=$1 secs=$2 logfile=$3; shift 3
   local deadline=$(( $(date +%s) + secs ))
   while [ "$(date +%s)" -lt "$deadline" ]; do
     "$@" >/dev/null 2>&1 && return 0
+    bind_clash "$logfile" && return 3
     alive "$pid" || return 1
     sleep 0.2
   done
@@ -89,10 +91,10 @@ for attempt in 1 2 3 4 5; do
     --auto-compaction-mode=periodic --auto-compaction-retention=1h --quota-backend-bytes=8589934592 \
     --unsafe-no-fsync=true --log-level=warn > "$dir/logs/etcd.log" 2>&1 &
   etcd_pid=$!
-  rc=0; wait_for etcd "$etcd_pid" 30 curl -fsS --noproxy '*' "http://127.0.0.1:$etcd_port/health" || rc=$?
+  rc=0; wait_for "$etcd_pid" 30 "$dir/logs/etcd.log" curl -fsS --max-time 5 --noproxy '*' "http://127.0.0.1:$etcd_port/health" || rc=$?
   [ $rc = 0 ] && break
   kill "$etcd_pid" 2>/dev/null || true; wait "$etcd_pid" 2>/dev/null || true
-  if bind_clash "$dir/logs/etcd.log"; then log "etcd: port clash on $etcd_port/$peer_port, retrying on new ports"; continue; fi
+  if [ $rc = 3 ]; then log "etcd: port clash on $etcd_port/$peer_port, retrying on new ports"; continue; fi
   fail "start etcd (see $dir/logs/etcd.log: $(tail -n 3 "$dir/logs/etcd.log" | tr '\n' ' '))"
 done
 [ $rc = 0 ] || fail "start etcd: ports kept clashing"
@@ -103,7 +105,6 @@ log "etcd ready on 127.0.0.1:$etcd_port (pid $etcd_pid)"
 api_pid=""
 for attempt in 1 2 3 4 5; do
   if [ -n "$api_port_wish" ] && [ "$attempt" = 1 ]; then api_port=$api_port_wish; else read -r api_port < <(free_ports 1); fi
-  if port_in_use "$api_port"; then log "kube-apiserver: port $api_port in use, retrying on a new port"; continue; fi
   "$bin/kube-apiserver" \
     --etcd-servers="http://127.0.0.1:$etcd_port" \
     --bind-address=127.0.0.1 --secure-port="$api_port" \
@@ -120,12 +121,12 @@ for attempt in 1 2 3 4 5; do
     --v=1 > "$dir/logs/kube-apiserver.log" 2>&1 &
   api_pid=$!
   rc=0
-  wait_for kube-apiserver "$api_pid" 120 curl -fsS --noproxy '*' --cacert "$pki/ca.crt" \
+  wait_for "$api_pid" 120 "$dir/logs/kube-apiserver.log" curl -fsS --max-time 5 --noproxy '*' --cacert "$pki/ca.crt" \
     --cert "$pki/admin.crt" --key "$pki/admin.key" "https://127.0.0.1:$api_port/readyz" || rc=$?
   [ $rc = 0 ] && break
   kill "$api_pid" 2>/dev/null || true; wait "$api_pid" 2>/dev/null || true
-  if [ $rc = 1 ] && bind_clash "$dir/logs/kube-apiserver.log"; then
-    log "kube-apiserver: port clash on $api_port, retrying on a new port"; continue
+  if [ $rc = 3 ]; then
+    log "kube-apiserver: port $api_port in use, retrying on a new port"; continue
   fi
   [ $rc = 2 ] && fail "wait for kube-apiserver /readyz (120 s; see $dir/logs/kube-apiserver.log)"
   fail "start kube-apiserver (see $dir/logs/kube-apiserver.log: $(tail -n 3 "$dir/logs/kube-apiserver.log" | tr '\n' ' '))"
@@ -175,10 +176,10 @@ if [ "$with_kcm" = 1 ]; then
       --leader-elect=false --bind-address=127.0.0.1 --secure-port="$kcm_port" \
       --kube-api-qps=5000 --kube-api-burst=10000 --v=1 > "$dir/logs/kube-controller-manager.log" 2>&1 &
     kcm_pid=$!
-    rc=0; wait_for kube-controller-manager "$kcm_pid" 60 curl -fsSk --noproxy '*' "https://127.0.0.1:$kcm_port/healthz" || rc=$?
+    rc=0; wait_for "$kcm_pid" 60 "$dir/logs/kube-controller-manager.log" curl -fsSk --max-time 5 --noproxy '*' "https://127.0.0.1:$kcm_port/healthz" || rc=$?
     [ $rc = 0 ] && break
     kill "$kcm_pid" 2>/dev/null || true; wait "$kcm_pid" 2>/dev/null || true
-    if [ $rc = 1 ] && bind_clash "$dir/logs/kube-controller-manager.log"; then log "kube-controller-manager: port clash, retrying"; continue; fi
+    if [ $rc = 3 ]; then log "kube-controller-manager: port clash, retrying"; continue; fi
     fail "start kube-controller-manager (see $dir/logs/kube-controller-manager.log)"
   done
   [ $rc = 0 ] || fail "start kube-controller-manager: ports kept clashing"

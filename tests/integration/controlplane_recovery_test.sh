@@ -27,7 +27,7 @@ pids=$(awk '{print $2}' "$dir/pids")
 kill "$owner"; wait "$owner" 2>/dev/null || true
 "$repo/tests/controlplane/stop.sh" --list
 "$repo/tests/controlplane/stop.sh" --stale
-left=""; for p in $pids; do kill -0 "$p" 2>/dev/null && left+=" $p"; done
+left=$(still_running $pids)
 check_eq "owner gone: --stale stopped every process of the run" "" "$left"
 check "owner gone: --stale removed the run directory" test ! -d "$dir"
 

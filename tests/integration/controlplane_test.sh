@@ -58,7 +58,7 @@ check_eq "scale nodes removed" "0" \
 # Stop: every recorded process is gone.
 pids=$(awk '{print $2}' "$cp_dir/pids")
 "$repo/tests/controlplane/stop.sh" "$cp_dir"
-left=""; for p in $pids; do kill -0 "$p" 2>/dev/null && left+=" $p"; done
+left=$(still_running $pids)
 check_eq "stop.sh leaves no control-plane process" "" "$left"
 check "stop.sh removes the run directory" test ! -d "$cp_dir"
 cp_dir=""

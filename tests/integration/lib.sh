@@ -32,4 +32,8 @@ stop_controlplane() {
     "$repo/tests/controlplane/stop.sh" "$cp_dir" || true
   fi
 }
+# running PID: alive and not a zombie (a stopped child of ours may wait a moment to be reaped by init).
+running() { local st; st=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$st" ] && [ "${st#Z}" = "$st" ]; }
+# still_running PID...: prints the PIDs among the arguments that are running
+still_running() { local p out=""; for p in "$@"; do running "$p" && out+=" $p"; done; echo "${out# }"; }
 kubectl_admin() { "$KUBECTL" --kubeconfig "$KUBECONFIG_ADMIN" "$@"; }
