@@ -13,7 +13,7 @@ log() { printf '[controlplane/build] %s\n' "$*" >&2; }
 fail() { log "FAILED at step: $*"; exit 1; }
 
 command -v go >/dev/null || fail "find the Go toolchain (go is not on PATH; install Go >= 1.24)"
-export GOTOOLCHAIN=local GOFLAGS=-mod=readonly CGO_ENABLED=0
+export GOTOOLCHAIN=local GOFLAGS='-mod=readonly -buildvcs=false' CGO_ENABLED=0
 
 cache=${KSCHED_CACHE:-$HOME/.cache/kube-scheduler-cpp}
 out="$cache/k8s-bins/v$K8S_VERSION-etcd$ETCD_VERSION"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Integration: the real control plane starts, takes nodes and a pod through the API, and kubectl of
-# the same version reads them back; the stock RBAC of system:kube-scheduler is what the scheduler
+# Integration: the real control plane starts (with kube-controller-manager), takes nodes and a pod
+# through the API, and kubectl of the same version reads them back; a Deployment gets its pods from
+# the controller manager; the stock RBAC of system:kube-scheduler is what the scheduler
 # will run with; 5000 fake nodes are created and removed; stop.sh leaves no process behind.
 . "$(dirname "$0")/lib.sh"
 . "$repo/tests/controlplane/versions.env"
 
-start_controlplane
+start_controlplane --with-kcm
 note "control plane ready in ${CP_READY_SECONDS}s (start to /readyz), $APISERVER_URL"
 check "API server listens on loopback" grep -q '^APISERVER_URL=https://127.0.0.1:' "$cp_dir/env"
 
@@ -38,6 +39,12 @@ check_eq "pod created through the API with a bearer token" "201" "$code"
 check_eq "kubectl reads the pod back" "sample kube-scheduler-cpp 100m 500Mi Pending" \
   "$(kubectl_admin get pod sample -o jsonpath='{.metadata.name} {.spec.schedulerName} {.spec.containers[0].resources.requests.cpu} {.spec.containers[0].resources.requests.memory} {.status.phase}')"
 check_eq "nobody bound the pod" "" "$(kubectl_admin get pod sample -o jsonpath='{.spec.nodeName}')"
+
+# kube-controller-manager turns a Deployment into a ReplicaSet and pods (left Pending: no scheduler).
+kubectl_admin create deployment web --image=registry.k8s.io/pause:3.10 --replicas=3 >/dev/null
+pods_of_web() { kubectl_admin get pods -l app=web -o name | wc -l | tr -d ' '; }
+for _ in $(seq 1 100); do [ "$(pods_of_web)" = 3 ] && break; sleep 0.2; done
+check_eq "kube-controller-manager created the Deployment's 3 pods" "3" "$(pods_of_web)"
 
 # The scheduler's identity and the stock RBAC it gets.
 sched() { "$KUBECTL" --kubeconfig "$KUBECONFIG_SCHEDULER" "$@"; }
