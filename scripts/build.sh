@@ -8,6 +8,8 @@ log() { printf '[build] %s\n' "$*"; }
 for tool in cmake ninja g++; do
   command -v "$tool" >/dev/null || { log "FAILED at step: find $tool (run scripts/install-deps.sh)" >&2; exit 1; }
 done
+# Paths under the checkout are hashed relative to it, so another clone (CI) reuses the cache.
+export CCACHE_BASEDIR="$PWD"
 t=$(date +%s)
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DKSCHED_WERROR="$werror" >/dev/null \
   || { log "FAILED at step: cmake configure ($build_dir, $build_type)" >&2; exit 1; }

@@ -1,0 +1,63 @@
+// Container: core/v1 Container reduced to what scheduling reads: name, image (ImageLocality),
+// resources (NodeResourcesFit, BalancedAllocation, queueing hints), ports (NodePorts) and, for
+// init containers, restartPolicy (an init container with restartPolicy Always is a sidecar, whose
+// requests add to the pod's instead of being maxed). Also ContainerStatus's resources, which the
+// resource helpers read while in-place pod resize (InPlacePodVerticalScaling, on by default in
+// v1.34) is enabled.
+//
+// Thread-safety: plain value types.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/resource_list.h"
+
+namespace ksched::api {
+
+// core/v1 Protocol values.
+inline constexpr std::string_view kProtocolTCP = "TCP";
+inline constexpr std::string_view kProtocolUDP = "UDP";
+inline constexpr std::string_view kProtocolSCTP = "SCTP";
+
+// core/v1 ContainerRestartPolicy value that makes an init container a sidecar.
+inline constexpr std::string_view kContainerRestartPolicyAlways = "Always";
+
+// core/v1 ContainerPort, without `name`.
+struct ContainerPort {
+  std::int32_t container_port = 0;
+  std::int32_t host_port = 0;  // 0 = no host port
+  std::string protocol;        // "TCP" when absent (the API server's default)
+  std::string host_ip;         // `hostIP`
+
+  friend bool operator==(const ContainerPort&, const ContainerPort&) = default;
+};
+
+struct Container {
+  std::string name;
+  std::string image;
+  ResourceRequirements resources;
+  std::vector<ContainerPort> ports;
+  std::string restart_policy;  // "" = absent; "Always" on a sidecar init container
+
+  // True for an init container that is a sidecar (upstream IsRestartableInitContainer).
+  bool IsRestartable() const noexcept { return restart_policy == kContainerRestartPolicyAlways; }
+
+  friend bool operator==(const Container&, const Container&) = default;
+};
+
+// core/v1 ContainerStatus reduced to the resize-related resources.
+struct ContainerStatus {
+  std::string name;
+  ResourceList allocated_resources;
+  // The resources the runtime applied; absent (nullopt) until the kubelet reports them, and
+  // upstream uses the status only when present.
+  std::optional<ResourceRequirements> resources;
+
+  friend bool operator==(const ContainerStatus&, const ContainerStatus&) = default;
+};
+
+}  // namespace ksched::api

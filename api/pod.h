@@ -1,0 +1,118 @@
+// Pod: core/v1 Pod holding only what kube-scheduler v1.34 reads: its default plugins, scheduling
+// queue, cache, preemption and binding.
+//
+// Defaults: the decoder (api/json_decode.h) fills spec.schedulerName ("default-scheduler"), each
+// container port's protocol ("TCP") and each rbd volume's pool ("rbd") when they are absent, as
+// the API server always does; every other absent field is empty, zero or nullopt (see the decoder
+// header for the full list of what is and is not defaulted).
+//
+// Ownership: plain value types owning all their data. Thread-safety: like any struct; concurrent
+// const use is safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/affinity.h"
+#include "api/container.h"
+#include "api/labels.h"
+#include "api/object_meta.h"
+#include "api/resource_list.h"
+#include "api/time.h"
+#include "api/toleration.h"
+#include "api/topology_spread.h"
+#include "api/volume.h"
+
+namespace ksched::api {
+
+inline constexpr std::string_view kDefaultSchedulerName = "default-scheduler";
+
+// core/v1 PreemptionPolicy values.
+inline constexpr std::string_view kPreemptLowerPriority = "PreemptLowerPriority";
+inline constexpr std::string_view kPreemptNever = "Never";
+
+// core/v1 PodPhase values.
+inline constexpr std::string_view kPodPending = "Pending";
+inline constexpr std::string_view kPodRunning = "Running";
+inline constexpr std::string_view kPodSucceeded = "Succeeded";
+inline constexpr std::string_view kPodFailed = "Failed";
+inline constexpr std::string_view kPodUnknown = "Unknown";
+
+// core/v1 PodConditionType values the scheduler reads or writes.
+inline constexpr std::string_view kPodScheduled = "PodScheduled";
+inline constexpr std::string_view kDisruptionTarget = "DisruptionTarget";
+inline constexpr std::string_view kPodResizePending = "PodResizePending";
+
+// core/v1 ConditionStatus values.
+inline constexpr std::string_view kConditionTrue = "True";
+inline constexpr std::string_view kConditionFalse = "False";
+inline constexpr std::string_view kConditionUnknown = "Unknown";
+
+struct PodSpec {
+  std::string node_name;
+  std::string scheduler_name;  // "default-scheduler" when absent
+  std::optional<std::int32_t> priority;  // nullopt reads as 0 (upstream PodPriority)
+  std::string priority_class_name;
+  std::string preemption_policy;  // "" = absent (PreemptLowerPriority)
+  Labels node_selector;
+  Affinity affinity;
+  std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  std::vector<Container> containers;
+  std::vector<Container> init_containers;
+  ResourceList overhead;
+  ResourceRequirements resources;  // pod-level resources (spec.resources)
+  std::vector<Volume> volumes;
+  std::vector<std::string> scheduling_gates;  // the gates' names
+  bool host_network = false;
+  // nullopt when absent; the API server always sets it (default 30).
+  std::optional<std::int64_t> termination_grace_period_seconds;
+  std::vector<std::string> resource_claims;  // spec.resourceClaims[*].name
+
+  friend bool operator==(const PodSpec&, const PodSpec&) = default;
+};
+
+// core/v1 PodCondition.
+struct PodCondition {
+  std::string type;
+  std::string status;
+  std::string reason;
+  std::string message;
+  std::optional<Time> last_probe_time;
+  std::optional<Time> last_transition_time;
+  std::int64_t observed_generation = 0;
+
+  friend bool operator==(const PodCondition&, const PodCondition&) = default;
+};
+
+struct PodStatus {
+  std::string phase;
+  std::string nominated_node_name;
+  std::vector<PodCondition> conditions;
+  std::optional<Time> start_time;
+  std::vector<ContainerStatus> container_statuses;
+  std::vector<ContainerStatus> init_container_statuses;
+
+  // The condition of `type`, or nullptr (upstream GetPodCondition).
+  const PodCondition* FindCondition(std::string_view type) const noexcept {
+    for (const PodCondition& condition : conditions) {
+      if (condition.type == type) return &condition;
+    }
+    return nullptr;
+  }
+
+  friend bool operator==(const PodStatus&, const PodStatus&) = default;
+};
+
+struct Pod {
+  ObjectMeta metadata;
+  PodSpec spec;
+  PodStatus status;
+
+  friend bool operator==(const Pod&, const Pod&) = default;
+};
+
+}  // namespace ksched::api

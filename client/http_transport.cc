@@ -1,0 +1,861 @@
+// The project's one translation unit that includes Boost.Beast/Asio for HTTP client work (compile
+// time on 2 cores is precious). See http_transport.h for the contract.
+#include "client/http_transport.h"
+
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <atomic>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <limits>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <utility>
+
+#include <charconv>
+#include "api/build_info.h"
+#include "client/concat.h"
+#include "client/server_url.h"
+
+namespace ksched::client {
+
+std::string_view MethodName(HttpMethod method) {
+  switch (method) {
+    case HttpMethod::kGet: return "GET";
+    case HttpMethod::kPost: return "POST";
+    case HttpMethod::kPut: return "PUT";
+    case HttpMethod::kPatch: return "PATCH";
+    case HttpMethod::kDelete: return "DELETE";
+  }
+  std::abort();
+}
+
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+namespace ssl = net::ssl;
+using tcp = net::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+bool IsIpAddress(const std::string& host) {
+  boost::system::error_code ec;
+  net::ip::make_address(host, ec);
+  return !ec;
+}
+
+std::string OpenSslErrors() {
+  std::string text;
+  while (unsigned long code = ERR_get_error()) {
+    char buf[256];
+    ERR_error_string_n(code, buf, sizeof(buf));
+    if (!text.empty()) text += "; ";
+    text += buf;
+  }
+  return text.empty() ? "unknown OpenSSL error" : text;
+}
+
+// Adds every certificate of a PEM bundle to the context's trust store. Returns how many were
+// added, 0 when the text holds none, -1 when one could not be added. (Not asio's
+// add_certificate_authority: with OpenSSL 3 it misreads the end of the bundle as an error when
+// an earlier failure left state behind on the thread.)
+int AddCertificateAuthorities(SSL_CTX* ctx, const std::string& pem) {
+  ERR_clear_error();
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  if (bio == nullptr) return -1;
+  X509_STORE* store = SSL_CTX_get_cert_store(ctx);
+  int added = 0;
+  while (X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr)) {
+    const int ok = X509_STORE_add_cert(store, cert);
+    X509_free(cert);
+    if (ok != 1) {
+      BIO_free(bio);
+      return -1;
+    }
+    ++added;
+  }
+  BIO_free(bio);
+  ERR_clear_error();  // the end of the bundle reads as "no start line"
+  return added;
+}
+
+absl::StatusOr<std::unique_ptr<ssl::context>> MakeTlsContext(const RestConfig& config) {
+  ERR_clear_error();  // errors left on this thread's queue would be blamed on this config
+  auto ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
+  SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+  boost::system::error_code ec;
+  const TlsConfig& tls = config.tls;
+  if (tls.insecure_skip_verify) {
+    ctx->set_verify_mode(ssl::verify_none);
+  } else {
+    ctx->set_verify_mode(ssl::verify_peer);
+    if (!tls.ca_pem.empty()) {
+      const int added = AddCertificateAuthorities(ctx->native_handle(), tls.ca_pem);
+      if (added <= 0) {
+        return absl::InvalidArgumentError(Concat(
+            "certificate authority from ", tls.ca_source.empty() ? "config" : tls.ca_source, " (",
+            config.source, "): no valid PEM certificate in it",
+            added < 0 ? Concat(": ", OpenSslErrors()) : std::string()));
+      }
+    } else {
+      ctx->set_default_verify_paths(ec);
+    }
+  }
+  if (!tls.client_cert_pem.empty() || !tls.client_key_pem.empty()) {
+    const std::string where = tls.client_cert_source.empty() ? "config" : tls.client_cert_source;
+    if (tls.client_cert_pem.empty() || tls.client_key_pem.empty()) {
+      return absl::InvalidArgumentError(Concat("client certificate from ", where, " (",
+                                                     config.source,
+                                                     "): a certificate needs its key and a key its certificate"));
+    }
+    ctx->use_certificate_chain(net::buffer(tls.client_cert_pem), ec);
+    if (ec) {
+      return absl::InvalidArgumentError(Concat("client certificate from ", where, " (",
+                                                     config.source, "): ", OpenSslErrors()));
+    }
+    ctx->use_private_key(net::buffer(tls.client_key_pem), ssl::context::pem, ec);
+    if (ec) {
+      // OpenSSL 3 checks the pair here already ("key values mismatch").
+      return absl::InvalidArgumentError(Concat("client key for ", where, " (", config.source,
+                                               "): not a valid PEM key or does not match the certificate: ",
+                                               OpenSslErrors()));
+    }
+    if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) {
+      return absl::InvalidArgumentError(Concat("client key for ", where, " (", config.source,
+                                                     "): does not match the certificate"));
+    }
+  }
+  return ctx;
+}
+
+// One TCP (or TLS over TCP) connection. Lives on the I/O thread.
+class Connection {
+ public:
+  Connection(net::io_context& ioc, ssl::context* tls_context) {
+    if (tls_context != nullptr) tls_.emplace(ioc, *tls_context);
+    else plain_.emplace(ioc);
+  }
+  beast::tcp_stream& tcp() { return tls_ ? tls_->next_layer() : *plain_; }
+  bool is_tls() const { return tls_.has_value(); }
+  beast::ssl_stream<beast::tcp_stream>& tls() { return *tls_; }
+  template <class F>
+  void Visit(F&& f) {
+    if (tls_) f(*tls_);
+    else f(*plain_);
+  }
+  void Close() {
+    boost::system::error_code ec;
+    tcp().socket().shutdown(tcp::socket::shutdown_both, ec);
+    tcp().socket().close(ec);
+  }
+
+  beast::flat_buffer buffer;
+  bool reused = false;
+  Clock::time_point idle_since{};
+
+ private:
+  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
+  std::optional<beast::tcp_stream> plain_;
+};
+
+bool IsStaleConnectionError(const boost::system::error_code& ec) {
+  return ec == http::error::end_of_stream || ec == net::error::eof ||
+         ec == net::error::connection_reset || ec == net::error::broken_pipe ||
+         ec == ssl::error::stream_truncated;
+}
+
+http::verb ToVerb(HttpMethod method) {
+  switch (method) {
+    case HttpMethod::kGet: return http::verb::get;
+    case HttpMethod::kPost: return http::verb::post;
+    case HttpMethod::kPut: return http::verb::put;
+    case HttpMethod::kPatch: return http::verb::patch;
+    case HttpMethod::kDelete: return http::verb::delete_;
+  }
+  std::abort();
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------
+// Impl: owns the io_context and its thread, the TLS context, the pool and the open streams.
+
+class HttpTransport::Impl {
+ public:
+  struct Exchange;
+  class StreamReader;
+
+  Impl(RestConfig config, TransportOptions options, AuthorizationSource auth, ServerUrlParts url,
+       std::unique_ptr<ssl::context> tls_context)
+      : config_(std::move(config)),
+        options_(options),
+        auth_(std::move(auth)),
+        url_(std::move(url)),
+        tls_context_(std::move(tls_context)),
+        user_agent_(config_.user_agent.empty() ? api::UserAgent() : config_.user_agent),
+        work_(net::make_work_guard(ioc_)),
+        resolver_(ioc_) {
+    thread_ = std::thread([this] { ioc_.run(); });
+    io_thread_id_ = thread_.get_id();
+  }
+  ~Impl() { Shutdown(); }
+
+  void Shutdown() {
+    std::call_once(shutdown_once_, [this] {
+      net::post(ioc_, [this] {
+        shutting_down_ = true;
+        resolver_.cancel();
+        for (auto& conn : idle_) conn->Close();
+        idle_.clear();
+        auto pending = std::move(pending_);
+        for (auto& ex : pending) Finish(ex, absl::CancelledError("transport shut down"), false);
+        for (auto& ex : active_) {
+          if (ex->conn) ex->conn->Close();
+        }
+        for (auto& weak : streams_) {
+          if (auto reader = weak.lock()) CloseReader(*reader);
+        }
+      });
+      work_.reset();
+      if (thread_.joinable()) {
+        if (std::this_thread::get_id() == io_thread_id_) std::abort();  // would join itself
+        thread_.join();
+      }
+    });
+  }
+
+  bool OnIoThread() const { return std::this_thread::get_id() == io_thread_id_; }
+  const std::string& server() const { return config_.server; }
+  TransportStats stats() const {
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    return stats_;
+  }
+
+  // Builds the Beast request on the caller's thread; an auth failure is returned.
+  absl::StatusOr<http::request<http::string_body>> BuildRequest(const HttpRequest& request) {
+    http::request<http::string_body> req{ToVerb(request.method), url_.prefix + request.target, 11};
+    req.set(http::field::host, url_.host_header);
+    req.set(http::field::user_agent, user_agent_);
+    req.set(http::field::accept, request.accept);
+    if (auth_) {
+      absl::StatusOr<std::string> authorization = auth_();
+      if (!authorization.ok()) return authorization.status();
+      if (!authorization->empty()) req.set(http::field::authorization, *authorization);
+    }
+    if (!config_.impersonate_user.empty()) {
+      req.set("Impersonate-User", config_.impersonate_user);
+      for (const std::string& group : config_.impersonate_groups) req.insert("Impersonate-Group", group);
+    }
+    if (!request.content_type.empty()) req.set(http::field::content_type, request.content_type);
+    req.body() = request.body;
+    req.keep_alive(true);
+    req.prepare_payload();
+    return req;
+  }
+
+  // ---- unary exchanges --------------------------------------------------------------------------
+
+  struct Exchange {
+    HttpMethod method;
+    std::string target;
+    http::request<http::string_body> req;
+    Callback done;
+    Clock::time_point deadline;
+    std::shared_ptr<Connection> conn;
+    std::optional<http::response_parser<http::string_body>> parser;
+    bool written = false;
+    bool retried = false;
+  };
+
+  void Send(HttpRequest request, Callback done) {
+    auto ex = std::make_shared<Exchange>();
+    ex->method = request.method;
+    ex->target = request.target;
+    ex->done = std::move(done);
+    const auto timeout = request.timeout.count() > 0 ? request.timeout : options_.request_timeout;
+    absl::StatusOr<http::request<http::string_body>> req = BuildRequest(request);
+    if (req.ok()) ex->req = std::move(*req);
+    net::post(ioc_, [this, ex, timeout, status = req.status()]() mutable {
+      ex->deadline = Clock::now() + timeout;
+      if (!status.ok()) return Finish(ex, std::move(status), false);
+      if (shutting_down_) return Finish(ex, absl::CancelledError("transport shut down"), false);
+      if (active_.size() >= options_.max_connections) {
+        pending_.push_back(std::move(ex));
+        return;
+      }
+      active_.insert(ex);
+      Start(ex);
+    });
+  }
+
+  void Start(const std::shared_ptr<Exchange>& ex) {
+    {
+      std::lock_guard<std::mutex> lock(stats_mu_);
+      ++stats_.requests;
+    }
+    ex->written = false;
+    if (!ex->retried) ex->conn = TakeIdle();
+    if (ex->conn) {
+      ex->conn->reused = true;
+      std::lock_guard<std::mutex> lock(stats_mu_);
+      ++stats_.connections_reused;
+    }
+    if (ex->conn) return Write(ex);
+    ex->conn = std::make_shared<Connection>(ioc_, tls_context_.get());
+    Connect(ex->conn, ex->deadline, [this, ex](absl::Status status) {
+      if (!status.ok()) return Finish(ex, std::move(status), true);
+      Write(ex);
+    });
+  }
+
+  std::shared_ptr<Connection> TakeIdle() {
+    const Clock::time_point now = Clock::now();
+    while (!idle_.empty()) {
+      std::shared_ptr<Connection> conn = std::move(idle_.back());
+      idle_.pop_back();
+      if (now - conn->idle_since < options_.idle_connection_ttl) return conn;
+      conn->Close();
+    }
+    return nullptr;
+  }
+
+  void Write(const std::shared_ptr<Exchange>& ex) {
+    ex->conn->tcp().expires_at(ex->deadline);
+    ex->conn->Visit([&](auto& stream) {
+      http::async_write(stream, ex->req, [this, ex](beast::error_code ec, std::size_t) {
+        if (ec) return OnFailure(ex, ec);
+        ex->written = true;
+        Read(ex);
+      });
+    });
+  }
+
+  void Read(const std::shared_ptr<Exchange>& ex) {
+    ex->parser.emplace();
+    ex->parser->body_limit(options_.max_body_bytes);
+    ex->conn->Visit([&](auto& stream) {
+      http::async_read(stream, ex->conn->buffer, *ex->parser,
+                       [this, ex](beast::error_code ec, std::size_t) {
+                         if (ec) return OnFailure(ex, ec);
+                         Complete(ex);
+                       });
+    });
+  }
+
+  void OnFailure(const std::shared_ptr<Exchange>& ex, const beast::error_code& ec) {
+    const bool reused = ex->conn && ex->conn->reused;
+    if (ex->conn) ex->conn->Close();
+    // A keep-alive connection the server closed while it sat idle: replay on a fresh one, when
+    // the request cannot have taken effect or may be repeated.
+    if (!shutting_down_ && reused && !ex->retried && IsStaleConnectionError(ec) &&
+        (!ex->written || IsIdempotent(ex->method))) {
+      ex->retried = true;
+      ex->conn = std::make_shared<Connection>(ioc_, tls_context_.get());
+      {
+        std::lock_guard<std::mutex> lock(stats_mu_);
+        ++stats_.stale_connection_retries;
+      }
+      Connect(ex->conn, ex->deadline, [this, ex](absl::Status status) {
+        if (!status.ok()) return Finish(ex, std::move(status), true);
+        Write(ex);
+      });
+      return;
+    }
+    Finish(ex, ErrorStatus(ec, MethodName(ex->method), ex->target), true);
+  }
+
+  void Complete(const std::shared_ptr<Exchange>& ex) {
+    http::response<http::string_body> res = ex->parser->release();
+    HttpResponse response;
+    response.status = static_cast<int>(res.result_int());
+    response.content_type = std::string(res[http::field::content_type]);
+    const auto retry_after = res[http::field::retry_after];
+    int seconds = 0;
+    const char* ra_end = retry_after.data() + retry_after.size();
+    if (!retry_after.empty() && std::from_chars(retry_after.data(), ra_end, seconds).ptr == ra_end &&
+        seconds >= 0) {
+      response.retry_after = std::chrono::seconds(seconds);
+    }
+    response.body = std::move(res.body());
+    if (res.keep_alive() && !shutting_down_ && idle_.size() < options_.max_idle_connections) {
+      ex->conn->idle_since = Clock::now();
+      ex->conn->buffer.consume(ex->conn->buffer.size());
+      idle_.push_back(std::move(ex->conn));
+    } else {
+      ex->conn->Close();
+    }
+    ex->conn.reset();
+    Finish(ex, std::move(response), true);
+  }
+
+  void Finish(const std::shared_ptr<Exchange>& ex, absl::StatusOr<HttpResponse> result, bool was_active) {
+    if (!result.ok()) {
+      std::lock_guard<std::mutex> lock(stats_mu_);
+      ++stats_.transport_failures;
+    }
+    if (was_active) active_.erase(ex);
+    ex->conn.reset();
+    Callback done = std::move(ex->done);
+    if (done) done(std::move(result));
+    while (!pending_.empty() && active_.size() < options_.max_connections && !shutting_down_) {
+      std::shared_ptr<Exchange> next = std::move(pending_.front());
+      pending_.pop_front();
+      active_.insert(next);
+      Start(next);
+    }
+  }
+
+  absl::Status ErrorStatus(const beast::error_code& ec, std::string_view method,
+                           std::string_view target) const {
+    const std::string what = Concat(method, " ", config_.server, target);
+    if (shutting_down_) return absl::CancelledError(Concat(what, ": transport shut down"));
+    if (ec == beast::error::timeout) {
+      return absl::DeadlineExceededError(Concat(what, ": timed out (", ec.category().name(), ":", ec.value(), ")"));
+    }
+    if (ec == http::error::body_limit) {
+      return absl::ResourceExhaustedError(
+          Concat(what, ": response body larger than ", options_.max_body_bytes, " bytes (", ec.category().name(), ":", ec.value(), ")"));
+    }
+    return absl::UnavailableError(Concat(what, ": ", ec.message(), " (", ec.category().name(), ":", ec.value(), ")"));
+  }
+
+  // ---- connecting ---------------------------------------------------------------------------------
+
+  void Connect(const std::shared_ptr<Connection>& conn, Clock::time_point deadline,
+               std::function<void(absl::Status)> done) {
+    {
+      std::lock_guard<std::mutex> lock(stats_mu_);
+      ++stats_.connections_opened;
+    }
+    const Clock::time_point connect_deadline = std::min(deadline, Clock::now() + options_.connect_timeout);
+    auto on_connected = [this, conn, connect_deadline, done](beast::error_code ec) mutable {
+      if (ec) {
+        if (shutting_down_) return done(absl::CancelledError("transport shut down"));
+        if (ec == beast::error::timeout) {
+          return done(absl::DeadlineExceededError(
+              Concat("connecting to ", config_.server, ": timed out")));
+        }
+        return done(absl::UnavailableError(
+            Concat("connecting to ", config_.server, ": ", ec.message())));
+      }
+      conn->tcp().socket().set_option(tcp::no_delay(true), ec);
+      if (!conn->is_tls()) return done(absl::OkStatus());
+      Handshake(conn, connect_deadline, std::move(done));
+    };
+    conn->tcp().expires_at(connect_deadline);
+    boost::system::error_code ec;
+    const net::ip::address address = net::ip::make_address(url_.host, ec);
+    if (!ec) {
+      const auto port = static_cast<unsigned short>(std::stoi(url_.port));
+      conn->tcp().async_connect(tcp::endpoint(address, port), std::move(on_connected));
+      return;
+    }
+    resolver_.async_resolve(
+        url_.host, url_.port,
+        [this, conn, on_connected = std::move(on_connected)](
+            beast::error_code rec, const tcp::resolver::results_type& results) mutable {
+          if (rec) {
+            on_connected(rec);
+            return;
+          }
+          conn->tcp().async_connect(results, [on_connected = std::move(on_connected)](
+                                                 beast::error_code cec, const tcp::endpoint&) mutable {
+            on_connected(cec);
+          });
+        });
+  }
+
+  void Handshake(const std::shared_ptr<Connection>& conn, Clock::time_point deadline,
+                 std::function<void(absl::Status)> done) {
+    SSL* ssl_handle = conn->tls().native_handle();
+    const std::string& name = config_.tls.server_name.empty() ? url_.host : config_.tls.server_name;
+    const bool ip = IsIpAddress(name);
+    if (!ip) SSL_set_tlsext_host_name(ssl_handle, name.c_str());
+    if (!config_.tls.insecure_skip_verify) {
+      if (ip) X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl_handle), name.c_str());
+      else SSL_set1_host(ssl_handle, name.c_str());
+    }
+    conn->tcp().expires_at(deadline);
+    conn->tls().async_handshake(ssl::stream_base::client, [this, conn, done](beast::error_code ec) {
+      if (!ec) return done(absl::OkStatus());
+      if (shutting_down_) return done(absl::CancelledError("transport shut down"));
+      const long verify = SSL_get_verify_result(conn->tls().native_handle());
+      if (verify != X509_V_OK) {
+        return done(absl::FailedPreconditionError(Concat(
+            "TLS: the certificate of ", config_.server, " failed verification: ",
+            X509_verify_cert_error_string(verify), " (trusting ",
+            config_.tls.ca_pem.empty() ? std::string("the system CA store")
+                                       : "the CA from " + config_.tls.ca_source,
+            "; ", config_.source, ")")));
+      }
+      if (ec == beast::error::timeout) {
+        return done(absl::DeadlineExceededError(
+            Concat("TLS handshake with ", config_.server, ": timed out")));
+      }
+      done(absl::UnavailableError(
+          Concat("TLS handshake with ", config_.server, " failed: ", ec.message())));
+    });
+  }
+
+  // ---- streams ------------------------------------------------------------------------------------
+
+  struct StreamShared {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<StreamItem> items;     // guarded by mu
+    std::size_t queued_bytes = 0;     // guarded by mu
+    bool head_ready = false;          // guarded by mu
+    int status = 0;                   // guarded by mu
+    bool ended = false;               // guarded by mu
+    absl::Status end_status;          // guarded by mu; OK = clean end of body
+    bool paused = false;              // guarded by mu
+  };
+
+  class StreamReader : public std::enable_shared_from_this<StreamReader> {
+   public:
+    StreamReader(Impl* impl, std::shared_ptr<Impl> keep_alive, std::string target)
+        : impl_(impl), keep_alive_(std::move(keep_alive)), target_(std::move(target)),
+          shared_(std::make_shared<StreamShared>()) {}
+
+    Impl* impl_;
+    std::shared_ptr<Impl> keep_alive_;  // sockets must not outlive the io_context they belong to
+    std::string target_;
+    std::shared_ptr<StreamShared> shared_;
+    std::shared_ptr<Connection> conn_;
+    http::request<http::string_body> req_;
+    http::response_parser<http::buffer_body> parser_;
+    char buf_[64 * 1024];
+    std::string partial_;
+    std::size_t discarding_ = 0;  // > 0 while skipping an oversized line: bytes so far
+    bool closed_ = false;
+    // Idle detection on our own timer, not Beast's stream timeouts: those are per operation, and
+    // a stream is one long exchange whose only deadline is "some byte every N seconds".
+    std::optional<net::steady_timer> idle_timer_;
+    Clock::time_point last_activity_{};
+  };
+
+  void OpenStream(const std::shared_ptr<StreamReader>& reader, std::chrono::milliseconds timeout) {
+    const Clock::time_point deadline = Clock::now() + timeout;
+    if (shutting_down_) return EndStream(*reader, absl::CancelledError("transport shut down"));
+    streams_.push_back(reader);
+    reader->conn_ = std::make_shared<Connection>(ioc_, tls_context_.get());
+    Connect(reader->conn_, deadline, [this, reader, deadline](absl::Status status) {
+      if (!status.ok()) return EndStream(*reader, std::move(status));
+      reader->conn_->tcp().expires_at(deadline);
+      reader->conn_->Visit([&](auto& stream) {
+        http::async_write(stream, reader->req_, [this, reader](beast::error_code ec, std::size_t) {
+          if (ec) return EndStream(*reader, ErrorStatus(ec, "GET", reader->target_));
+          // Not boost::none: Beast 1.74 compares a Content-Length against an empty optional as
+          // "too large".
+          reader->parser_.body_limit(std::numeric_limits<std::uint64_t>::max());
+          reader->conn_->Visit([&](auto& s) {
+            http::async_read_header(s, reader->conn_->buffer, reader->parser_,
+                                    [this, reader](beast::error_code hec, std::size_t) {
+                                      if (hec) return EndStream(*reader, ErrorStatus(hec, "GET", reader->target_));
+                                      {
+                                        std::lock_guard<std::mutex> lock(reader->shared_->mu);
+                                        reader->shared_->head_ready = true;
+                                        reader->shared_->status =
+                                            static_cast<int>(reader->parser_.get().result_int());
+                                      }
+                                      reader->shared_->cv.notify_all();
+                                      ReadBody(reader);
+                                    });
+          });
+        });
+      });
+    });
+  }
+
+  void ReadBody(const std::shared_ptr<StreamReader>& reader) {
+    if (reader->closed_) return;
+    if (reader->parser_.is_done()) return FinishBody(reader);
+    reader->parser_.get().body().data = reader->buf_;
+    reader->parser_.get().body().size = sizeof(reader->buf_);
+    reader->conn_->tcp().expires_never();
+    if (!reader->idle_timer_) {
+      reader->idle_timer_.emplace(ioc_);
+      reader->last_activity_ = Clock::now();
+      ArmIdleTimer(reader, options_.stream_idle_timeout);
+    }
+    reader->conn_->Visit([&](auto& stream) {
+      http::async_read_some(stream, reader->conn_->buffer, reader->parser_,
+                       [this, reader](beast::error_code ec, std::size_t) {
+                         const std::size_t n = sizeof(reader->buf_) - reader->parser_.get().body().size;
+                         if (n > 0) {
+                           reader->last_activity_ = Clock::now();
+                           Deliver(*reader, std::string_view(reader->buf_, n));
+                         }
+                         if (ec == http::error::need_buffer) ec = {};
+                         if (ec) return EndStream(*reader, ErrorStatus(ec, "GET", reader->target_));
+                         if (reader->parser_.is_done()) return FinishBody(reader);
+                         bool paused;
+                         {
+                           std::lock_guard<std::mutex> lock(reader->shared_->mu);
+                           paused = reader->shared_->paused;
+                         }
+                         if (!paused) ReadBody(reader);
+                       });
+    });
+  }
+
+  // Fires when nothing arrived for stream_idle_timeout; re-arms for the remainder otherwise.
+  void ArmIdleTimer(const std::shared_ptr<StreamReader>& reader, Clock::duration wait) {
+    reader->idle_timer_->expires_after(wait);
+    reader->idle_timer_->async_wait([this, reader](beast::error_code ec) {
+      if (ec || reader->closed_) return;
+      const Clock::duration idle = Clock::now() - reader->last_activity_;
+      if (idle < options_.stream_idle_timeout) return ArmIdleTimer(reader, options_.stream_idle_timeout - idle);
+      EndStream(*reader, absl::DeadlineExceededError(Concat("stream GET ", config_.server, reader->target_,
+                                                         ": nothing received for ",
+                                                         options_.stream_idle_timeout.count(), " ms")));
+    });
+  }
+
+  void FinishBody(const std::shared_ptr<StreamReader>& reader) {
+    if (!reader->partial_.empty()) PushItem(*reader, StreamItem{std::move(reader->partial_), 0});
+    reader->partial_.clear();
+    EndStream(*reader, absl::OkStatus());
+  }
+
+  void Deliver(StreamReader& reader, std::string_view data) {
+    while (!data.empty()) {
+      const std::size_t newline = data.find('\n');
+      const std::string_view piece = data.substr(0, newline);
+      if (reader.discarding_ > 0) {
+        reader.discarding_ += piece.size();
+      } else if (reader.partial_.size() + piece.size() > options_.max_line_bytes) {
+        reader.discarding_ = reader.partial_.size() + piece.size();
+        reader.partial_.clear();
+        reader.partial_.shrink_to_fit();
+      } else {
+        reader.partial_.append(piece);
+      }
+      if (newline == std::string_view::npos) break;
+      if (reader.discarding_ > 0) {
+        PushItem(reader, StreamItem{std::string(), reader.discarding_});
+        reader.discarding_ = 0;
+      } else if (!reader.partial_.empty()) {
+        PushItem(reader, StreamItem{std::move(reader.partial_), 0});
+        reader.partial_.clear();
+      }
+      data.remove_prefix(newline + 1);
+    }
+  }
+
+  void PushItem(StreamReader& reader, StreamItem item) {
+    StreamShared& shared = *reader.shared_;
+    {
+      std::lock_guard<std::mutex> lock(shared.mu);
+      shared.queued_bytes += item.line.size();
+      shared.items.push_back(std::move(item));
+      if (shared.queued_bytes > options_.stream_buffer_bytes) shared.paused = true;
+    }
+    shared.cv.notify_all();
+  }
+
+  void EndStream(StreamReader& reader, absl::Status status) {
+    if (reader.conn_) reader.conn_->Close();
+    if (reader.idle_timer_) reader.idle_timer_->cancel();
+    reader.closed_ = true;
+    {
+      std::lock_guard<std::mutex> lock(reader.shared_->mu);
+      if (!reader.shared_->ended) {
+        reader.shared_->ended = true;
+        reader.shared_->end_status = std::move(status);
+      }
+    }
+    reader.shared_->cv.notify_all();
+  }
+
+  void CloseReader(StreamReader& reader) {
+    EndStream(reader, absl::CancelledError(Concat("stream GET ", config_.server, reader.target_,
+                                                        ": cancelled")));
+  }
+
+  // Called by the consumer after it drained a paused stream below half of the buffer.
+  void Resume(const std::shared_ptr<StreamReader>& reader) {
+    net::post(ioc_, [this, reader] { ReadBody(reader); });
+  }
+  void Cancel(const std::shared_ptr<StreamReader>& reader) {
+    net::post(ioc_, [this, reader] { CloseReader(*reader); });
+  }
+
+  void ForgetClosedStreams() {
+    std::erase_if(streams_, [](const std::weak_ptr<StreamReader>& w) { return w.expired(); });
+  }
+
+  net::io_context& ioc() { return ioc_; }
+  const TransportOptions& options() const { return options_; }
+
+ private:
+  const RestConfig config_;
+  const TransportOptions options_;
+  const AuthorizationSource auth_;
+  const ServerUrlParts url_;
+  const std::unique_ptr<ssl::context> tls_context_;
+  const std::string user_agent_;
+
+  net::io_context ioc_;
+  net::executor_work_guard<net::io_context::executor_type> work_;
+  tcp::resolver resolver_;
+  std::thread thread_;
+  std::thread::id io_thread_id_;
+  std::once_flag shutdown_once_;
+
+  // I/O-thread state.
+  bool shutting_down_ = false;
+  std::vector<std::shared_ptr<Connection>> idle_;
+  std::set<std::shared_ptr<Exchange>> active_;
+  std::deque<std::shared_ptr<Exchange>> pending_;
+  std::vector<std::weak_ptr<StreamReader>> streams_;
+
+  mutable std::mutex stats_mu_;
+  TransportStats stats_;  // guarded by stats_mu_
+};
+
+// ------------------------------------------------------------------------------------------------
+// The consumer side of a stream.
+
+namespace {
+
+class LineStreamImpl final : public LineStream {
+ public:
+  LineStreamImpl(HttpTransport::Impl* impl, std::shared_ptr<HttpTransport::Impl::StreamReader> reader)
+      : impl_(impl), reader_(std::move(reader)), shared_(reader_->shared_) {}
+  ~LineStreamImpl() override { Cancel(); }
+
+  int status() const override {
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    return shared_->status;
+  }
+
+  absl::StatusOr<std::optional<StreamItem>> Next() override {
+    std::unique_lock<std::mutex> lock(shared_->mu);
+    shared_->cv.wait(lock, [&] { return !shared_->items.empty() || shared_->ended; });
+    if (shared_->items.empty()) {
+      if (shared_->end_status.ok()) return std::optional<StreamItem>();
+      return shared_->end_status;
+    }
+    StreamItem item = std::move(shared_->items.front());
+    shared_->items.pop_front();
+    shared_->queued_bytes -= item.line.size();
+    const bool resume = shared_->paused && shared_->queued_bytes < impl_->options().stream_buffer_bytes / 2;
+    if (resume) shared_->paused = false;
+    lock.unlock();
+    if (resume) impl_->Resume(reader_);
+    return std::optional<StreamItem>(std::move(item));
+  }
+
+  absl::StatusOr<std::string> ReadAll() override {
+    std::string all;
+    while (true) {
+      absl::StatusOr<std::optional<StreamItem>> item = Next();
+      if (!item.ok()) return item.status();
+      if (!item->has_value()) return all;
+      if (!all.empty()) all += '\n';
+      all += (*item)->line;
+    }
+  }
+
+  void Cancel() override {
+    bool already;
+    {
+      std::lock_guard<std::mutex> lock(shared_->mu);
+      already = shared_->ended;
+      if (!already) {
+        shared_->ended = true;
+        shared_->end_status = absl::CancelledError("stream cancelled");
+      }
+    }
+    shared_->cv.notify_all();
+    if (!already || reader_) impl_->Cancel(reader_);
+  }
+
+ private:
+  HttpTransport::Impl* impl_;
+  std::shared_ptr<HttpTransport::Impl::StreamReader> reader_;
+  std::shared_ptr<HttpTransport::Impl::StreamShared> shared_;
+};
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config,
+                                                                      TransportOptions options,
+                                                                      AuthorizationSource auth) {
+  absl::StatusOr<ServerUrlParts> url = ParseServerUrl(config.server, config.source);
+  if (!url.ok()) return url.status();
+  std::unique_ptr<ssl::context> tls_context;
+  if (url->tls) {
+    absl::StatusOr<std::unique_ptr<ssl::context>> ctx = MakeTlsContext(config);
+    if (!ctx.ok()) return ctx.status();
+    tls_context = std::move(*ctx);
+  }
+  auto impl = std::make_shared<Impl>(config, options, std::move(auth), std::move(*url), std::move(tls_context));
+  return std::unique_ptr<HttpTransport>(new HttpTransport(std::move(impl)));
+}
+
+HttpTransport::HttpTransport(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+HttpTransport::~HttpTransport() { impl_->Shutdown(); }
+
+void HttpTransport::Send(HttpRequest request, Callback done) { impl_->Send(std::move(request), std::move(done)); }
+
+absl::StatusOr<HttpResponse> HttpTransport::SendSync(HttpRequest request) {
+  if (impl_->OnIoThread()) std::abort();  // would wait for itself
+  std::mutex mu;
+  std::condition_variable cv;
+  std::optional<absl::StatusOr<HttpResponse>> result;
+  impl_->Send(std::move(request), [&](absl::StatusOr<HttpResponse> r) {
+    std::lock_guard<std::mutex> lock(mu);
+    result = std::move(r);
+    cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return result.has_value(); });
+  return std::move(*result);
+}
+
+absl::StatusOr<std::unique_ptr<LineStream>> HttpTransport::OpenLineStream(HttpRequest request) {
+  if (impl_->OnIoThread()) std::abort();  // would wait for itself
+  auto reader = std::make_shared<Impl::StreamReader>(impl_.get(), impl_, request.target);
+  absl::StatusOr<http::request<http::string_body>> req = impl_->BuildRequest(request);
+  if (!req.ok()) return req.status();
+  reader->req_ = std::move(*req);
+  const auto timeout = request.timeout.count() > 0 ? request.timeout : impl_->options().request_timeout;
+  net::post(impl_->ioc(), [impl = impl_.get(), reader, timeout] {
+    impl->ForgetClosedStreams();
+    impl->OpenStream(reader, timeout);
+  });
+  std::shared_ptr<Impl::StreamShared> shared = reader->shared_;
+  {
+    std::unique_lock<std::mutex> lock(shared->mu);
+    shared->cv.wait(lock, [&] { return shared->head_ready || shared->ended; });
+    if (!shared->head_ready) return shared->end_status;
+  }
+  return std::unique_ptr<LineStream>(new LineStreamImpl(impl_.get(), std::move(reader)));
+}
+
+const std::string& HttpTransport::server() const { return impl_->server(); }
+TransportStats HttpTransport::stats() const { return impl_->stats(); }
+
+}  // namespace ksched::client

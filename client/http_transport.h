@@ -1,0 +1,117 @@
+// HttpTransport: HTTP/1.1 over TLS (or plain TCP) to one API server, on one I/O thread.
+//
+// What it does:
+//   - unary calls (Send/SendSync) over a keep-alive connection pool: at most
+//     `max_connections` exchanges in flight, more wait in FIFO order; idle connections are reused
+//     for `idle_connection_ttl`; a reused connection that turns out to be closed by the server is
+//     replaced once, transparently, when that is safe (idempotent method, or nothing was written);
+//   - long-lived streams (OpenLineStream, for watches) on dedicated connections, never pooled,
+//     delivered as newline-delimited items with back-pressure (reading pauses while the consumer
+//     lags by more than `stream_buffer_bytes`);
+//   - TLS with peer verification against the configured CA (or the system store), hostname or IP
+//     SAN checks (OpenSSL's own), SNI, client certificates; connect+handshake and request timeouts.
+//
+// What it does not do: rate limiting, retries on HTTP status codes, decoding. RestClient does those.
+//
+// Errors: transport failures are absl::Status values naming the server: kUnavailable (refused,
+// reset, closed: worth a retry), kDeadlineExceeded (timeouts), kFailedPrecondition (TLS
+// verification: a retry will not help), kInvalidArgument (bad configuration, at Create),
+// kCancelled (transport shut down). Any HTTP status, 4xx/5xx included, is a successful exchange.
+//
+// Threading: all sockets live on the transport's own I/O thread; Send callbacks run there and must
+// be quick. Send/OpenLineStream/SendSync may be called from any thread; SendSync and
+// OpenLineStream block and abort if called on the I/O thread (a deadlock otherwise). The destructor
+// shuts down: pending callbacks receive kCancelled, open streams end with kCancelled.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "client/http_types.h"
+#include "client/rest_config.h"
+
+namespace ksched::client {
+
+struct TransportOptions {
+  std::chrono::milliseconds connect_timeout{10'000};        // TCP connect plus TLS handshake
+  std::chrono::milliseconds request_timeout{120'000};       // unary call default
+  std::chrono::milliseconds stream_idle_timeout{600'000};   // a stream silent this long is dead
+  std::size_t max_connections = 64;
+  std::size_t max_idle_connections = 32;
+  std::chrono::milliseconds idle_connection_ttl{50'000};
+  std::size_t max_body_bytes = std::size_t{1} << 30;       // unary response bodies (large lists)
+  std::size_t max_line_bytes = std::size_t{16} << 20;      // longer stream lines are skipped
+  std::size_t stream_buffer_bytes = std::size_t{64} << 20;
+};
+
+// The value of the Authorization header for the next request ("Bearer ...", "Basic ..."), empty
+// for none, or an error (an exec plugin that failed). Called on the caller's thread, never on the
+// I/O thread, so it may block briefly.
+using AuthorizationSource = std::function<absl::StatusOr<std::string>()>;
+
+// One element of a line stream: a complete line, or the notice that a line was too long and skipped.
+struct StreamItem {
+  std::string line;               // without the trailing '\n'
+  std::size_t oversized_bytes = 0;  // > 0: a line of this many bytes was dropped; `line` is empty
+};
+
+// The consumer side of a streaming response. Owned by the caller; destroying it cancels the stream.
+class LineStream {
+ public:
+  virtual ~LineStream() = default;
+  // HTTP status of the response head.
+  virtual int status() const = 0;
+  // Blocks for the next item; nullopt at a clean end of the body; an error Status when the
+  // connection failed or timed out, or the stream was cancelled.
+  virtual absl::StatusOr<std::optional<StreamItem>> Next() = 0;
+  // The rest of the body as one string (for non-2xx responses, whose body is a Status object).
+  virtual absl::StatusOr<std::string> ReadAll() = 0;
+  // Ends the stream from any thread; a blocked Next() returns kCancelled.
+  virtual void Cancel() = 0;
+};
+
+struct TransportStats {
+  std::uint64_t connections_opened = 0;
+  std::uint64_t connections_reused = 0;
+  std::uint64_t requests = 0;
+  std::uint64_t transport_failures = 0;
+  std::uint64_t stale_connection_retries = 0;
+};
+
+class HttpTransport {
+ public:
+  using Callback = std::function<void(absl::StatusOr<HttpResponse>)>;
+
+  // Validates the server URL and TLS material (CA, client certificate and key) and starts the I/O
+  // thread. kInvalidArgument names the bad field and where it came from (config.source).
+  static absl::StatusOr<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
+                                                                TransportOptions options = {},
+                                                                AuthorizationSource auth = nullptr);
+  ~HttpTransport();
+  HttpTransport(const HttpTransport&) = delete;
+  HttpTransport& operator=(const HttpTransport&) = delete;
+
+  void Send(HttpRequest request, Callback done);
+  absl::StatusOr<HttpResponse> SendSync(HttpRequest request);
+  // Returns once the response head has arrived (or the exchange failed).
+  absl::StatusOr<std::unique_ptr<LineStream>> OpenLineStream(HttpRequest request);
+
+  // "https://127.0.0.1:6443" as configured.
+  const std::string& server() const;
+  TransportStats stats() const;
+
+  class Impl;
+
+ private:
+  explicit HttpTransport(std::shared_ptr<Impl> impl);
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace ksched::client
