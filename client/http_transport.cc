@@ -233,6 +233,7 @@ class HttpTransport::Impl {
         for (auto& weak : streams_) {
           if (auto reader = weak.lock()) CloseReader(*reader);
         }
+        for (auto& timer : timers_) timer->cancel();  // their handlers deliver kCancelled
       });
       work_.reset();
       if (thread_.joinable()) {
@@ -303,6 +304,31 @@ class HttpTransport::Impl {
       }
       active_.insert(ex);
       Start(ex);
+    });
+  }
+
+  // SendAfter: the timer lives on the I/O thread; Shutdown cancels it.
+  void SendAfter(Clock::duration delay, HttpRequest request, Callback done) {
+    if (delay <= Clock::duration::zero()) return Send(std::move(request), std::move(done));
+    auto timer = std::make_shared<net::steady_timer>(ioc_);
+    net::post(ioc_, [this, timer, delay, request = std::move(request), done = std::move(done)]() mutable {
+      if (shutting_down_) {
+        done(MarkNotSent(absl::CancelledError(Concat(MethodName(request.method), " ", config_.server,
+                                                     request.target, ": transport shut down"))));
+        return;
+      }
+      timers_.insert(timer);
+      timer->expires_after(delay);
+      timer->async_wait([this, timer, request = std::move(request),
+                         done = std::move(done)](beast::error_code ec) mutable {
+        timers_.erase(timer);
+        if (ec || shutting_down_) {
+          done(MarkNotSent(absl::CancelledError(Concat(MethodName(request.method), " ", config_.server,
+                                                       request.target, ": transport shut down"))));
+          return;
+        }
+        Send(std::move(request), std::move(done));
+      });
     });
   }
 
@@ -408,6 +434,7 @@ class HttpTransport::Impl {
 
   void Finish(const std::shared_ptr<Exchange>& ex, absl::StatusOr<HttpResponse> result, bool was_active) {
     if (!result.ok()) {
+      if (!ex->written) result = MarkNotSent(result.status());
       std::lock_guard<std::mutex> lock(stats_mu_);
       ++stats_.transport_failures;
     }
@@ -727,6 +754,7 @@ class HttpTransport::Impl {
   std::set<std::shared_ptr<Exchange>> active_;
   std::deque<std::shared_ptr<Exchange>> pending_;
   std::vector<std::weak_ptr<StreamReader>> streams_;
+  std::set<std::shared_ptr<net::steady_timer>> timers_;  // SendAfter timers waiting
 
   mutable std::mutex stats_mu_;
   TransportStats stats_;  // guarded by stats_mu_
@@ -819,6 +847,11 @@ HttpTransport::HttpTransport(std::shared_ptr<Impl> impl) : impl_(std::move(impl)
 HttpTransport::~HttpTransport() { impl_->Shutdown(); }
 
 void HttpTransport::Send(HttpRequest request, Callback done) { impl_->Send(std::move(request), std::move(done)); }
+
+void HttpTransport::SendAfter(std::chrono::steady_clock::duration delay, HttpRequest request,
+                              Callback done) {
+  impl_->SendAfter(delay, std::move(request), std::move(done));
+}
 
 absl::StatusOr<HttpResponse> HttpTransport::SendSync(HttpRequest request) {
   if (impl_->OnIoThread()) std::abort();  // would wait for itself

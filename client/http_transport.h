@@ -17,6 +17,8 @@
 // reset, closed: worth a retry), kDeadlineExceeded (timeouts), kFailedPrecondition (TLS
 // verification: a retry will not help), kInvalidArgument (bad configuration, at Create),
 // kCancelled (transport shut down). Any HTTP status, 4xx/5xx included, is a successful exchange.
+// A unary failure before the request was completely written carries kNotSentPayload
+// (client/transport.h).
 //
 // Threading: all sockets live on the transport's own I/O thread; Send callbacks run there and must
 // be quick. Send/OpenLineStream/SendSync may be called from any thread; SendSync and
@@ -36,6 +38,7 @@
 #include "absl/status/statusor.h"
 #include "client/http_types.h"
 #include "client/rest_config.h"
+#include "client/transport.h"
 
 namespace ksched::client {
 
@@ -56,27 +59,6 @@ struct TransportOptions {
 // I/O thread, so it may block briefly.
 using AuthorizationSource = std::function<absl::StatusOr<std::string>()>;
 
-// One element of a line stream: a complete line, or the notice that a line was too long and skipped.
-struct StreamItem {
-  std::string line;               // without the trailing '\n'
-  std::size_t oversized_bytes = 0;  // > 0: a line of this many bytes was dropped; `line` is empty
-};
-
-// The consumer side of a streaming response. Owned by the caller; destroying it cancels the stream.
-class LineStream {
- public:
-  virtual ~LineStream() = default;
-  // HTTP status of the response head.
-  virtual int status() const = 0;
-  // Blocks for the next item; nullopt at a clean end of the body; an error Status when the
-  // connection failed or timed out, or the stream was cancelled.
-  virtual absl::StatusOr<std::optional<StreamItem>> Next() = 0;
-  // The rest of the body as one string (for non-2xx responses, whose body is a Status object).
-  virtual absl::StatusOr<std::string> ReadAll() = 0;
-  // Ends the stream from any thread; a blocked Next() returns kCancelled.
-  virtual void Cancel() = 0;
-};
-
 struct TransportStats {
   std::uint64_t connections_opened = 0;
   std::uint64_t connections_reused = 0;
@@ -85,26 +67,29 @@ struct TransportStats {
   std::uint64_t stale_connection_retries = 0;
 };
 
-class HttpTransport {
+class HttpTransport final : public Transport {
  public:
-  using Callback = std::function<void(absl::StatusOr<HttpResponse>)>;
 
   // Validates the server URL and TLS material (CA, client certificate and key) and starts the I/O
   // thread. kInvalidArgument names the bad field and where it came from (config.source).
   static absl::StatusOr<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
                                                                 TransportOptions options = {},
                                                                 AuthorizationSource auth = nullptr);
-  ~HttpTransport();
+  ~HttpTransport() override;
   HttpTransport(const HttpTransport&) = delete;
   HttpTransport& operator=(const HttpTransport&) = delete;
 
-  void Send(HttpRequest request, Callback done);
+  void Send(HttpRequest request, Callback done) override;
+  // A steady_timer on the I/O thread, then Send (the Authorization header is computed then, on the
+  // I/O thread). Shutdown cancels waiting timers: their callbacks receive kCancelled.
+  void SendAfter(std::chrono::steady_clock::duration delay, HttpRequest request,
+                 Callback done) override;
   absl::StatusOr<HttpResponse> SendSync(HttpRequest request);
   // Returns once the response head has arrived (or the exchange failed).
-  absl::StatusOr<std::unique_ptr<LineStream>> OpenLineStream(HttpRequest request);
+  absl::StatusOr<std::unique_ptr<LineStream>> OpenLineStream(HttpRequest request) override;
 
   // "https://127.0.0.1:6443" as configured.
-  const std::string& server() const;
+  const std::string& server() const override;
   TransportStats stats() const;
 
   class Impl;

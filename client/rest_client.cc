@@ -1,0 +1,226 @@
+#include "client/rest_client.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <utility>
+
+#include "client/api_error.h"
+#include "client/backoff.h"
+#include "client/concat.h"
+#include "client/resource_path.h"
+
+namespace ksched::client {
+
+struct RestClient::Core {
+  Core(Transport* t, RestClientOptions o)
+      : transport(t),
+        options(std::move(o)),
+        bucket(options.qps, options.burst,
+               options.now ? options.now : TokenBucket::NowFunction([] { return TokenBucket::Clock::now(); })),
+        seed_base(options.backoff_seed.value_or(std::random_device{}())) {}
+
+  std::uint64_t NextSeed() { return seed_base + calls.fetch_add(1); }
+
+  Transport* const transport;  // owned by the RestClient; alive while its callbacks can run
+  const RestClientOptions options;
+  TokenBucket bucket;
+  const std::uint64_t seed_base;
+  std::atomic<std::uint64_t> calls{0};
+};
+
+namespace {
+
+using Core = RestClient::Core;
+
+bool IsSuccess(int status) { return status >= 200 && status < 300; }
+
+// One logical call and its attempts. Touched by one attempt at a time (the transport delivers one
+// result per attempt, and the next attempt starts from that callback), so needs no lock.
+struct Call {
+  Call(std::shared_ptr<Core> c, HttpRequest r, RestClient::ResponseCallback d)
+      : core(std::move(c)),
+        request(std::move(r)),
+        done(std::move(d)),
+        backoff(core->options.backoff_initial, core->options.backoff_cap, 2.0,
+                core->options.backoff_jitter, core->NextSeed()),
+        what(Concat(MethodName(request.method), " ", core->transport->server(), request.target)) {}
+
+  std::shared_ptr<Core> core;
+  HttpRequest request;
+  RestClient::ResponseCallback done;
+  Backoff backoff;
+  std::string what;
+  int retries = 0;
+  bool auth_retried = false;
+};
+
+void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> result);
+
+void Dispatch(const std::shared_ptr<Call>& call, TokenBucket::Clock::duration retry_delay) {
+  const TokenBucket::Clock::duration delay = std::max(retry_delay, call->core->bucket.Reserve());
+  auto on_result = [call](absl::StatusOr<HttpResponse> result) { OnResult(call, std::move(result)); };
+  if (delay <= TokenBucket::Clock::duration::zero()) {
+    call->core->transport->Send(call->request, std::move(on_result));
+  } else {
+    call->core->transport->SendAfter(delay, call->request, std::move(on_result));
+  }
+}
+
+void Finish(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> result) {
+  RestClient::ResponseCallback done = std::move(call->done);
+  if (done) done(std::move(result));
+}
+
+void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> result) {
+  const RestClientOptions& options = call->core->options;
+  const bool idempotent = IsIdempotent(call->request.method);
+  const bool may_retry = call->retries < options.max_retries;
+  if (!result.ok()) {
+    const absl::Status& status = result.status();
+    if (may_retry && status.code() == absl::StatusCode::kUnavailable &&
+        (idempotent || WasNotSent(status))) {
+      ++call->retries;
+      return Dispatch(call, call->backoff.Next());
+    }
+    return Finish(call, std::move(result));
+  }
+  const int code = result->status;
+  if (IsSuccess(code)) return Finish(call, std::move(result));
+  if (code == 401 && options.authenticator && !call->auth_retried) {
+    call->auth_retried = true;
+    options.authenticator->OnUnauthorized();
+    return Dispatch(call, TokenBucket::Clock::duration::zero());
+  }
+  const bool retryable = code == 429 || (code >= 500 && code < 600 && code != 501 && idempotent);
+  if (may_retry && retryable) {
+    ++call->retries;
+    const TokenBucket::Clock::duration delay =
+        result->retry_after.has_value() ? TokenBucket::Clock::duration(*result->retry_after)
+                                        : TokenBucket::Clock::duration(call->backoff.Next());
+    return Dispatch(call, delay);
+  }
+  Finish(call, StatusFromResponse(*result, call->what));
+}
+
+HttpRequest MakeRequest(HttpMethod method, std::string target, std::string body = {},
+                        std::string_view content_type = {}) {
+  HttpRequest request;
+  request.method = method;
+  request.target = std::move(target);
+  request.body = std::move(body);
+  if (!request.body.empty()) request.content_type = std::string(content_type);
+  return request;
+}
+
+absl::StatusOr<std::string> BodyOf(absl::StatusOr<HttpResponse> response) {
+  if (!response.ok()) return response.status();
+  return std::move(response->body);
+}
+
+}  // namespace
+
+RestClientOptions RestClientOptions::FromConfig(const RestConfig& config) {
+  RestClientOptions options;
+  options.qps = config.qps;
+  options.burst = config.burst;
+  options.timeout = config.timeout;
+  return options;
+}
+
+RestClient::RestClient(std::shared_ptr<Transport> transport, RestClientOptions options)
+    : transport_(std::move(transport)), core_(std::make_shared<Core>(transport_.get(), std::move(options))) {}
+
+RestClient::~RestClient() = default;
+
+const std::string& RestClient::server() const { return transport_->server(); }
+
+void RestClient::DoAsync(HttpRequest request, ResponseCallback done) {
+  if (request.timeout.count() == 0) request.timeout = core_->options.timeout;
+  auto call = std::make_shared<Call>(core_, std::move(request), std::move(done));
+  Dispatch(call, TokenBucket::Clock::duration::zero());
+}
+
+absl::StatusOr<HttpResponse> RestClient::Do(HttpRequest request) {
+  struct Waiter {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::optional<absl::StatusOr<HttpResponse>> result;
+  };
+  // Shared: the callback object (and its copy of `waiter`) may be destroyed on the transport thread
+  // after Do has returned.
+  auto waiter = std::make_shared<Waiter>();
+  DoAsync(std::move(request), [waiter](absl::StatusOr<HttpResponse> result) {
+    std::lock_guard<std::mutex> lock(waiter->mu);
+    waiter->result = std::move(result);
+    waiter->cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(waiter->mu);
+  waiter->cv.wait(lock, [&] { return waiter->result.has_value(); });
+  return std::move(*waiter->result);
+}
+
+absl::StatusOr<std::string> RestClient::Get(std::string_view path) {
+  return BodyOf(Do(MakeRequest(HttpMethod::kGet, std::string(path))));
+}
+
+absl::StatusOr<std::string> RestClient::List(std::string_view path, const ListOptions& options) {
+  return BodyOf(Do(MakeRequest(HttpMethod::kGet, Concat(path, ListQuery(options)))));
+}
+
+absl::StatusOr<std::string> RestClient::Create(std::string_view path, std::string body) {
+  return BodyOf(Do(MakeRequest(HttpMethod::kPost, std::string(path), std::move(body), "application/json")));
+}
+
+absl::StatusOr<std::string> RestClient::Update(std::string_view path, std::string body) {
+  return BodyOf(Do(MakeRequest(HttpMethod::kPut, std::string(path), std::move(body), "application/json")));
+}
+
+absl::StatusOr<std::string> RestClient::Patch(std::string_view path, PatchType type, std::string body) {
+  return BodyOf(Do(MakeRequest(HttpMethod::kPatch, std::string(path), std::move(body), PatchContentType(type))));
+}
+
+absl::StatusOr<std::string> RestClient::Delete(std::string_view path, const DeleteOptions& options) {
+  return BodyOf(
+      Do(MakeRequest(HttpMethod::kDelete, std::string(path), DeleteOptionsJson(options), "application/json")));
+}
+
+absl::Status RestClient::CreateBinding(std::string_view namespace_name, std::string_view pod_name,
+                                       std::string_view pod_uid, std::string_view node_name) {
+  const std::string path = ResourcePath()
+                               .Namespace(std::string(namespace_name))
+                               .Resource("pods")
+                               .Name(std::string(pod_name))
+                               .SubResource("binding")
+                               .String();
+  return Do(MakeRequest(HttpMethod::kPost, path, BindingJson(namespace_name, pod_name, pod_uid, node_name),
+                        "application/json"))
+      .status();
+}
+
+absl::StatusOr<std::unique_ptr<LineStream>> RestClient::Watch(std::string_view path, const ListOptions& options) {
+  HttpRequest request = MakeRequest(HttpMethod::kGet, Concat(path, ListQuery(options, /*watch=*/true)));
+  const std::string what = Concat("GET ", transport_->server(), request.target);
+  for (bool auth_retried = false;; auth_retried = true) {
+    const TokenBucket::Clock::duration wait = core_->bucket.Reserve();
+    if (wait > TokenBucket::Clock::duration::zero()) std::this_thread::sleep_for(wait);
+    absl::StatusOr<std::unique_ptr<LineStream>> stream = transport_->OpenLineStream(request);
+    if (!stream.ok()) return stream.status();
+    const int code = (*stream)->status();
+    if (IsSuccess(code)) return stream;
+    HttpResponse response;
+    response.status = code;
+    absl::StatusOr<std::string> body = (*stream)->ReadAll();
+    if (body.ok()) response.body = std::move(*body);
+    if (code == 401 && core_->options.authenticator && !auth_retried) {
+      core_->options.authenticator->OnUnauthorized();
+      continue;
+    }
+    return StatusFromResponse(response, what);
+  }
+}
+
+}  // namespace ksched::client
