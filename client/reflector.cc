@@ -1,0 +1,338 @@
+#include "client/reflector.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "client/api_error.h"
+#include "client/concat.h"
+#include "client/request_options.h"
+
+namespace ksched::client {
+
+namespace {
+
+std::uint64_t SeedOf(const ReflectorOptions& options) {
+  return options.seed.has_value() ? *options.seed : std::random_device{}();
+}
+
+bool IsGone(const absl::Status& status) {
+  const std::optional<int> http = HttpStatusOf(status);
+  return http.has_value() && *http == 410;
+}
+
+}  // namespace
+
+template <api::DecodableObject T>
+Reflector<T>::Reflector(std::shared_ptr<RestClient> client, ReflectorOptions options,
+                        std::shared_ptr<ReflectorHandler<T>> handler)
+    : client_(std::move(client)),
+      options_(std::move(options)),
+      handler_(handler ? std::move(handler) : std::make_shared<ReflectorHandler<T>>()),
+      backoff_(options_.backoff_initial, options_.backoff_cap, 2.0, 1.0, SeedOf(options_)),
+      rng_(SeedOf(options_)) {}
+
+template <api::DecodableObject T>
+Reflector<T>::~Reflector() {
+  Stop();
+}
+
+template <api::DecodableObject T>
+void Reflector<T>::Start() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (started_ || stopping_) return;
+  started_ = true;
+  thread_ = std::thread([this] { Run(); });
+}
+
+template <api::DecodableObject T>
+void Reflector<T>::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    if (stream_ != nullptr) stream_->Cancel();
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+template <api::DecodableObject T>
+bool Reflector<T>::HasSynced() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return synced_;
+}
+
+template <api::DecodableObject T>
+bool Reflector<T>::WaitForSync(std::chrono::milliseconds timeout) const {
+  std::unique_lock<std::mutex> lock(mu_);
+  return cv_.wait_for(lock, timeout, [this] { return synced_; });
+}
+
+template <api::DecodableObject T>
+std::optional<T> Reflector<T>::Get(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = store_.find(key);
+  if (it == store_.end()) return std::nullopt;
+  return it->second;
+}
+
+template <api::DecodableObject T>
+std::vector<T> Reflector<T>::List() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<T> out;
+  out.reserve(store_.size());
+  for (const auto& [key, object] : store_) out.push_back(object);
+  return out;
+}
+
+template <api::DecodableObject T>
+std::size_t Reflector<T>::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return store_.size();
+}
+
+template <api::DecodableObject T>
+ReflectorStats Reflector<T>::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
+}
+
+template <api::DecodableObject T>
+std::string Reflector<T>::last_resource_version() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return resource_version_;
+}
+
+template <api::DecodableObject T>
+bool Reflector<T>::stopping() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stopping_;
+}
+
+template <api::DecodableObject T>
+void Reflector<T>::SetResourceVersion(std::string rv) {
+  if (rv.empty()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  resource_version_ = std::move(rv);
+}
+
+template <api::DecodableObject T>
+void Reflector<T>::Count(std::uint64_t ReflectorStats::*counter) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++(stats_.*counter);
+}
+
+template <api::DecodableObject T>
+bool Reflector<T>::SleepFor(std::chrono::milliseconds delay) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return !cv_.wait_for(lock, delay, [this] { return stopping_; });
+}
+
+template <api::DecodableObject T>
+void Reflector<T>::Run() {
+  bool need_list = true;
+  bool listed_once = false;
+  while (!stopping()) {
+    if (need_list) {
+      if (listed_once) Count(&ReflectorStats::relists);
+      const absl::Status listed = ListAndReplace();
+      if (!listed.ok()) {
+        if (stopping() || !SleepFor(backoff_.Next())) return;
+        continue;
+      }
+      backoff_.Reset();
+      need_list = false;
+      listed_once = true;
+      continue;
+    }
+    switch (WatchOnce()) {
+      case WatchEnd::kStopped:
+        return;
+      case WatchEnd::kGone:
+        need_list = true;
+        break;
+      case WatchEnd::kClean:
+        Count(&ReflectorStats::rewatches);
+        break;
+      case WatchEnd::kFailed:
+        if (!SleepFor(backoff_.Next())) return;
+        Count(&ReflectorStats::rewatches);
+        break;
+    }
+  }
+}
+
+template <api::DecodableObject T>
+absl::Status Reflector<T>::ListAndReplace() {
+  ListOptions list_options;
+  list_options.label_selector = options_.label_selector;
+  list_options.field_selector = options_.field_selector;
+  list_options.limit = options_.page_size;
+  std::vector<T> items;
+  std::string resource_version;
+  for (;;) {
+    if (stopping()) return absl::CancelledError("reflector stopped");
+    absl::StatusOr<std::string> body = client_->List(options_.path, list_options);
+    if (!body.ok()) {
+      if (IsGone(body.status()) && !list_options.continue_token.empty()) {
+        // The continue token expired: start over from the first page.
+        list_options.continue_token.clear();
+        items.clear();
+        continue;
+      }
+      return body.status();
+    }
+    absl::StatusOr<api::ObjectList<T>> page = api::DecodeListInSitu<T>(*body);
+    if (!page.ok()) return page.status();
+    for (T& item : page->items) items.push_back(std::move(item));
+    resource_version = page->metadata.resource_version;
+    if (page->metadata.continue_token.empty()) break;
+    list_options.continue_token = page->metadata.continue_token;
+  }
+
+  // Replace the store, then deliver what changed: adds and updates in key order, deletes last.
+  // The pointers in `changes` point into the new store's nodes, which only this thread modifies.
+  std::vector<std::pair<std::optional<T>, const T*>> changes;  // (old, now)
+  std::vector<T> deleted;
+  {
+    std::map<std::string, T> fresh;
+    for (T& item : items) {
+      std::string key = ObjectKey(item);
+      fresh.insert_or_assign(std::move(key), std::move(item));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [key, object] : fresh) {
+      auto it = store_.find(key);
+      if (it == store_.end()) {
+        changes.emplace_back(std::nullopt, &object);
+      } else if (it->second.metadata.resource_version != object.metadata.resource_version) {
+        changes.emplace_back(std::move(it->second), &object);
+      }
+    }
+    for (auto& [key, object] : store_) {
+      if (!fresh.contains(key)) deleted.push_back(std::move(object));
+    }
+    store_.swap(fresh);  // swap keeps pointers to the elements valid
+    if (!resource_version.empty()) resource_version_ = resource_version;
+  }
+  for (const auto& [old, now] : changes) {
+    if (old.has_value()) {
+      handler_->OnUpdate(*old, *now);
+    } else {
+      handler_->OnAdd(*now);
+    }
+  }
+  for (const T& gone : deleted) handler_->OnDelete(gone);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    synced_ = true;
+  }
+  cv_.notify_all();
+  return absl::OkStatus();
+}
+
+template <api::DecodableObject T>
+typename Reflector<T>::WatchEnd Reflector<T>::WatchOnce() {
+  ListOptions watch_options;
+  watch_options.label_selector = options_.label_selector;
+  watch_options.field_selector = options_.field_selector;
+  watch_options.resource_version = last_resource_version();
+  const std::int64_t min_timeout = std::max<std::int64_t>(1, options_.min_watch_timeout.count());
+  watch_options.timeout_seconds = std::uniform_int_distribution<std::int64_t>(min_timeout, 2 * min_timeout)(rng_);
+
+  absl::StatusOr<std::unique_ptr<LineStream>> stream = client_->Watch(options_.path, watch_options);
+  if (!stream.ok()) {
+    if (stopping()) return WatchEnd::kStopped;
+    return IsGone(stream.status()) ? WatchEnd::kGone : WatchEnd::kFailed;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return WatchEnd::kStopped;
+    stream_ = stream->get();
+  }
+  WatchEnd end = WatchEnd::kFailed;
+  for (;;) {
+    absl::StatusOr<std::optional<StreamItem>> item = (*stream)->Next();
+    if (!item.ok()) {
+      end = WatchEnd::kFailed;
+      break;
+    }
+    if (!item->has_value()) {
+      end = WatchEnd::kClean;
+      break;
+    }
+    StreamItem& line = **item;
+    if (line.oversized_bytes > 0) {
+      Count(&ReflectorStats::oversized);
+      continue;
+    }
+    absl::StatusOr<api::WatchEvent<T>> event = api::DecodeWatchEventInSitu<T>(line.line);
+    if (!event.ok()) {
+      Count(&ReflectorStats::decode_errors);
+      continue;
+    }
+    Count(&ReflectorStats::events);
+    if (std::optional<WatchEnd> ends = Apply(*event); ends.has_value()) {
+      end = *ends;
+      break;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stream_ = nullptr;
+    if (stopping_) end = WatchEnd::kStopped;
+  }
+  if (end == WatchEnd::kClean || end == WatchEnd::kGone) backoff_.Reset();
+  return end;
+}
+
+template <api::DecodableObject T>
+std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEvent<T>& event) {
+  switch (event.type) {
+    case api::WatchEventType::kBookmark:
+      SetResourceVersion(std::move(event.resource_version));
+      return std::nullopt;
+    case api::WatchEventType::kError:
+      return event.error.code == 410 ? WatchEnd::kGone : WatchEnd::kFailed;
+    case api::WatchEventType::kAdded:
+    case api::WatchEventType::kModified: {
+      std::string key = ObjectKey(event.object);
+      std::optional<T> old;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!event.object.metadata.resource_version.empty()) {
+          resource_version_ = event.object.metadata.resource_version;
+        }
+        auto it = store_.find(key);
+        if (it != store_.end()) {
+          old = std::move(it->second);
+          it->second = event.object;
+        } else {
+          store_.emplace(std::move(key), event.object);
+        }
+      }
+      if (old.has_value()) {
+        handler_->OnUpdate(*old, event.object);
+      } else {
+        handler_->OnAdd(event.object);
+      }
+      return std::nullopt;
+    }
+    case api::WatchEventType::kDeleted: {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!event.object.metadata.resource_version.empty()) {
+          resource_version_ = event.object.metadata.resource_version;
+        }
+        store_.erase(ObjectKey(event.object));
+      }
+      handler_->OnDelete(event.object);
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+template class Reflector<api::Pod>;
+template class Reflector<api::Node>;
+
+}  // namespace ksched::client

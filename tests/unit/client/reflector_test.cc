@@ -1,0 +1,423 @@
+// Reflector against a scripted transport serving list pages (Send) and watch streams
+// (OpenLineStream): list+watch order, pagination and expired continue tokens, bookmarks advancing
+// the resourceVersion, ERROR 410 -> relist with synthesized deltas, skipped lines, rewatch after a
+// transport failure, Stop() while a watch blocks.
+#include "client/reflector.h"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "client/rest_client.h"
+#include "client/transport.h"
+
+namespace {
+
+using ksched::api::Node;
+using ksched::api::Pod;
+using ksched::client::HttpRequest;
+using ksched::client::HttpResponse;
+using ksched::client::LineStream;
+using ksched::client::Reflector;
+using ksched::client::ReflectorHandler;
+using ksched::client::ReflectorOptions;
+using ksched::client::RestClient;
+using ksched::client::RestClientOptions;
+using ksched::client::StreamItem;
+using ksched::client::Transport;
+using std::chrono::milliseconds;
+
+// A watch stream: its items, then a clean end, a failure, or (kBlock) waiting for Cancel().
+struct ScriptedStream {
+  enum class End { kClean, kFail, kBlock };
+  int status = 200;
+  std::vector<StreamItem> items;
+  End end = End::kBlock;
+  std::string body;  // for non-2xx
+};
+
+class FakeLineStream : public LineStream {
+ public:
+  explicit FakeLineStream(ScriptedStream script) : script_(std::move(script)) {}
+  int status() const override { return script_.status; }
+  absl::StatusOr<std::optional<StreamItem>> Next() override {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (cancelled_) return absl::CancelledError("cancelled");
+    if (next_ < script_.items.size()) return std::optional<StreamItem>(script_.items[next_++]);
+    switch (script_.end) {
+      case ScriptedStream::End::kClean:
+        return std::optional<StreamItem>();
+      case ScriptedStream::End::kFail:
+        return absl::UnavailableError("connection reset");
+      case ScriptedStream::End::kBlock:
+        break;
+    }
+    cv_.wait(lock, [this] { return cancelled_; });
+    return absl::CancelledError("cancelled");
+  }
+  absl::StatusOr<std::string> ReadAll() override { return script_.body; }
+  void Cancel() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      cancelled_ = true;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  ScriptedStream script_;
+  std::size_t next_ = 0;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool cancelled_ = false;
+};
+
+class StreamFake : public Transport {
+ public:
+  StreamFake& ListResponse(int status, std::string body) {
+    std::lock_guard<std::mutex> lock(mu_);
+    HttpResponse response;
+    response.status = status;
+    response.body = std::move(body);
+    lists_.push_back(std::move(response));
+    return *this;
+  }
+  StreamFake& WatchStream(ScriptedStream stream) {
+    std::lock_guard<std::mutex> lock(mu_);
+    watches_.push_back(std::move(stream));
+    return *this;
+  }
+
+  void Send(HttpRequest request, Callback done) override { SendAfter({}, std::move(request), std::move(done)); }
+  void SendAfter(std::chrono::steady_clock::duration, HttpRequest request, Callback done) override {
+    absl::StatusOr<HttpResponse> result = absl::InternalError("unscripted list");
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      list_targets_.push_back(request.target);
+      if (!lists_.empty()) {
+        result = std::move(lists_.front());
+        lists_.pop_front();
+      }
+    }
+    done(std::move(result));
+  }
+  // An unscripted watch blocks until cancelled.
+  absl::StatusOr<std::unique_ptr<LineStream>> OpenLineStream(HttpRequest request) override {
+    ScriptedStream script;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      watch_targets_.push_back(request.target);
+      if (!watches_.empty()) {
+        script = std::move(watches_.front());
+        watches_.pop_front();
+      }
+    }
+    return std::unique_ptr<LineStream>(std::make_unique<FakeLineStream>(std::move(script)));
+  }
+  const std::string& server() const override { return server_; }
+
+  std::vector<std::string> list_targets() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return list_targets_;
+  }
+  std::vector<std::string> watch_targets() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return watch_targets_;
+  }
+
+ private:
+  const std::string server_ = "https://fake:6443";
+  mutable std::mutex mu_;
+  std::deque<HttpResponse> lists_;
+  std::deque<ScriptedStream> watches_;
+  std::vector<std::string> list_targets_;
+  std::vector<std::string> watch_targets_;
+};
+
+// Records deltas as "add a rv", "update a rv->rv", "delete a rv".
+template <typename T>
+class Recorder : public ReflectorHandler<T> {
+ public:
+  void OnAdd(const T& object) override { Push("add " + Name(object) + " " + object.metadata.resource_version); }
+  void OnUpdate(const T& old, const T& now) override {
+    Push("update " + Name(now) + " " + old.metadata.resource_version + "->" + now.metadata.resource_version);
+  }
+  void OnDelete(const T& last) override { Push("delete " + Name(last) + " " + last.metadata.resource_version); }
+
+  // Waits for at least n deltas (up to 5 s) and returns them all.
+  std::vector<std::string> WaitFor(std::size_t n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::seconds(5), [&] { return deltas_.size() >= n; });
+    return deltas_;
+  }
+
+ private:
+  static std::string Name(const T& object) {
+    return object.metadata.namespace_.empty() ? object.metadata.name
+                                              : object.metadata.namespace_ + "/" + object.metadata.name;
+  }
+  void Push(std::string delta) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      deltas_.push_back(std::move(delta));
+    }
+    cv_.notify_all();
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::string> deltas_;
+};
+
+std::string NodeJson(const std::string& name, const std::string& rv) {
+  return R"({"metadata":{"name":")" + name + R"(","resourceVersion":")" + rv + R"("}})";
+}
+
+std::string NodeList(const std::vector<std::string>& nodes, const std::string& rv, const std::string& cont = "") {
+  std::string items;
+  for (const auto& node : nodes) items += (items.empty() ? "" : ",") + node;
+  return R"({"kind":"NodeList","metadata":{"resourceVersion":")" + rv + R"(","continue":")" + cont +
+         R"("},"items":[)" + items + "]}";
+}
+
+StreamItem Line(std::string line) { return StreamItem{std::move(line), 0}; }
+StreamItem Event(const std::string& type, const std::string& object) {
+  return Line(R"({"type":")" + type + R"(","object":)" + object + "}");
+}
+StreamItem Bookmark(const std::string& rv) {
+  return Event("BOOKMARK", R"({"kind":"Node","metadata":{"resourceVersion":")" + rv + R"("}})");
+}
+StreamItem Gone() {
+  return Event("ERROR", R"({"kind":"Status","status":"Failure","reason":"Expired","code":410,"message":"too old"})");
+}
+
+ScriptedStream Stream(std::vector<StreamItem> items, ScriptedStream::End end = ScriptedStream::End::kBlock) {
+  ScriptedStream stream;
+  stream.items = std::move(items);
+  stream.end = end;
+  return stream;
+}
+
+RestClientOptions NoThrottle() {
+  RestClientOptions options;
+  options.qps = -1;
+  options.max_retries = 0;
+  return options;
+}
+
+ReflectorOptions NodeOptions() {
+  ReflectorOptions options;
+  options.path = "/api/v1/nodes";
+  options.backoff_initial = milliseconds(1);
+  options.backoff_cap = milliseconds(5);
+  options.seed = 7;
+  return options;
+}
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("reflector lists, then watches from the list's resourceVersion, in event order", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1"), NodeJson("b", "2")}, "10"));
+  fake->WatchStream(Stream({Event("ADDED", NodeJson("c", "11")), Event("MODIFIED", NodeJson("a", "12")),
+                            Event("DELETED", NodeJson("b", "13"))}));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  ReflectorOptions options = NodeOptions();
+  options.label_selector = "role=worker";
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), options, recorder);
+  CHECK_FALSE(reflector.HasSynced());
+  reflector.Start();
+  REQUIRE(reflector.WaitForSync(milliseconds(5000)));
+  const auto deltas = recorder->WaitFor(5);
+  CHECK(deltas == std::vector<std::string>{"add a 1", "add b 2", "add c 11", "update a 1->12", "delete b 13"});
+  reflector.Stop();
+
+  const auto lists = fake->list_targets();
+  REQUIRE(lists.size() == 1);
+  CHECK(lists[0] == "/api/v1/nodes?labelSelector=role%3Dworker&limit=500");
+  const auto watches = fake->watch_targets();
+  REQUIRE(watches.size() == 1);
+  CHECK(Contains(watches[0], "allowWatchBookmarks=true"));
+  CHECK(Contains(watches[0], "labelSelector=role%3Dworker"));
+  CHECK(Contains(watches[0], "resourceVersion=10"));
+  CHECK(Contains(watches[0], "watch=1"));
+  const auto at = watches[0].find("timeoutSeconds=");
+  REQUIRE(at != std::string::npos);
+  const int timeout = std::stoi(watches[0].substr(at + 15));
+  CHECK(timeout >= 300);
+  CHECK(timeout <= 600);
+
+  CHECK(reflector.size() == 2);
+  REQUIRE(reflector.Get("a").has_value());
+  CHECK(reflector.Get("a")->metadata.resource_version == "12");
+  CHECK_FALSE(reflector.Get("b").has_value());
+  CHECK(reflector.last_resource_version() == "13");
+  CHECK(reflector.stats().events == 3);
+}
+
+TEST_CASE("reflector follows continue tokens and restarts the list on an expired token", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10", "tok1"))
+      .ListResponse(410, R"({"kind":"Status","status":"Failure","reason":"Expired","code":410})")
+      .ListResponse(200, NodeList({NodeJson("a", "1")}, "20", "tok2"))
+      .ListResponse(200, NodeList({NodeJson("b", "2")}, "20"));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), recorder);
+  reflector.Start();
+  REQUIRE(reflector.WaitForSync(milliseconds(5000)));
+  CHECK(recorder->WaitFor(2) == std::vector<std::string>{"add a 1", "add b 2"});
+  for (int i = 0; i < 500 && fake->watch_targets().empty(); ++i) std::this_thread::sleep_for(milliseconds(10));
+  reflector.Stop();
+  const auto lists = fake->list_targets();
+  REQUIRE(lists.size() == 4);
+  CHECK(lists[0] == "/api/v1/nodes?limit=500");
+  CHECK(lists[1] == "/api/v1/nodes?continue=tok1&limit=500");
+  CHECK(lists[2] == "/api/v1/nodes?limit=500");
+  CHECK(lists[3] == "/api/v1/nodes?continue=tok2&limit=500");
+  CHECK(reflector.last_resource_version() == "20");
+  REQUIRE(fake->watch_targets().size() == 1);
+  CHECK(Contains(fake->watch_targets()[0], "resourceVersion=20"));
+}
+
+TEST_CASE("a bookmark advances the resourceVersion the next watch starts from", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
+  fake->WatchStream(Stream({Event("ADDED", NodeJson("x", "11")), Bookmark("30")}, ScriptedStream::End::kClean));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), recorder);
+  reflector.Start();
+  REQUIRE(reflector.WaitForSync(milliseconds(5000)));
+  CHECK(recorder->WaitFor(2) == std::vector<std::string>{"add a 1", "add x 11"});
+  for (int i = 0; i < 500 && fake->watch_targets().size() < 2; ++i) std::this_thread::sleep_for(milliseconds(10));
+  reflector.Stop();
+  const auto watches = fake->watch_targets();
+  REQUIRE(watches.size() == 2);
+  CHECK(Contains(watches[0], "resourceVersion=10"));
+  CHECK(Contains(watches[1], "resourceVersion=30"));
+  CHECK(fake->list_targets().size() == 1);
+  CHECK(reflector.stats().rewatches == 1);
+  CHECK(reflector.stats().relists == 0);
+  CHECK(reflector.stats().events == 2);
+}
+
+TEST_CASE("ERROR 410 relists and synthesizes the deltas the gap hid", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1"), NodeJson("b", "2"), NodeJson("c", "3")}, "10"));
+  fake->WatchStream(Stream({Event("ADDED", NodeJson("d", "11")), Bookmark("15"), Gone()}));
+  // In the gap: c deleted, b changed, e added; a and d unchanged.
+  fake->ListResponse(200,
+                     NodeList({NodeJson("a", "1"), NodeJson("b", "18"), NodeJson("d", "11"), NodeJson("e", "19")}, "20"));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), recorder);
+  reflector.Start();
+  const auto deltas = recorder->WaitFor(7);
+  for (int i = 0; i < 500 && fake->watch_targets().size() < 2; ++i) std::this_thread::sleep_for(milliseconds(10));
+  reflector.Stop();
+  CHECK(deltas == std::vector<std::string>{"add a 1", "add b 2", "add c 3", "add d 11", "update b 2->18",
+                                           "add e 19", "delete c 3"});
+  CHECK(fake->list_targets().size() == 2);
+  const auto watches = fake->watch_targets();
+  REQUIRE(watches.size() == 2);
+  CHECK(Contains(watches[0], "resourceVersion=10"));
+  CHECK(Contains(watches[1], "resourceVersion=20"));
+  CHECK(reflector.stats().relists == 1);
+  CHECK(reflector.size() == 4);
+  CHECK_FALSE(reflector.Get("c").has_value());
+}
+
+TEST_CASE("an HTTP 410 on the watch request relists", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
+  ScriptedStream gone;
+  gone.status = 410;
+  gone.body = R"({"kind":"Status","status":"Failure","reason":"Expired","code":410})";
+  fake->WatchStream(gone);
+  fake->ListResponse(200, NodeList({}, "20"));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), recorder);
+  reflector.Start();
+  CHECK(recorder->WaitFor(2) == std::vector<std::string>{"add a 1", "delete a 1"});
+  for (int i = 0; i < 500 && fake->watch_targets().size() < 2; ++i) std::this_thread::sleep_for(milliseconds(10));
+  reflector.Stop();
+  REQUIRE(fake->watch_targets().size() == 2);
+  CHECK(Contains(fake->watch_targets()[1], "resourceVersion=20"));
+  CHECK(reflector.stats().relists == 1);
+}
+
+TEST_CASE("malformed, undecodable and oversized lines are skipped and counted", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({}, "10"));
+  fake->WatchStream(Stream({Line("not json {"), StreamItem{"", 1 << 20},
+                            Event("ADDED", R"({"metadata":{"resourceVersion":"11"}})"),  // no name
+                            Event("SNAPSHOT", NodeJson("z", "12")), Event("ADDED", NodeJson("ok", "13"))}));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), recorder);
+  reflector.Start();
+  CHECK(recorder->WaitFor(1) == std::vector<std::string>{"add ok 13"});
+  reflector.Stop();
+  const auto stats = reflector.stats();
+  CHECK(stats.decode_errors == 3);
+  CHECK(stats.oversized == 1);
+  CHECK(stats.events == 1);
+  CHECK(stats.rewatches == 0);
+  CHECK(fake->watch_targets().size() == 1);
+}
+
+TEST_CASE("a transport failure backs off and rewatches from the last resourceVersion", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({}, "10"));
+  fake->WatchStream(Stream({Event("ADDED", NodeJson("a", "11"))}, ScriptedStream::End::kFail));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), recorder);
+  reflector.Start();
+  CHECK(recorder->WaitFor(1) == std::vector<std::string>{"add a 11"});
+  for (int i = 0; i < 500 && fake->watch_targets().size() < 2; ++i) std::this_thread::sleep_for(milliseconds(10));
+  reflector.Stop();
+  const auto watches = fake->watch_targets();
+  REQUIRE(watches.size() == 2);
+  CHECK(Contains(watches[1], "resourceVersion=11"));
+  CHECK(reflector.stats().rewatches == 1);
+  CHECK(fake->list_targets().size() == 1);
+}
+
+TEST_CASE("a pod reflector keys by namespace/name and sends its field selector", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, R"({"kind":"PodList","metadata":{"resourceVersion":"5"},"items":[)"
+                          R"({"metadata":{"name":"p","namespace":"ns1","resourceVersion":"4"}}]})");
+  auto recorder = std::make_shared<Recorder<Pod>>();
+  ReflectorOptions options = NodeOptions();
+  options.path = "/api/v1/pods";
+  options.field_selector = "status.phase!=Succeeded,status.phase!=Failed";
+  Reflector<Pod> reflector(std::make_shared<RestClient>(fake, NoThrottle()), options, recorder);
+  reflector.Start();
+  REQUIRE(reflector.WaitForSync(milliseconds(5000)));
+  CHECK(recorder->WaitFor(1) == std::vector<std::string>{"add ns1/p 4"});
+  reflector.Stop();
+  REQUIRE(reflector.Get("ns1/p").has_value());
+  REQUIRE(fake->list_targets().size() == 1);
+  CHECK(fake->list_targets()[0] ==
+        "/api/v1/pods?fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed&limit=500");
+}
+
+TEST_CASE("Stop ends a blocked watch and is idempotent", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({}, "10"));
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), nullptr);
+  reflector.Start();
+  REQUIRE(reflector.WaitForSync(milliseconds(5000)));
+  for (int i = 0; i < 500 && fake->watch_targets().empty(); ++i) std::this_thread::sleep_for(milliseconds(10));
+  const auto start = std::chrono::steady_clock::now();
+  reflector.Stop();
+  reflector.Stop();
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+  CHECK(fake->watch_targets().size() == 1);
+}
