@@ -8,7 +8,10 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include <sys/socket.h>
+
 #include <atomic>
+#include <cerrno>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -175,6 +178,18 @@ class Connection {
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
   std::optional<beast::tcp_stream> plain_;
 };
+
+// An idle keep-alive connection is usable only while the server has neither closed it nor sent
+// anything (an HTTP/1.1 server never speaks unasked; a TLS close_notify or an EOF means it is
+// going away). Go's transport learns this from a read loop on idle connections; a non-blocking
+// peek at reuse time gives the same answer without one, so a POST is not written into a dead
+// connection (where it could not safely be replayed).
+bool PeerClosedOrDirty(Connection& conn) {
+  char byte;
+  const ssize_t n = ::recv(conn.tcp().socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n >= 0) return true;  // 0: orderly close; > 0: unsolicited bytes
+  return errno != EAGAIN && errno != EWOULDBLOCK;
+}
 
 bool IsStaleConnectionError(const boost::system::error_code& ec) {
   return ec == http::error::end_of_stream || ec == net::error::eof ||
@@ -357,7 +372,7 @@ class HttpTransport::Impl {
     while (!idle_.empty()) {
       std::shared_ptr<Connection> conn = std::move(idle_.back());
       idle_.pop_back();
-      if (now - conn->idle_since < options_.idle_connection_ttl) return conn;
+      if (now - conn->idle_since < options_.idle_connection_ttl && !PeerClosedOrDirty(*conn)) return conn;
       conn->Close();
     }
     return nullptr;

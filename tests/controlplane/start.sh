@@ -9,6 +9,7 @@
 #   env          sourceable: APISERVER_URL, KUBECONFIG_ADMIN, KUBECONFIG_ADMIN_TOKEN,
 #                KUBECONFIG_SCHEDULER, KUBECTL, PKI_DIR, ETCD_URL, KSCHED_CP_BIN, CP_READY_SECONDS, ...
 #   pids         "name pid executable" per process: stop.sh kills exactly these
+#   kube-apiserver.args  its command line, NUL-separated (restart-apiserver.sh reuses it)
 #   owner        PID whose death marks this run as left behind (stop.sh --stale); "none" = manual
 #   logs/        one log per process
 # --owner PID: the process this control plane belongs to (a test run); default none.
@@ -105,7 +106,7 @@ log "etcd ready on 127.0.0.1:$etcd_port (pid $etcd_pid)"
 api_pid=""
 for attempt in 1 2 3 4 5; do
   if [ -n "$api_port_wish" ] && [ "$attempt" = 1 ]; then api_port=$api_port_wish; else read -r api_port < <(free_ports 1); fi
-  "$bin/kube-apiserver" \
+  api_args=("$bin/kube-apiserver" \
     --etcd-servers="http://127.0.0.1:$etcd_port" \
     --bind-address=127.0.0.1 --secure-port="$api_port" \
     --advertise-address=127.0.0.1 --endpoint-reconciler-type=none \
@@ -118,7 +119,8 @@ for attempt in 1 2 3 4 5; do
     --disable-admission-plugins=ServiceAccount,TaintNodesByCondition \
     --allow-privileged=true \
     --max-requests-inflight=5000 --max-mutating-requests-inflight=5000 \
-    --v=1 > "$dir/logs/kube-apiserver.log" 2>&1 &
+    --v=1)
+  "${api_args[@]}" > "$dir/logs/kube-apiserver.log" 2>&1 &
   api_pid=$!
   rc=0
   wait_for "$api_pid" 120 "$dir/logs/kube-apiserver.log" curl -fsS --max-time 5 --noproxy '*' --cacert "$pki/ca.crt" \
@@ -133,6 +135,8 @@ for attempt in 1 2 3 4 5; do
 done
 [ $rc = 0 ] || fail "start kube-apiserver: ports kept clashing"
 record kube-apiserver "$api_pid" "$bin/kube-apiserver"
+# The exact command line (NUL-separated), so restart-apiserver.sh can start it again unchanged.
+printf '%s\0' "${api_args[@]}" > "$dir/kube-apiserver.args"
 ready_s=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$t0" "$(date +%s.%N)")
 log "kube-apiserver ready on https://127.0.0.1:$api_port (pid $api_pid), ${ready_s}s from start to /readyz"
 
