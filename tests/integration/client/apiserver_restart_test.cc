@@ -34,6 +34,7 @@ using ksched::client::ReflectorOptions;
 using ksched::client::ResourcePath;
 using ksched::client::RestClient;
 using ksched::client::RestClientOptions;
+using ksched::testing::AdminRestClient;
 using ksched::testing::ControlPlane;
 
 namespace {
@@ -41,14 +42,6 @@ namespace {
 constexpr int kInitial = 50;
 constexpr int kAdded = 10;
 constexpr char kLabel[] = "apiserver-restart-test";
-
-std::shared_ptr<RestClient> MakeClient() {
-  const ksched::client::RestConfig config = ControlPlane::Get().AdminCertConfig();
-  auto transport = HttpTransport::Create(config);
-  if (!transport.ok()) throw std::runtime_error(transport.status().ToString());
-  return std::make_shared<RestClient>(std::shared_ptr<HttpTransport>(std::move(*transport)),
-                                      RestClientOptions::FromConfig(config));
-}
 
 std::string NodeName(int i) { return "restart-node-" + std::to_string(i); }
 std::string NodePath(int i) { return ResourcePath().Resource("nodes").Name(NodeName(i)).String(); }
@@ -80,7 +73,7 @@ std::map<std::string, std::string> StoreNow(const Reflector<Node>& reflector) {
 
 TEST_CASE("a Node reflector recovers when kube-apiserver is killed and restarted mid-watch",
           "[apiserver-restart]") {
-  auto client = MakeClient();
+  auto client = AdminRestClient();
   const std::string nodes = ResourcePath().Resource("nodes").String();
   for (int i = 0; i < kInitial; ++i) {
     auto created = client->Create(nodes, NodeBody(i));

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "client/http_transport.h"
+#include "client/rest_client.h"
 #include "client/rest_config.h"
 
 namespace ksched::testing {
@@ -73,5 +75,16 @@ struct ControlPlane {
     return config;
   }
 };
+
+// A RestClient for the admin (client certificate, no client-side rate limit) over its own
+// HttpTransport. Throws when the transport cannot be built: a broken test environment.
+inline std::shared_ptr<client::RestClient> AdminRestClient() {
+  const client::RestConfig config = ControlPlane::Get().AdminCertConfig();
+  auto transport = client::HttpTransport::Create(config);
+  if (!transport.ok()) throw std::runtime_error(transport.status().ToString());
+  return std::make_shared<client::RestClient>(
+      std::shared_ptr<client::HttpTransport>(std::move(*transport)),
+      client::RestClientOptions::FromConfig(config));
+}
 
 }  // namespace ksched::testing

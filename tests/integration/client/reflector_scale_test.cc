@@ -42,6 +42,7 @@ using ksched::client::ReflectorOptions;
 using ksched::client::ResourcePath;
 using ksched::client::RestClient;
 using ksched::client::RestClientOptions;
+using ksched::testing::AdminRestClient;
 using ksched::testing::ControlPlane;
 
 namespace {
@@ -59,15 +60,6 @@ using Clock = std::chrono::steady_clock;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::shared_ptr<RestClient> MakeClient() {
-  const ksched::client::RestConfig config = ControlPlane::Get().AdminCertConfig();
-  auto transport = HttpTransport::Create(config);
-  if (!transport.ok()) throw std::runtime_error(transport.status().ToString());
-  RestClientOptions options = RestClientOptions::FromConfig(config);
-  options.qps = -1;  // no client-side limit
-  return std::make_shared<RestClient>(std::shared_ptr<HttpTransport>(std::move(*transport)), options);
 }
 
 struct BatchResult {
@@ -176,7 +168,7 @@ int KubectlNodeCount() {
 }  // namespace
 
 TEST_CASE("reflectors sync 5000 nodes and 20000 pods and converge after 1000 changes", "[scale]") {
-  auto client = MakeClient();
+  auto client = AdminRestClient();
   const std::string nodes_path = ResourcePath().Resource("nodes").String();
   ListOptions node_set;
   node_set.label_selector = std::string(kNodeSetLabel) + "=" + kNodeSet;

@@ -26,20 +26,13 @@ using ksched::client::ReflectorOptions;
 using ksched::client::ResourcePath;
 using ksched::client::RestClient;
 using ksched::client::RestClientOptions;
+using ksched::testing::AdminRestClient;
 using ksched::testing::ControlPlane;
 
 namespace {
 
 constexpr int kNodes = 200;
 constexpr char kLabel[] = "reflector-test";
-
-std::shared_ptr<RestClient> MakeClient() {
-  const ksched::client::RestConfig config = ControlPlane::Get().AdminCertConfig();
-  auto transport = HttpTransport::Create(config);
-  if (!transport.ok()) throw std::runtime_error(transport.status().ToString());
-  return std::make_shared<RestClient>(std::shared_ptr<HttpTransport>(std::move(*transport)),
-                                      RestClientOptions::FromConfig(config));
-}
 
 std::string NodeName(int i) { return "reflector-node-" + std::to_string(i); }
 std::string NodePath(int i) { return ResourcePath().Resource("nodes").Name(NodeName(i)).String(); }
@@ -80,7 +73,7 @@ class Counter : public ReflectorHandler<Node> {
 }  // namespace
 
 TEST_CASE("a Node reflector syncs 200 nodes and tracks deletes and label updates", "[reflector]") {
-  auto client = MakeClient();
+  auto client = AdminRestClient();
   const std::string nodes = ResourcePath().Resource("nodes").String();
   for (int i = 0; i < kNodes; ++i) {
     auto created = client->Create(nodes, R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + NodeName(i) +
