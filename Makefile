@@ -3,13 +3,17 @@
 #               pods, run the scheduler against it
 #   make test   install dependencies, build, run unit and integration tests (CI runs exactly this)
 # Other targets: build (Release), debug (Debug build in build-debug/), controlplane (Go-built
-# binaries, cached), cluster-up / cluster-down / cluster-list, unit-test, clean.
+# binaries, cached), cluster-up / cluster-down / cluster-list, unit-test, bench-decode (the api
+# layer's JSON decode throughput and bytes per cached pod/node; BENCH_ARGS="--json FILE" also writes
+# them as JSON), clean.
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 KSCHED_WERROR ?= OFF
 CTEST_ARGS ?=
+BENCH_ARGS ?=
 
-.PHONY: all deps build debug controlplane test unit-test demo cluster-up cluster-down cluster-list clean
+.PHONY: all deps build debug controlplane test unit-test bench-decode demo cluster-up cluster-down \
+        cluster-list clean
 
 all: build
 
@@ -31,6 +35,9 @@ test: build controlplane
 
 unit-test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -L unit $(CTEST_ARGS)
+
+bench-decode: build
+	@$(BUILD_DIR)/bench/ksched_decode_bench $(BENCH_ARGS)
 
 demo: build controlplane
 	@BUILD_DIR=$(BUILD_DIR) scripts/demo.sh

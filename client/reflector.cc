@@ -131,6 +131,9 @@ template <api::DecodableObject T>
 void Reflector<T>::Run() {
   bool need_list = true;
   bool listed_once = false;
+  // The list follows a watch ERROR event: a successful list does not reset the backoff, so that a
+  // server answering every watch with an error is relisted at growing intervals, not in a loop.
+  bool keep_backoff = false;
   while (!stopping()) {
     if (need_list) {
       if (listed_once) Count(&ReflectorStats::relists);
@@ -139,7 +142,8 @@ void Reflector<T>::Run() {
         if (stopping() || !SleepFor(backoff_.Next())) return;
         continue;
       }
-      backoff_.Reset();
+      if (!keep_backoff) backoff_.Reset();
+      keep_backoff = false;
       need_list = false;
       listed_once = true;
       continue;
@@ -148,6 +152,7 @@ void Reflector<T>::Run() {
       case WatchEnd::kStopped:
         return;
       case WatchEnd::kGone:
+        Count(&ReflectorStats::gone);
         need_list = true;
         break;
       case WatchEnd::kClean:
@@ -156,6 +161,14 @@ void Reflector<T>::Run() {
       case WatchEnd::kFailed:
         if (!SleepFor(backoff_.Next())) return;
         Count(&ReflectorStats::rewatches);
+        break;
+      case WatchEnd::kError:
+        // The server may answer every rewatch from this resourceVersion the same way (500 "etcd
+        // event received with PrevKv=nil" when the watch starts exactly at an etcd compaction), so
+        // back off and relist, as client-go's reflector does after a watch ERROR event.
+        if (!SleepFor(backoff_.Next())) return;
+        need_list = true;
+        keep_backoff = true;
         break;
     }
   }
@@ -292,7 +305,8 @@ std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEve
       SetResourceVersion(std::move(event.resource_version));
       return std::nullopt;
     case api::WatchEventType::kError:
-      return event.error.code == 410 ? WatchEnd::kGone : WatchEnd::kFailed;
+      if (event.error.code == 410) return WatchEnd::kGone;
+      return event.error.code == 429 ? WatchEnd::kFailed : WatchEnd::kError;
     case api::WatchEventType::kAdded:
     case api::WatchEventType::kModified: {
       std::string key = ObjectKey(event.object);

@@ -13,7 +13,11 @@
 //      event and BOOKMARK advances the last resourceVersion.
 //        - clean end of the stream (server timeout): rewatch from the last resourceVersion;
 //        - ERROR event with code 410, or a watch answered with HTTP 410: relist (step 1);
-//        - another ERROR event, a transport failure, or a failed watch request: back off
+//        - another ERROR event other than 429: back off, then relist, as client-go does (the server
+//          may answer every rewatch from this resourceVersion the same way: a watch starting
+//          exactly at an etcd compaction gets 500 "etcd event received with PrevKv=nil" each time);
+//          the list that follows does not reset the backoff;
+//        - an ERROR event 429, a transport failure, or a failed watch request: back off
 //          (backoff_initial doubling to backoff_cap, 800 ms -> 30 s) and rewatch;
 //        - a failed list: back off and list again.
 //      Lines that are not valid watch events (bad JSON, decode errors) and oversized lines are
@@ -71,6 +75,7 @@ struct ReflectorStats {
   std::uint64_t oversized = 0;      // watch lines skipped by the transport as too long
   std::uint64_t relists = 0;        // list attempts after the first successful list
   std::uint64_t rewatches = 0;      // watches opened again without a relist
+  std::uint64_t gone = 0;           // watches ended by 410 Gone (an ERROR 410 event or an HTTP 410)
 };
 
 // The receiver of a reflector's deltas. Default implementations ignore the call.
@@ -119,7 +124,8 @@ class Reflector {
   std::string last_resource_version() const;
 
  private:
-  enum class WatchEnd { kClean, kGone, kFailed, kStopped };
+  // kError: an ERROR event other than 410 and 429 (back off, relist).
+  enum class WatchEnd { kClean, kGone, kFailed, kError, kStopped };
 
   void Run();
   // One full paginated list, replacing the store. kCancelled when stopped.

@@ -64,6 +64,16 @@ class Status {
     return std::move(*this);
   }
   void AppendReason(std::string reason) { reasons_.push_back(std::move(reason)); }
+  // Attaches an error text keeping the code (upstream Status.WithError): Message() then starts
+  // with it. Used for Unschedulable statuses that carry a FitError's message.
+  Status& WithError(std::string error) & {
+    error_ = std::move(error);
+    return *this;
+  }
+  Status&& WithError(std::string error) && {
+    error_ = std::move(error);
+    return std::move(*this);
+  }
 
   bool IsSuccess() const { return code_ == Code::kSuccess; }
   bool IsWait() const { return code_ == Code::kWait; }

@@ -1,0 +1,24 @@
+#include "client/new_rest_client.h"
+
+#include "client/authenticator.h"
+#include "client/http_transport.h"
+
+namespace ksched::client {
+
+absl::StatusOr<std::shared_ptr<RestClient>> NewRestClient(const RestConfig& config,
+                                                          RestClientOptions base) {
+  absl::StatusOr<std::shared_ptr<Authenticator>> authenticator = Authenticator::Create(config);
+  if (!authenticator.ok()) return authenticator.status();
+  absl::StatusOr<std::unique_ptr<HttpTransport>> transport =
+      HttpTransport::Create(config, {}, (*authenticator)->Source());
+  if (!transport.ok()) return transport.status();
+  const RestClientOptions from_config = RestClientOptions::FromConfig(config);
+  base.qps = from_config.qps;
+  base.burst = from_config.burst;
+  base.timeout = from_config.timeout;
+  base.authenticator = *authenticator;
+  return std::make_shared<RestClient>(std::shared_ptr<HttpTransport>(std::move(*transport)),
+                                      std::move(base));
+}
+
+}  // namespace ksched::client

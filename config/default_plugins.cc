@@ -1,0 +1,87 @@
+#include "config/default_plugins.h"
+
+#include <set>
+
+namespace ksched::config {
+namespace {
+
+framework::PluginSet MergePluginSet(const framework::PluginSet& defaults,
+                                    const framework::PluginSet& custom) {
+  std::set<std::string, std::less<>> disabled(custom.disabled.begin(), custom.disabled.end());
+  disabled.insert(defaults.disabled.begin(), defaults.disabled.end());
+  framework::PluginSet merged;
+  // Both lists are kept (the runtime's multiPoint expansion reads them), duplicates included.
+  merged.disabled = custom.disabled;
+  merged.disabled.insert(merged.disabled.end(), defaults.disabled.begin(), defaults.disabled.end());
+  std::vector<bool> replaced(custom.enabled.size(), false);
+  if (!disabled.contains("*")) {
+    for (const framework::PluginRef& plugin : defaults.enabled) {
+      if (disabled.contains(plugin.name)) continue;
+      // Upstream indexes the custom entries in a map: the last one of a name wins.
+      std::ptrdiff_t match = -1;
+      for (std::size_t i = 0; i < custom.enabled.size(); ++i) {
+        if (custom.enabled[i].name == plugin.name) match = static_cast<std::ptrdiff_t>(i);
+      }
+      const bool found = match >= 0;
+      if (found) {
+        // Replaced in place: the default's position, the custom weight.
+        merged.enabled.push_back(custom.enabled[static_cast<std::size_t>(match)]);
+        replaced[static_cast<std::size_t>(match)] = true;
+      }
+      if (!found) merged.enabled.push_back(plugin);
+    }
+  }
+  for (std::size_t i = 0; i < custom.enabled.size(); ++i) {
+    if (!replaced[i]) merged.enabled.push_back(custom.enabled[i]);
+  }
+  return merged;
+}
+
+}  // namespace
+
+framework::PluginsConfig DefaultPlugins() {
+  framework::PluginsConfig plugins;
+  plugins.multi_point.enabled = {
+      {"SchedulingGates", 0},
+      {"PrioritySort", 0},
+      {"NodeUnschedulable", 0},
+      {"NodeName", 0},
+      {"TaintToleration", 3},
+      {"NodeAffinity", 2},
+      {"NodePorts", 0},
+      {"NodeResourcesFit", 1},
+      {"VolumeRestrictions", 0},
+      {"NodeVolumeLimits", 0},
+      {"VolumeBinding", 0},
+      {"VolumeZone", 0},
+      {"PodTopologySpread", 2},
+      {"InterPodAffinity", 2},
+      {"DynamicResources", 0},
+      {"DefaultPreemption", 0},
+      {"NodeResourcesBalancedAllocation", 1},
+      {"ImageLocality", 1},
+      {"DefaultBinder", 0},
+  };
+  return plugins;
+}
+
+framework::PluginsConfig MergePlugins(const framework::PluginsConfig& defaults,
+                                      const framework::PluginsConfig& custom) {
+  framework::PluginsConfig merged;
+  merged.pre_enqueue = MergePluginSet(defaults.pre_enqueue, custom.pre_enqueue);
+  merged.queue_sort = MergePluginSet(defaults.queue_sort, custom.queue_sort);
+  merged.pre_filter = MergePluginSet(defaults.pre_filter, custom.pre_filter);
+  merged.filter = MergePluginSet(defaults.filter, custom.filter);
+  merged.post_filter = MergePluginSet(defaults.post_filter, custom.post_filter);
+  merged.pre_score = MergePluginSet(defaults.pre_score, custom.pre_score);
+  merged.score = MergePluginSet(defaults.score, custom.score);
+  merged.reserve = MergePluginSet(defaults.reserve, custom.reserve);
+  merged.permit = MergePluginSet(defaults.permit, custom.permit);
+  merged.pre_bind = MergePluginSet(defaults.pre_bind, custom.pre_bind);
+  merged.bind = MergePluginSet(defaults.bind, custom.bind);
+  merged.post_bind = MergePluginSet(defaults.post_bind, custom.post_bind);
+  merged.multi_point = MergePluginSet(defaults.multi_point, custom.multi_point);
+  return merged;
+}
+
+}  // namespace ksched::config

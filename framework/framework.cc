@@ -1,0 +1,667 @@
+#include "framework/framework.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ksched::framework {
+namespace {
+
+// Upstream's cap on a Permit wait (maxTimeout).
+constexpr std::chrono::minutes kMaxPermitTimeout{15};
+
+std::string Quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  out += text;
+  out += '"';
+  return out;
+}
+
+// Upstream AsStatus(fmt.Errorf("<prefix>: %w", status.AsError())).
+Status WrapError(std::string prefix, const Status& status) {
+  return Status::FromError(std::move(prefix) + ": " + status.Message());
+}
+
+// An ordered set of names preserving insertion order (upstream orderedSet).
+class OrderedNames {
+ public:
+  bool Has(std::string_view name) const {
+    return std::find(names_.begin(), names_.end(), name) != names_.end();
+  }
+  void Insert(const std::string& name) {
+    if (!Has(name)) names_.push_back(name);
+  }
+  void Erase(std::string_view name) {
+    names_.erase(std::remove(names_.begin(), names_.end(), name), names_.end());
+  }
+  const std::vector<std::string>& list() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+}  // namespace
+
+// A pod held at Permit (upstream waitingPod): the plugins still waiting, each with a deadline.
+class Framework::WaitingPodImpl final : public WaitingPod {
+ public:
+  WaitingPodImpl(std::shared_ptr<const api::Pod> pod,
+                 std::map<std::string, std::chrono::steady_clock::time_point, std::less<>> pending)
+      : pod_(std::move(pod)), pending_(std::move(pending)) {}
+
+  const api::Pod& pod() const override { return *pod_; }
+
+  std::vector<std::string> PendingPlugins() const override {
+    std::lock_guard lock(mu_);
+    std::vector<std::string> names;
+    for (const auto& [name, deadline] : pending_) names.push_back(name);
+    return names;
+  }
+
+  void Allow(std::string_view plugin) override {
+    std::lock_guard lock(mu_);
+    if (result_.has_value()) return;
+    auto it = pending_.find(plugin);
+    if (it != pending_.end()) pending_.erase(it);
+    if (pending_.empty()) {
+      result_ = Status();
+      cv_.notify_all();
+    }
+  }
+
+  void Reject(std::string_view plugin, std::string message) override {
+    std::lock_guard lock(mu_);
+    if (result_.has_value()) return;
+    result_ = Status(Code::kUnschedulable, {std::string(message)}).WithPlugin(std::string(plugin));
+    cv_.notify_all();
+  }
+
+  // Blocks until allowed, rejected, or the earliest pending deadline passes (then rejected by
+  // that plugin as upstream's timer does).
+  Status Wait() {
+    std::unique_lock lock(mu_);
+    while (!result_.has_value()) {
+      auto earliest = pending_.begin();
+      for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+        if (it->second < earliest->second) earliest = it;
+      }
+      if (earliest == pending_.end()) {
+        result_ = Status();
+        break;
+      }
+      const auto deadline = earliest->second;
+      if (cv_.wait_until(lock, deadline) == std::cv_status::timeout &&
+          !result_.has_value() && std::chrono::steady_clock::now() >= deadline) {
+        const auto waited = std::chrono::duration_cast<std::chrono::seconds>(
+            deadline - created_);
+        result_ = Status(Code::kUnschedulable,
+                         {"rejected due to timeout after waiting " + std::to_string(waited.count()) +
+                          "s at plugin " + earliest->first})
+                      .WithPlugin(earliest->first);
+      }
+    }
+    return *result_;
+  }
+
+ private:
+  std::shared_ptr<const api::Pod> pod_;
+  const std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  // Guarded by mu_.
+  std::map<std::string, std::chrono::steady_clock::time_point, std::less<>> pending_;
+  std::optional<Status> result_;
+};
+
+Framework::~Framework() = default;
+
+absl::StatusOr<std::unique_ptr<Framework>> Framework::Create(const Registry& registry,
+                                                             const ProfileConfig& profile,
+                                                             FrameworkServices services) {
+  if (services.parallelizer == nullptr || services.event_recorder == nullptr) {
+    return absl::InvalidArgumentError("framework services: parallelizer and event recorder are required");
+  }
+  std::unique_ptr<Framework> framework(new Framework());
+  framework->profile_name_ = profile.scheduler_name;
+  framework->percentage_ = profile.percentage_of_nodes_to_score;
+  framework->services_ = std::move(services);
+  if (absl::Status status = framework->Build(registry, profile); !status.ok()) return status;
+  return framework;
+}
+
+absl::Status Framework::Build(const Registry& registry, const ProfileConfig& profile) {
+  const PluginsConfig& plugins = profile.plugins;
+  const std::vector<const PluginSet*> points = {
+      &plugins.pre_enqueue, &plugins.queue_sort, &plugins.pre_filter, &plugins.filter,
+      &plugins.post_filter, &plugins.pre_score,  &plugins.score,      &plugins.reserve,
+      &plugins.permit,      &plugins.pre_bind,   &plugins.bind,       &plugins.post_bind};
+
+  // Instantiate every plugin named anywhere (upstream pluginsNeeded), in name order.
+  std::set<std::string, std::less<>> needed;
+  for (const PluginSet* set : points) {
+    for (const PluginRef& ref : set->enabled) needed.insert(ref.name);
+  }
+  for (const PluginRef& ref : plugins.multi_point.enabled) needed.insert(ref.name);
+  for (const std::string& name : needed) {
+    const PluginFactory* factory = registry.Find(name);
+    if (factory == nullptr) {
+      // Upstream reports the extension point's type; the name is what the user needs.
+      return absl::InvalidArgumentError("plugin " + Quoted(name) + " does not exist");
+    }
+    auto args_it = profile.plugin_args.find(name);
+    const PluginArgs* args = args_it == profile.plugin_args.end() ? nullptr : args_it->second.get();
+    absl::StatusOr<std::unique_ptr<Plugin>> plugin = (*factory)(args, *this);
+    if (!plugin.ok()) {
+      return absl::InvalidArgumentError("initializing plugin " + Quoted(name) + ": " +
+                                        std::string(plugin.status().message()));
+    }
+    plugins_.emplace(name, *std::move(plugin));
+  }
+
+  // Fills one extension point: the specific entries, then multiPoint expansion and upstream's
+  // reordering (overrides, then multiPoint-only plugins, then the other specific plugins).
+  auto fill = [&]<typename Interface>(const PluginSet& config, std::string_view interface_name,
+                                      std::vector<Interface*>& out) -> absl::Status {
+    OrderedNames enabled;
+    for (const PluginRef& ref : config.enabled) {
+      Plugin* plugin = plugins_.at(ref.name).get();
+      if (dynamic_cast<Interface*>(plugin) == nullptr) {
+        return absl::InvalidArgumentError("plugin " + Quoted(ref.name) + " does not extend " +
+                                          std::string(interface_name) + " plugin");
+      }
+      if (enabled.Has(ref.name)) {
+        return absl::InvalidArgumentError("plugin " + Quoted(ref.name) + " already registered as " +
+                                          Quoted(interface_name));
+      }
+      enabled.Insert(ref.name);
+    }
+    std::set<std::string, std::less<>> disabled(config.disabled.begin(), config.disabled.end());
+    std::vector<std::string> order = enabled.list();
+    if (!disabled.contains("*")) {
+      OrderedNames multi_point;
+      OrderedNames overrides;
+      for (const PluginRef& ref : plugins.multi_point.enabled) {
+        Plugin* plugin = plugins_.at(ref.name).get();
+        if (dynamic_cast<Interface*>(plugin) == nullptr) continue;
+        if (disabled.contains(ref.name)) continue;
+        if (enabled.Has(ref.name)) {
+          overrides.Insert(ref.name);  // the specific point's entry wins
+          continue;
+        }
+        if (multi_point.Has(ref.name)) {
+          return absl::InvalidArgumentError("plugin " + Quoted(ref.name) +
+                                            " already registered as " + Quoted(interface_name));
+        }
+        multi_point.Insert(ref.name);
+      }
+      order.clear();
+      for (const std::string& name : enabled.list()) {
+        if (overrides.Has(name)) order.push_back(name);
+      }
+      for (const std::string& name : multi_point.list()) order.push_back(name);
+      for (const std::string& name : enabled.list()) {
+        if (!overrides.Has(name)) order.push_back(name);
+      }
+    }
+    out.clear();
+    for (const std::string& name : order) {
+      out.push_back(dynamic_cast<Interface*>(plugins_.at(name).get()));
+    }
+    return absl::OkStatus();
+  };
+
+  std::vector<QueueSortPlugin*> queue_sort;
+  absl::Status status;
+  if (status = fill(plugins.pre_enqueue, "PreEnqueuePlugin", pre_enqueue_); !status.ok()) return status;
+  if (status = fill(plugins.queue_sort, "QueueSortPlugin", queue_sort); !status.ok()) return status;
+  if (status = fill(plugins.pre_filter, "PreFilterPlugin", pre_filter_); !status.ok()) return status;
+  if (status = fill(plugins.filter, "FilterPlugin", filter_); !status.ok()) return status;
+  if (status = fill(plugins.post_filter, "PostFilterPlugin", post_filter_); !status.ok()) return status;
+  if (status = fill(plugins.pre_score, "PreScorePlugin", pre_score_); !status.ok()) return status;
+  if (status = fill(plugins.score, "ScorePlugin", score_); !status.ok()) return status;
+  if (status = fill(plugins.reserve, "ReservePlugin", reserve_); !status.ok()) return status;
+  if (status = fill(plugins.permit, "PermitPlugin", permit_); !status.ok()) return status;
+  if (status = fill(plugins.pre_bind, "PreBindPlugin", pre_bind_); !status.ok()) return status;
+  if (status = fill(plugins.bind, "BindPlugin", bind_); !status.ok()) return status;
+  if (status = fill(plugins.post_bind, "PostBindPlugin", post_bind_); !status.ok()) return status;
+
+  // Score weights (upstream getScoreWeights): the specific score entry first, then multiPoint;
+  // 0 means 1; the total must not overflow.
+  std::map<std::string, std::int64_t, std::less<>> weights;
+  std::int64_t total = 0;
+  std::vector<PluginRef> weighted = plugins.score.enabled;
+  weighted.insert(weighted.end(), plugins.multi_point.enabled.begin(),
+                  plugins.multi_point.enabled.end());
+  for (const PluginRef& ref : weighted) {
+    if (dynamic_cast<ScorePlugin*>(plugins_.at(ref.name).get()) == nullptr) continue;
+    if (weights.contains(ref.name)) continue;
+    if (ref.weight < 0) {
+      return absl::InvalidArgumentError("score plugin " + Quoted(ref.name) +
+                                        " has a negative weight " + std::to_string(ref.weight));
+    }
+    const std::int64_t weight = ref.weight == 0 ? 1 : ref.weight;
+    if (weight * kMaxNodeScore > kMaxTotalScore - total) {
+      return absl::InvalidArgumentError("total score of Score plugins could overflow");
+    }
+    total += weight * kMaxNodeScore;
+    weights[ref.name] = weight;
+  }
+  score_weights_.clear();
+  for (ScorePlugin* plugin : score_) {
+    auto it = weights.find(plugin->Name());
+    score_weights_.push_back(it == weights.end() ? 1 : it->second);
+  }
+
+  if (queue_sort.size() != 1) {
+    return absl::InvalidArgumentError(
+        "only one queue sort plugin required for profile with scheduler name " +
+        Quoted(profile_name_) + ", but got " + std::to_string(queue_sort.size()));
+  }
+  queue_sort_ = queue_sort.front();
+  if (bind_.empty()) {
+    return absl::InvalidArgumentError("at least one bind plugin is needed for profile with scheduler name " +
+                                      Quoted(profile_name_));
+  }
+
+  // Events (upstream: plugins that can reject register their events; without EnqueueExtensions
+  // a plugin gets every event).
+  std::set<std::string, std::less<>> seen;
+  auto register_events = [&](Plugin* plugin) {
+    const std::string name(plugin->Name());
+    if (!seen.insert(name).second) return;
+    if (const auto* ext = dynamic_cast<const EnqueueExtensions*>(plugin)) {
+      for (ClusterEventWithHint& event : ext->EventsToRegister()) {
+        events_.emplace_back(name, std::move(event));
+      }
+    } else {
+      events_.emplace_back(name, ClusterEventWithHint{ClusterEvent{EventResource::kWildCard,
+                                                                   action::kAll, "WildCard"},
+                                                      nullptr});
+    }
+  };
+  for (auto* p : pre_enqueue_) register_events(p);
+  for (auto* p : pre_filter_) register_events(p);
+  for (auto* p : filter_) register_events(p);
+  for (auto* p : reserve_) register_events(p);
+  for (auto* p : permit_) register_events(p);
+  for (auto* p : pre_bind_) register_events(p);
+  return absl::OkStatus();
+}
+
+std::optional<api::Labels> Framework::NamespaceLabels(std::string_view name) const {
+  if (!services_.namespace_labels) return std::nullopt;
+  return services_.namespace_labels(name);
+}
+
+std::map<std::string, std::vector<std::string>> Framework::ListPlugins() const {
+  std::map<std::string, std::vector<std::string>> out;
+  auto list = [&](const char* point, const auto& plugins) {
+    std::vector<std::string> names;
+    for (const auto* p : plugins) names.emplace_back(p->Name());
+    if (!names.empty()) out[point] = std::move(names);
+  };
+  list("PreEnqueuePlugin", pre_enqueue_);
+  list("QueueSortPlugin", std::vector<const QueueSortPlugin*>{queue_sort_});
+  list("PreFilterPlugin", pre_filter_);
+  list("FilterPlugin", filter_);
+  list("PostFilterPlugin", post_filter_);
+  list("PreScorePlugin", pre_score_);
+  list("ScorePlugin", score_);
+  list("ReservePlugin", reserve_);
+  list("PermitPlugin", permit_);
+  list("PreBindPlugin", pre_bind_);
+  list("BindPlugin", bind_);
+  list("PostBindPlugin", post_bind_);
+  return out;
+}
+
+Status Framework::RunPreEnqueuePlugins(const api::Pod& pod) {
+  for (PreEnqueuePlugin* plugin : pre_enqueue_) {
+    Status status = plugin->PreEnqueue(pod);
+    if (status.IsSuccess()) continue;
+    const std::string name(plugin->Name());
+    if (status.IsRejected()) return std::move(status).WithPlugin(name);
+    return WrapError("running PreEnqueue plugin " + Quoted(name), status).WithPlugin(name);
+  }
+  return Status();
+}
+
+std::pair<PreFilterResult, Status> Framework::RunPreFilterPlugins(
+    CycleState& state, const api::Pod& pod,
+    std::set<std::string, std::less<>>& plugins_with_nodes_out) {
+  PreFilterResult result;
+  std::vector<std::string> plugins_with_nodes;
+  Status returned;
+  std::set<std::string, std::less<>> skipped;
+  for (PreFilterPlugin* plugin : pre_filter_) {
+    const std::string name(plugin->Name());
+    auto [plugin_result, status] = plugin->PreFilter(state, pod, snapshot_->nodes());
+    if (status.IsSkip()) {
+      skipped.insert(name);
+      continue;
+    }
+    if (!status.IsSuccess()) {
+      status.WithPlugin(name);
+      if (status.code() == Code::kUnschedulableAndUnresolvable) {
+        return {PreFilterResult{}, std::move(status)};
+      }
+      if (status.code() == Code::kUnschedulable) {
+        // Later PreFilters still run so that preemption sees their state (upstream #119770).
+        returned = std::move(status);
+        continue;
+      }
+      return {PreFilterResult{},
+              WrapError("running PreFilter plugin " + Quoted(name), status).WithPlugin(name)};
+    }
+    if (!plugin_result.AllNodes()) plugins_with_nodes.push_back(name);
+    result = PreFilterResult::Merge(result, plugin_result);
+    if (!result.AllNodes() && result.node_names->empty()) {
+      std::string message;
+      if (plugins_with_nodes.size() == 1) {
+        message = "node(s) didn't satisfy plugin " + plugins_with_nodes.front();
+      } else {
+        message = "node(s) didn't satisfy plugin(s) [";
+        for (std::size_t i = 0; i < plugins_with_nodes.size(); ++i) {
+          if (i > 0) message += ' ';
+          message += plugins_with_nodes[i];
+        }
+        message += "] simultaneously";
+      }
+      plugins_with_nodes_out.insert(plugins_with_nodes.begin(), plugins_with_nodes.end());
+      return {std::move(result), Status(Code::kUnschedulableAndUnresolvable, {message})};
+    }
+  }
+  plugins_with_nodes_out.insert(plugins_with_nodes.begin(), plugins_with_nodes.end());
+  state.skip_filter_plugins() = std::move(skipped);
+  return {std::move(result), std::move(returned)};
+}
+
+Status Framework::RunPreFilterExtensionAddPod(CycleState& state, const api::Pod& pod,
+                                              const PodInfoPtr& to_add,
+                                              const NodeInfo& node) const {
+  for (PreFilterPlugin* plugin : pre_filter_) {
+    PreFilterExtensions* ext = plugin->GetPreFilterExtensions();
+    if (ext == nullptr || state.skip_filter_plugins().contains(plugin->Name())) continue;
+    Status status = ext->AddPod(state, pod, to_add, node);
+    if (!status.IsSuccess()) {
+      return WrapError("running AddPod on PreFilter plugin " + Quoted(plugin->Name()), status);
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const api::Pod& pod,
+                                                 const PodInfoPtr& to_remove,
+                                                 const NodeInfo& node) const {
+  for (PreFilterPlugin* plugin : pre_filter_) {
+    PreFilterExtensions* ext = plugin->GetPreFilterExtensions();
+    if (ext == nullptr || state.skip_filter_plugins().contains(plugin->Name())) continue;
+    Status status = ext->RemovePod(state, pod, to_remove, node);
+    if (!status.IsSuccess()) {
+      return WrapError("running RemovePod on PreFilter plugin " + Quoted(plugin->Name()), status);
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunFilterPlugins(const CycleState& state, const api::Pod& pod,
+                                   const NodeInfo& node) const {
+  const auto& skip = state.skip_filter_plugins();
+  for (FilterPlugin* plugin : filter_) {
+    if (!skip.empty() && skip.contains(plugin->Name())) continue;
+    Status status = plugin->Filter(state, pod, node);
+    if (status.IsSuccess()) continue;
+    const std::string name(plugin->Name());
+    if (!status.IsRejected()) {
+      // Filters may only accept or reject; anything else is an error of the plugin.
+      return WrapError("running " + Quoted(name) + " filter plugin", status).WithPlugin(name);
+    }
+    return std::move(status).WithPlugin(name);
+  }
+  return Status();
+}
+
+Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const api::Pod& pod,
+                                                    const NodeInfo& node) const {
+  // Pass 1 with the nominated pods of equal or higher priority added; pass 2 without. The pod
+  // must pass both, so that it neither takes room promised to them nor relies on their presence
+  // (e.g. for affinity).
+  std::vector<PodInfoPtr> nominated;
+  if (services_.nominator != nullptr) {
+    nominated = services_.nominator->NominatedPodsForNode(node.name());
+  }
+  if (nominated.empty()) return RunFilterPlugins(state, pod, node);
+
+  const std::int32_t priority = pod.spec.priority.value_or(0);
+  std::unique_ptr<CycleState> state_with = state.Clone();
+  NodeInfo node_with = node.Clone();
+  bool added = false;
+  for (const PodInfoPtr& other : nominated) {
+    if (other->pod().spec.priority.value_or(0) < priority) continue;
+    if (other->pod().metadata.uid == pod.metadata.uid) continue;
+    node_with.AddPod(other);
+    Status status = RunPreFilterExtensionAddPod(*state_with, pod, other, node_with);
+    if (!status.IsSuccess()) return status;
+    added = true;
+  }
+  if (!added) return RunFilterPlugins(state, pod, node);
+  Status status = RunFilterPlugins(*state_with, pod, node_with);
+  if (!status.IsSuccess()) return status;
+  return RunFilterPlugins(state, pod, node);
+}
+
+std::pair<PostFilterResult, Status> Framework::RunPostFilterPlugins(CycleState& state,
+                                                                    const api::Pod& pod,
+                                                                    const NodeToStatus& statuses) {
+  PostFilterResult result;
+  std::vector<std::string> reasons;
+  std::string rejector;
+  for (PostFilterPlugin* plugin : post_filter_) {
+    const std::string name(plugin->Name());
+    auto [plugin_result, status] = plugin->PostFilter(state, pod, statuses);
+    if (status.IsSuccess()) return {std::move(plugin_result), std::move(status)};
+    if (status.code() == Code::kUnschedulableAndUnresolvable) {
+      return {std::move(plugin_result), std::move(status).WithPlugin(name)};
+    }
+    if (!status.IsRejected()) {
+      return {PostFilterResult{}, Status::FromError(status.Message()).WithPlugin(name)};
+    }
+    if (plugin_result.nominating_info.mode != NominatingMode::kNoop) result = plugin_result;
+    for (std::string& reason : status.Reasons()) reasons.push_back(std::move(reason));
+    if (rejector.empty()) rejector = name;
+  }
+  return {std::move(result), Status(Code::kUnschedulable, std::move(reasons)).WithPlugin(rejector)};
+}
+
+Status Framework::RunPreScorePlugins(CycleState& state, const api::Pod& pod,
+                                     const std::vector<const NodeInfo*>& nodes) {
+  std::set<std::string, std::less<>> skipped;
+  for (PreScorePlugin* plugin : pre_score_) {
+    Status status = plugin->PreScore(state, pod, nodes);
+    const std::string name(plugin->Name());
+    if (status.IsSkip()) {
+      skipped.insert(name);
+      continue;
+    }
+    if (!status.IsSuccess()) {
+      return WrapError("running PreScore plugin " + Quoted(name), status).WithPlugin(name);
+    }
+  }
+  state.skip_score_plugins() = std::move(skipped);
+  return Status();
+}
+
+absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePlugins(
+    const CycleState& state, const api::Pod& pod, const std::vector<const NodeInfo*>& nodes) {
+  std::vector<NodePluginScores> totals(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) totals[i].node = nodes[i];
+
+  std::vector<std::size_t> active;  // indexes into score_ of the plugins that run
+  for (std::size_t p = 0; p < score_.size(); ++p) {
+    if (!state.skip_score_plugins().contains(score_[p]->Name())) active.push_back(p);
+  }
+  if (active.empty() || nodes.empty()) return totals;
+
+  // scores[k][i]: plugin active[k] on node i.
+  std::vector<std::vector<NodeScore>> scores(active.size(), std::vector<NodeScore>(nodes.size()));
+  std::mutex error_mu;
+  std::optional<absl::Status> first_error;
+  services_.parallelizer->Until(nodes.size(), [&](std::size_t i, Parallelizer::Run& run) {
+    for (std::size_t k = 0; k < active.size(); ++k) {
+      ScorePlugin* plugin = score_[active[k]];
+      auto [score, status] = plugin->Score(state, pod, *nodes[i]);
+      if (!status.IsSuccess()) {
+        std::lock_guard lock(error_mu);
+        if (!first_error) {
+          first_error = absl::InternalError("running Score plugin " + Quoted(plugin->Name()) +
+                                            ": " + status.Message());
+        }
+        run.Cancel();
+        return;
+      }
+      scores[k][i] = NodeScore{nodes[i], score};
+    }
+  });
+  if (first_error) return *first_error;
+
+  for (std::size_t k = 0; k < active.size(); ++k) {
+    ScorePlugin* plugin = score_[active[k]];
+    if (ScoreExtensions* ext = plugin->GetScoreExtensions()) {
+      Status status = ext->NormalizeScore(state, pod, scores[k]);
+      if (!status.IsSuccess()) {
+        return absl::InternalError("running Normalize on Score plugin " + Quoted(plugin->Name()) +
+                                   ": " + status.Message());
+      }
+    }
+    const std::int64_t weight = score_weights_[active[k]];
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::int64_t score = scores[k][i].score;
+      if (score > kMaxNodeScore || score < kMinNodeScore) {
+        return absl::InternalError("plugin " + Quoted(plugin->Name()) + " returns an invalid score " +
+                                   std::to_string(score) + ", it should in the range of [" +
+                                   std::to_string(kMinNodeScore) + ", " +
+                                   std::to_string(kMaxNodeScore) + "] after normalizing");
+      }
+      totals[i].total_score += score * weight;
+    }
+  }
+  return totals;
+}
+
+Status Framework::RunReservePluginsReserve(CycleState& state, const api::Pod& pod,
+                                           const std::string& node_name) {
+  for (ReservePlugin* plugin : reserve_) {
+    Status status = plugin->Reserve(state, pod, node_name);
+    if (status.IsSuccess()) continue;
+    const std::string name(plugin->Name());
+    if (status.IsRejected()) return std::move(status).WithPlugin(name);
+    return WrapError("running Reserve plugin " + Quoted(name), status).WithPlugin(name);
+  }
+  return Status();
+}
+
+void Framework::RunReservePluginsUnreserve(CycleState& state, const api::Pod& pod,
+                                           const std::string& node_name) {
+  for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) {
+    (*it)->Unreserve(state, pod, node_name);
+  }
+}
+
+Status Framework::RunPermitPlugins(CycleState& state, const api::Pod& pod,
+                                   const std::string& node_name) {
+  std::map<std::string, std::chrono::steady_clock::time_point, std::less<>> waits;
+  const auto now = std::chrono::steady_clock::now();
+  for (PermitPlugin* plugin : permit_) {
+    auto [status, timeout] = plugin->Permit(state, pod, node_name);
+    if (status.IsSuccess()) continue;
+    const std::string name(plugin->Name());
+    if (status.IsRejected()) return std::move(status).WithPlugin(name);
+    if (status.IsWait()) {
+      waits[name] = now + std::min<std::chrono::milliseconds>(timeout, kMaxPermitTimeout);
+      continue;
+    }
+    return WrapError("running Permit plugin " + Quoted(name), status).WithPlugin(name);
+  }
+  if (waits.empty()) return Status();
+  auto waiting = std::make_shared<WaitingPodImpl>(std::make_shared<const api::Pod>(pod),
+                                                  std::move(waits));
+  {
+    std::lock_guard lock(waiting_mu_);
+    waiting_[pod.metadata.uid] = std::move(waiting);
+  }
+  return Status(Code::kWait, {"one or more plugins asked to wait and no plugin rejected pod " +
+                              Quoted(pod.metadata.name)});
+}
+
+Status Framework::WaitOnPermit(const api::Pod& pod) {
+  std::shared_ptr<WaitingPodImpl> waiting;
+  {
+    std::lock_guard lock(waiting_mu_);
+    auto it = waiting_.find(pod.metadata.uid);
+    if (it == waiting_.end()) return Status();
+    waiting = it->second;
+  }
+  Status status = waiting->Wait();
+  {
+    std::lock_guard lock(waiting_mu_);
+    waiting_.erase(pod.metadata.uid);
+  }
+  if (status.IsSuccess() || status.IsRejected()) return status;
+  const std::string plugin = status.plugin();
+  return WrapError("waiting on permit for pod", status).WithPlugin(plugin);
+}
+
+void Framework::IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) {
+  std::vector<std::shared_ptr<WaitingPodImpl>> pods;
+  {
+    std::lock_guard lock(waiting_mu_);
+    for (auto& [uid, pod] : waiting_) pods.push_back(pod);
+  }
+  for (auto& pod : pods) fn(*pod);
+}
+
+bool Framework::RejectWaitingPod(std::string_view uid) {
+  std::shared_ptr<WaitingPodImpl> pod;
+  {
+    std::lock_guard lock(waiting_mu_);
+    auto it = waiting_.find(uid);
+    if (it == waiting_.end()) return false;
+    pod = it->second;
+  }
+  pod->Reject("", "removed");
+  return true;
+}
+
+Status Framework::RunPreBindPlugins(CycleState& state, const api::Pod& pod,
+                                    const std::string& node_name) {
+  for (PreBindPlugin* plugin : pre_bind_) {
+    Status status = plugin->PreBind(state, pod, node_name);
+    if (status.IsSuccess()) continue;
+    const std::string name(plugin->Name());
+    if (status.IsRejected()) return std::move(status).WithPlugin(name);
+    return WrapError("running PreBind plugin " + Quoted(name), status).WithPlugin(name);
+  }
+  return Status();
+}
+
+Status Framework::RunBindPlugins(CycleState& state, const api::Pod& pod,
+                                 const std::string& node_name) {
+  Status status(Code::kSkip);
+  for (BindPlugin* plugin : bind_) {
+    status = plugin->Bind(state, pod, node_name);
+    if (status.IsSkip()) continue;
+    const std::string name(plugin->Name());
+    if (status.IsSuccess()) return status;
+    if (status.IsRejected()) return std::move(status).WithPlugin(name);
+    return WrapError("running Bind plugin " + Quoted(name), status).WithPlugin(name);
+  }
+  return status;
+}
+
+void Framework::RunPostBindPlugins(CycleState& state, const api::Pod& pod,
+                                   const std::string& node_name) {
+  for (PostBindPlugin* plugin : post_bind_) plugin->PostBind(state, pod, node_name);
+}
+
+}  // namespace ksched::framework

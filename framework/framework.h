@@ -1,0 +1,176 @@
+// Framework: one profile's runtime (upstream frameworkruntime.frameworkImpl). Built from a
+// ProfileConfig and a Registry: instantiates each plugin once, expands multiPoint, orders the
+// plugins of every extension point, resolves score weights, and validates the result (exactly one
+// QueueSort, at least one Bind, weights in range, every plugin implements the points it is listed
+// at, no duplicates, args of unknown plugins rejected). Then runs the extension points with
+// upstream's semantics (first failure wins for Filter; Skip handling; Permit waits; reverse-order
+// Unreserve), stamping the failing plugin's name into the Status.
+//
+// The Framework is also the Handle its plugins receive.
+//
+// Ownership: owns its plugins. Borrowed services (FrameworkServices) must outlive it.
+// Thread-safety: Run* methods are called as the plugin interfaces document (framework/interface.h);
+// SetSnapshot only between cycles from the scheduling thread; the waiting-pods map is locked.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "framework/handle.h"
+#include "framework/interface.h"
+#include "framework/profile_config.h"
+#include "framework/registry.h"
+
+namespace ksched::framework {
+
+// Pods nominated to nodes (by preemption), as the queue's nominator knows them.
+class PodNominator {
+ public:
+  virtual ~PodNominator() = default;
+  // The pods nominated to `node_name`, excluding none (the caller filters by priority).
+  virtual std::vector<PodInfoPtr> NominatedPodsForNode(std::string_view node_name) const = 0;
+};
+
+// Services the scheduler layer lends to every profile's runtime.
+struct FrameworkServices {
+  Parallelizer* parallelizer = nullptr;          // required
+  ClusterApi* cluster_api = nullptr;             // required for Bind/preemption
+  EventRecorder* event_recorder = nullptr;       // required
+  const PodNominator* nominator = nullptr;       // optional
+  std::function<std::optional<api::Labels>(std::string_view)> namespace_labels;  // optional
+};
+
+// A plugin's weighted score for one node (upstream PluginScore / NodePluginScores).
+struct NodePluginScores {
+  const NodeInfo* node = nullptr;
+  std::int64_t total_score = 0;
+};
+
+class Framework final : public Handle {
+ public:
+  static absl::StatusOr<std::unique_ptr<Framework>> Create(const Registry& registry,
+                                                           const ProfileConfig& profile,
+                                                           FrameworkServices services);
+  ~Framework() override;
+
+  // --- Handle -------------------------------------------------------------------------------
+  const Snapshot& snapshot() const override { return *snapshot_; }
+  ClusterApi& cluster_api() override { return *services_.cluster_api; }
+  EventRecorder& event_recorder() override { return *services_.event_recorder; }
+  Parallelizer& parallelizer() override { return *services_.parallelizer; }
+  const std::string& profile_name() const override { return profile_name_; }
+  std::optional<api::Labels> NamespaceLabels(std::string_view name) const override;
+  void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) override;
+  bool RejectWaitingPod(std::string_view uid) override;
+
+  // --- Configuration as built ---------------------------------------------------------------
+  // The plugin names per extension point, in run order (for /configz and tests).
+  std::map<std::string, std::vector<std::string>> ListPlugins() const;
+  std::optional<std::int32_t> percentage_of_nodes_to_score() const { return percentage_; }
+  bool HasFilterPlugins() const { return !filter_.empty(); }
+  bool HasPostFilterPlugins() const { return !post_filter_.empty(); }
+  bool HasScorePlugins() const { return !score_.empty(); }
+  const QueueSortPlugin& queue_sort() const { return *queue_sort_; }
+  // Events each plugin registered (plugin name, event with hint). A plugin that can reject but
+  // does not implement EnqueueExtensions is registered for the wildcard event.
+  const std::vector<std::pair<std::string, ClusterEventWithHint>>& registered_events() const {
+    return events_;
+  }
+
+  // Points the runtime at the snapshot of the coming cycle (scheduling thread, between cycles).
+  void SetSnapshot(const Snapshot* snapshot) { snapshot_ = snapshot; }
+  // The queue's nominator is created after the runtimes (it needs their events); set before the
+  // first cycle.
+  void SetNominator(const PodNominator* nominator) { services_.nominator = nominator; }
+
+  // --- Extension points ---------------------------------------------------------------------
+  // First non-success wins; the status names the plugin.
+  Status RunPreEnqueuePlugins(const api::Pod& pod);
+
+  // Runs every PreFilter plugin, merging results; Skip marks the plugin's Filter skipped.
+  // A rejection status carries the plugin. `plugins_with_nodes` receives the plugins that
+  // narrowed the nodes (upstream's third result: they count as rejectors of the nodes they left
+  // out); it stays empty after an UnschedulableAndUnresolvable or an error.
+  std::pair<PreFilterResult, Status> RunPreFilterPlugins(CycleState& state, const api::Pod& pod,
+                                                         std::set<std::string, std::less<>>&
+                                                             plugins_with_nodes);
+  Status RunPreFilterExtensionAddPod(CycleState& state, const api::Pod& pod,
+                                     const PodInfoPtr& to_add, const NodeInfo& node) const;
+  Status RunPreFilterExtensionRemovePod(CycleState& state, const api::Pod& pod,
+                                        const PodInfoPtr& to_remove, const NodeInfo& node) const;
+
+  // Filters in order and stops at the first rejection (upstream RunFilterPlugins). Thread-safe.
+  Status RunFilterPlugins(const CycleState& state, const api::Pod& pod, const NodeInfo& node) const;
+  // Upstream RunFilterPluginsWithNominatedPods: when nodes have nominated pods of priority >= the
+  // pod's, filters twice (with them added, then without) and requires both to pass.
+  Status RunFilterPluginsWithNominatedPods(const CycleState& state, const api::Pod& pod,
+                                           const NodeInfo& node) const;
+
+  std::pair<PostFilterResult, Status> RunPostFilterPlugins(CycleState& state, const api::Pod& pod,
+                                                           const NodeToStatus& statuses);
+
+  Status RunPreScorePlugins(CycleState& state, const api::Pod& pod,
+                            const std::vector<const NodeInfo*>& nodes);
+  // Scores every node with every non-skipped plugin (parallel over nodes), normalizes, applies
+  // weights, and returns one total per node in `nodes` order.
+  absl::StatusOr<std::vector<NodePluginScores>> RunScorePlugins(
+      const CycleState& state, const api::Pod& pod, const std::vector<const NodeInfo*>& nodes);
+
+  Status RunReservePluginsReserve(CycleState& state, const api::Pod& pod,
+                                  const std::string& node_name);
+  // Reverse order, every plugin.
+  void RunReservePluginsUnreserve(CycleState& state, const api::Pod& pod,
+                                  const std::string& node_name);
+
+  // Success, a rejection, or Wait (the pod is then registered as waiting until WaitOnPermit).
+  Status RunPermitPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
+  // Blocks (binding thread) until every waiting plugin allowed, one rejected, or a timeout.
+  Status WaitOnPermit(const api::Pod& pod);
+
+  Status RunPreBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
+  // Tries Bind plugins in order until one does not Skip.
+  Status RunBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
+  void RunPostBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
+
+ private:
+  class WaitingPodImpl;
+  Framework() = default;
+  absl::Status Build(const Registry& registry, const ProfileConfig& profile);
+
+  std::string profile_name_;
+  std::optional<std::int32_t> percentage_;
+  FrameworkServices services_;
+  const Snapshot* snapshot_ = nullptr;
+
+  std::map<std::string, std::unique_ptr<Plugin>, std::less<>> plugins_;
+  std::vector<PreEnqueuePlugin*> pre_enqueue_;
+  QueueSortPlugin* queue_sort_ = nullptr;
+  std::vector<PreFilterPlugin*> pre_filter_;
+  std::vector<FilterPlugin*> filter_;
+  std::vector<PostFilterPlugin*> post_filter_;
+  std::vector<PreScorePlugin*> pre_score_;
+  std::vector<ScorePlugin*> score_;
+  std::vector<std::int64_t> score_weights_;  // parallel to score_
+  std::vector<ReservePlugin*> reserve_;
+  std::vector<PermitPlugin*> permit_;
+  std::vector<PreBindPlugin*> pre_bind_;
+  std::vector<BindPlugin*> bind_;
+  std::vector<PostBindPlugin*> post_bind_;
+  std::vector<std::pair<std::string, ClusterEventWithHint>> events_;
+
+  mutable std::mutex waiting_mu_;
+  std::map<std::string, std::shared_ptr<WaitingPodImpl>, std::less<>> waiting_;  // by pod UID
+};
+
+}  // namespace ksched::framework

@@ -1,0 +1,79 @@
+// Handle: what the runtime gives every plugin of a profile (upstream framework.Handle): the
+// snapshot of the current cycle, the API actions plugins may take, the event recorder, the waiting
+// pods of the Permit stage, the parallelizer, and namespace labels for affinity namespace
+// selectors. Implemented by the runtime (framework/framework.h) with services the scheduler layer
+// provides (framework/cluster_api.h).
+//
+// Thread-safety: every method is safe from any thread. The snapshot is only meaningful during a
+// scheduling cycle (it is updated between cycles).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "api/labels.h"
+#include "api/pod.h"
+#include "framework/parallelizer.h"
+#include "framework/snapshot.h"
+#include "framework/status.h"
+
+namespace ksched::framework {
+
+// The API calls plugins may make (DefaultBinder binds, DefaultPreemption deletes victims). The
+// scheduler layer implements them with the REST client. Blocking calls, made from binding or
+// preemption threads, never from Filter/Score.
+class ClusterApi {
+ public:
+  virtual ~ClusterApi() = default;
+  // POST pods/{name}/binding.
+  virtual Status BindPod(const api::Pod& pod, const std::string& node_name) = 0;
+  // Marks the victim with a DisruptionTarget condition, then DELETEs it (preemption).
+  virtual Status EvictVictim(const api::Pod& victim, const std::string& condition_message) = 0;
+  // Clears status.nominatedNodeName of a pod.
+  virtual Status ClearNominatedNodeName(const api::Pod& pod) = 0;
+};
+
+// events.k8s.io/v1 events about pods (upstream events.EventRecorder), asynchronous and lossy under
+// overload (never blocks the caller).
+class EventRecorder {
+ public:
+  virtual ~EventRecorder() = default;
+  // type: "Normal" or "Warning". `related` may be nullptr.
+  virtual void Eventf(const api::Pod& regarding, const api::Pod* related, std::string_view type,
+                      std::string_view reason, std::string_view action, std::string note) = 0;
+};
+
+// A pod waiting in Permit (upstream WaitingPod).
+class WaitingPod {
+ public:
+  virtual ~WaitingPod() = default;
+  virtual const api::Pod& pod() const = 0;
+  // Plugins whose Wait is still pending.
+  virtual std::vector<std::string> PendingPlugins() const = 0;
+  // Allow on behalf of one plugin; the pod proceeds when every waiting plugin allowed.
+  virtual void Allow(std::string_view plugin) = 0;
+  virtual void Reject(std::string_view plugin, std::string message) = 0;
+};
+
+class Handle {
+ public:
+  virtual ~Handle() = default;
+  virtual const Snapshot& snapshot() const = 0;
+  virtual ClusterApi& cluster_api() = 0;
+  virtual EventRecorder& event_recorder() = 0;
+  virtual Parallelizer& parallelizer() = 0;
+  // The profile's scheduler name.
+  virtual const std::string& profile_name() const = 0;
+  // The labels of a namespace, nullopt when unknown.
+  virtual std::optional<api::Labels> NamespaceLabels(std::string_view name) const = 0;
+
+  // Waiting pods (Permit): visit, find by UID, reject.
+  virtual void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) = 0;
+  virtual bool RejectWaitingPod(std::string_view uid) = 0;
+};
+
+}  // namespace ksched::framework

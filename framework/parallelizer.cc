@@ -1,0 +1,113 @@
+#include "framework/parallelizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ksched::framework {
+
+namespace {
+
+// upstream parallelize.chunkSizeFor: max(1, min(sqrt(n), n/parallelism + 1)).
+std::size_t ChunkSizeFor(std::size_t n, int parallelism) {
+  auto size = static_cast<std::size_t>(std::sqrt(static_cast<double>(n)));
+  const std::size_t cap = n / static_cast<std::size_t>(parallelism) + 1;
+  if (size > cap) size = cap;
+  return std::max<std::size_t>(size, 1);
+}
+
+}  // namespace
+
+// Job protocol. job_id_ is odd while a job is open for workers to join and even once it is
+// closed. Workers join (++active_workers_) only under mu_ while the job is open, and the caller
+// closes the job and waits for active_workers_ == 0 before returning, so the job's fields
+// (fn_, run_, n_, chunk_) stay untouched while anyone reads them, and a worker that wakes late
+// never touches a finished job.
+
+Parallelizer::Parallelizer(int parallelism) : parallelism_(parallelism) {
+  if (parallelism < 1) {
+    std::fprintf(stderr, "Parallelizer: parallelism must be at least 1, got %d\n", parallelism);
+    std::abort();
+  }
+  workers_.reserve(static_cast<std::size_t>(parallelism - 1));
+  for (int i = 1; i < parallelism; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+}
+
+Parallelizer::~Parallelizer() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+}
+
+void Parallelizer::Until(std::size_t n, const std::function<void(std::size_t, Run&)>& fn) {
+  if (n == 0) return;
+  std::lock_guard<std::mutex> run_lock(run_mu_);
+  Run run;
+  const std::size_t chunk = ChunkSizeFor(n, parallelism_);
+  if (workers_.empty() || chunk >= n) {
+    // One chunk (or no workers): waking threads would cost more than the work.
+    for (std::size_t i = 0; i < n && !run.cancelled(); ++i) fn(i, run);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    fn_ = &fn;
+    run_ = &run;
+    n_ = n;
+    chunk_ = chunk;
+    next_.store(0, std::memory_order_relaxed);
+    ++job_id_;  // open
+  }
+  work_cv_.notify_all();
+
+  // Closes the job and waits for the workers even if fn throws on this thread.
+  struct CloseJob {
+    Parallelizer* self;
+    ~CloseJob() {
+      std::unique_lock<std::mutex> lock(self->mu_);
+      ++self->job_id_;  // closed
+      self->done_cv_.wait(lock, [this] { return self->active_workers_ == 0; });
+      self->fn_ = nullptr;
+      self->run_ = nullptr;
+    }
+  } close_job{this};
+  Drain();
+}
+
+void Parallelizer::WorkerLoop() {
+  std::uint64_t joined = 0;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    work_cv_.wait(lock, [&] { return stopping_ || (job_id_ % 2 == 1 && job_id_ != joined); });
+    if (stopping_) return;
+    joined = job_id_;
+    ++active_workers_;
+    lock.unlock();
+    Drain();
+    lock.lock();
+    if (--active_workers_ == 0) done_cv_.notify_all();
+  }
+}
+
+void Parallelizer::Drain() {
+  const std::function<void(std::size_t, Run&)>& fn = *fn_;
+  Run& run = *run_;
+  const std::size_t n = n_;
+  const std::size_t chunk = chunk_;
+  while (true) {
+    const std::size_t start = next_.fetch_add(1, std::memory_order_relaxed) * chunk;
+    if (start >= n) return;
+    const std::size_t end = std::min(n, start + chunk);
+    for (std::size_t i = start; i < end; ++i) {
+      // As workqueue.ParallelizeUntil: cancellation is checked before every piece.
+      if (run.cancelled()) return;
+      fn(i, run);
+    }
+  }
+}
+
+}  // namespace ksched::framework

@@ -1,0 +1,67 @@
+// Parallelizer: runs a function over [0, n) on a fixed pool of worker threads, in chunks (upstream
+// parallelize.Parallelizer with `parallelism` workers). The calling thread works too, so a pool
+// of parallelism-1 threads gives `parallelism`-way execution. Used for Filter and Score over nodes.
+//
+// Until() blocks until every index ran or a worker called Cancel() on the run's token; indexes not
+// yet started when cancelled are skipped. Chunk size follows upstream's chunkSizeFor:
+// max(1, min(sqrt(n), n / parallelism + 1)).
+//
+// Thread-safety: Until() may be called from one thread at a time (the scheduling thread);
+// concurrent Until() calls from different threads are serialized. The function runs concurrently
+// on up to `parallelism` threads.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ksched::framework {
+
+class Parallelizer {
+ public:
+  // A cancellation flag for one Until() run.
+  class Run {
+   public:
+    void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }
+    bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+
+   private:
+    std::atomic<bool> cancelled_{false};
+  };
+
+  explicit Parallelizer(int parallelism);
+  ~Parallelizer();
+  Parallelizer(const Parallelizer&) = delete;
+  Parallelizer& operator=(const Parallelizer&) = delete;
+
+  int parallelism() const { return parallelism_; }
+
+  // Calls fn(i, run) for every i in [0, n) unless cancelled; returns when all calls finished.
+  void Until(std::size_t n, const std::function<void(std::size_t, Run&)>& fn);
+
+ private:
+  void WorkerLoop();
+  void Drain();  // takes chunks of the current job until none is left
+
+  const int parallelism_;
+  std::mutex run_mu_;  // serializes Until()
+
+  std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::condition_variable done_cv_;
+  bool stopping_ = false;
+  std::uint64_t job_id_ = 0;  // bumped per Until(); workers join each job once
+  const std::function<void(std::size_t, Run&)>* fn_ = nullptr;
+  Run* run_ = nullptr;
+  std::size_t n_ = 0;
+  std::size_t chunk_ = 1;
+  std::atomic<std::size_t> next_{0};
+  int active_workers_ = 0;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace ksched::framework

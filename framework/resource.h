@@ -1,0 +1,87 @@
+// Resource: an amount of each resource a pod asks for or a node offers, as the scheduler counts
+// it (upstream framework.Resource): cpu in millicores, memory and ephemeral-storage in bytes, the
+// number of pods, and "scalar" resources (extended resources such as nvidia.com/gpu, hugepages-*,
+// attachable-volumes-*) in their integer units.
+//
+// Scalars are a small vector sorted by name: pods and nodes carry a handful of them, lookups take
+// a string_view and never allocate, and Add/Sub on resources the target already has never allocate
+// either (the hot paths: NodeInfo accounting and the Fit filter).
+//
+// Also here: the pod's effective requests (upstream resourcehelper.PodRequests with the
+// scheduler's options) and the non-zero requests used for scoring.
+//
+// Thread-safety: value types; concurrent const use is safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "api/pod.h"
+#include "api/resource_list.h"
+
+namespace ksched::framework {
+
+// Upstream pkg/scheduler/util DefaultMilliCPURequest / DefaultMemoryRequest: what a container
+// without a request counts as when scoring (never when filtering).
+inline constexpr std::int64_t kDefaultMilliCPURequest = 100;
+inline constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;
+
+// True for resources kept in Resource::scalars (upstream schedutil.IsScalarResourceName):
+// extended resources (a domain-prefixed name outside kubernetes.io/, e.g. nvidia.com/gpu),
+// hugepages-*, attachable-volumes-*, and prefixed native names such as requests.* are not.
+bool IsScalarResourceName(std::string_view name);
+// upstream v1helper.IsExtendedResourceName.
+bool IsExtendedResourceName(std::string_view name);
+bool IsHugePageResourceName(std::string_view name);
+
+struct Resource {
+  std::int64_t milli_cpu = 0;
+  std::int64_t memory = 0;
+  std::int64_t ephemeral_storage = 0;
+  // Only meaningful for a node's allocatable: its "pods" capacity.
+  std::int64_t allowed_pod_number = 0;
+  // Sorted by name, names unique.
+  std::vector<std::pair<std::string, std::int64_t>> scalars;
+
+  // From a ResourceList: cpu as MilliValue, everything else as Value; "pods" into
+  // allowed_pod_number; unknown non-scalar names are ignored (as upstream NewResource).
+  static Resource FromList(const api::ResourceList& list);
+
+  std::int64_t Scalar(std::string_view name) const noexcept;
+  void SetScalar(std::string_view name, std::int64_t value);
+  void AddScalar(std::string_view name, std::int64_t delta);
+
+  // Adds/subtracts every field, scalars included (upstream Resource.Add / Sub).
+  void Add(const Resource& other);
+  void Sub(const Resource& other);
+  // Per field maximum (for init containers).
+  void SetMax(const Resource& other);
+  bool IsZero() const noexcept;
+
+  // The value of a resource by its core/v1 name (cpu in millicores), 0 when absent.
+  std::int64_t Get(std::string_view name) const noexcept;
+
+  friend bool operator==(const Resource&, const Resource&) = default;
+};
+
+// Options of PodRequests (upstream resourcehelper.PodResourcesOptions, as the scheduler sets them).
+struct PodRequestsOptions {
+  // Count the pod's overhead (always true in the scheduler).
+  bool include_overhead = true;
+  // Containers with no request for cpu/memory count kDefaultMilliCPURequest/kDefaultMemoryRequest
+  // (the "non-zero" requests used for scoring).
+  bool non_zero_defaults = false;
+  // Take the larger of spec and status.containerStatuses[*].resources requests for each container
+  // (in-place resize in progress; InPlacePodVerticalScaling is on by default in 1.34).
+  bool use_status_resources = true;
+};
+
+// The pod's effective requests (upstream resourcehelper.PodRequests): the sum of the containers,
+// raised to each init container's request (restartable sidecars accumulate), pod-level resources
+// (spec.resources.requests) taking precedence for cpu/memory when set, plus overhead.
+Resource PodRequests(const api::Pod& pod, const PodRequestsOptions& options = {});
+
+}  // namespace ksched::framework

@@ -1,0 +1,70 @@
+// Snapshot: the scheduling cycle's frozen view of the cluster (upstream cache.Snapshot): the
+// NodeInfos of every node, in the cache's node-tree order (zones interleaved), and the sub-lists of
+// nodes that hold pods with (required anti-)affinity.
+//
+// The scheduler's cache fills a Snapshot incrementally (UpdateSnapshot copies only NodeInfos whose
+// generation moved) between cycles; during a cycle the Snapshot is read-only and plugins read it
+// through the Handle from any worker thread.
+//
+// Ownership: the Snapshot owns its NodeInfo copies; the pointers in the lists point into it and
+// stay valid until the next update. Thread-safety: concurrent reads are safe; updates need
+// exclusive access (the scheduling thread, between cycles).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "framework/node_info.h"
+
+namespace ksched::framework {
+
+class Snapshot {
+ public:
+  Snapshot() = default;
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
+
+  // Test and tool support: a snapshot of these nodes with these pods (assigned by spec.nodeName).
+  static std::unique_ptr<Snapshot> FromObjects(const std::vector<std::shared_ptr<const api::Node>>& nodes,
+                                               const std::vector<PodInfoPtr>& pods);
+
+  // All nodes in node-tree order.
+  const std::vector<NodeInfo*>& nodes() const { return list_; }
+  const std::vector<NodeInfo*>& have_pods_with_affinity() const { return with_affinity_; }
+  const std::vector<NodeInfo*>& have_pods_with_required_anti_affinity() const {
+    return with_required_anti_affinity_;
+  }
+  // The NodeInfo of a node, nullptr when unknown.
+  const NodeInfo* Get(std::string_view node_name) const;
+  std::size_t size() const { return list_.size(); }
+  // The cache generation this snapshot reflects (0 = never updated).
+  std::int64_t generation() const { return generation_; }
+
+  // --- For the cache (scheduler layer) only ---------------------------------------------------
+  // The stored NodeInfo of a node, created empty when absent.
+  NodeInfo* GetOrCreate(const std::string& node_name);
+  // Forgets a node.
+  void Erase(std::string_view node_name);
+  NodeInfo* GetMutable(std::string_view node_name);
+  std::size_t stored() const { return map_.size(); }
+  // Rebuilds the ordered lists from `order` (node names in node-tree order; unknown names skipped).
+  void RebuildLists(const std::vector<std::string>& order);
+  // Rebuilds only the affinity sub-lists (after pods changed but no node was added or removed).
+  void RebuildAffinityLists();
+  void set_generation(std::int64_t generation) { generation_ = generation; }
+  // Names of all stored nodes (any order).
+  std::vector<std::string> StoredNames() const;
+
+ private:
+  absl::flat_hash_map<std::string, std::unique_ptr<NodeInfo>> map_;
+  std::vector<NodeInfo*> list_;
+  std::vector<NodeInfo*> with_affinity_;
+  std::vector<NodeInfo*> with_required_anti_affinity_;
+  std::int64_t generation_ = 0;
+};
+
+}  // namespace ksched::framework

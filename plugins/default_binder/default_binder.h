@@ -1,0 +1,36 @@
+// DefaultBinder (upstream plugins/defaultbinder, v1.34): binds the pod by POSTing a Binding to
+// pods/{name}/binding through the Handle's ClusterApi. A failed call is an Error status (the pod
+// is unreserved, forgotten and retried with backoff by the scheduler).
+//
+// Thread-safety: Bind runs on binding threads, several at once; it holds no state of its own and
+// ClusterApi is thread-safe.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "framework/handle.h"
+#include "framework/interface.h"
+#include "framework/registry.h"
+
+namespace ksched::plugins::default_binder {
+
+inline constexpr std::string_view kName = "DefaultBinder";
+
+class DefaultBinder final : public framework::BindPlugin {
+ public:
+  explicit DefaultBinder(framework::Handle& handle) : handle_(handle) {}
+  std::string_view Name() const override { return kName; }
+  framework::Status Bind(framework::CycleState& state, const api::Pod& pod,
+                         const std::string& node_name) override;
+
+ private:
+  framework::Handle& handle_;
+};
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* args,
+                                                       framework::Handle& handle);
+
+}  // namespace ksched::plugins::default_binder

@@ -1,0 +1,45 @@
+#include "plugins/in_tree_registry.h"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "plugins/default_binder/default_binder.h"
+#include "plugins/image_locality/image_locality.h"
+#include "plugins/node_affinity/node_affinity.h"
+#include "plugins/node_name/node_name.h"
+#include "plugins/node_ports/node_ports.h"
+#include "plugins/node_resources/balanced_allocation.h"
+#include "plugins/node_resources/fit.h"
+#include "plugins/node_unschedulable/node_unschedulable.h"
+#include "plugins/queue_sort/priority_sort.h"
+#include "plugins/scheduling_gates/scheduling_gates.h"
+#include "plugins/taint_toleration/taint_toleration.h"
+
+namespace ksched::plugins {
+
+framework::Registry NewInTreeRegistry() {
+  framework::Registry registry;
+  const std::pair<std::string_view, framework::PluginFactory> factories[] = {
+      {scheduling_gates::kName, scheduling_gates::New},
+      {queue_sort::kName, queue_sort::New},
+      {node_unschedulable::kName, node_unschedulable::New},
+      {node_name::kName, node_name::New},
+      {taint_toleration::kName, taint_toleration::New},
+      {node_affinity::kName, node_affinity::New},
+      {node_ports::kName, node_ports::New},
+      {node_resources::kFitName, node_resources::NewFit},
+      {node_resources::kBalancedAllocationName, node_resources::NewBalancedAllocation},
+      {image_locality::kName, image_locality::New},
+      {default_binder::kName, default_binder::New},
+  };
+  for (const auto& [name, factory] : factories) {
+    if (absl::Status status = registry.Register(std::string(name), factory); !status.ok()) {
+      // Two plugins under one name is a build defect, not an input error.
+      std::cerr << "in-tree registry: " << status.message() << '\n';
+      std::abort();
+    }
+  }
+  return registry;
+}
+
+}  // namespace ksched::plugins

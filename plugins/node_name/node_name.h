@@ -1,0 +1,38 @@
+// NodeName: filters out every node but the one named by the pod's spec.nodeName, when it is set
+// (upstream plugins/nodename, v1.34).
+//
+// Rejection: UnschedulableAndUnresolvable "node(s) didn't match the requested node name".
+// Events (queueing hints are always on in v1.34): Node Add, without a hint (always Queue).
+//
+// Thread-safety: stateless.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "framework/handle.h"
+#include "framework/interface.h"
+#include "framework/registry.h"
+
+namespace ksched::plugins::node_name {
+
+inline constexpr std::string_view kName = "NodeName";
+inline constexpr std::string_view kErrReason = "node(s) didn't match the requested node name";
+
+class NodeName final : public framework::FilterPlugin, public framework::EnqueueExtensions {
+ public:
+  std::string_view Name() const override { return kName; }
+  framework::Status Filter(const framework::CycleState& state, const api::Pod& pod,
+                           const framework::NodeInfo& node) override;
+  std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
+};
+
+// upstream nodename.Fits: spec.nodeName is empty or names this node (which must be set).
+bool Fits(const api::Pod& pod, const api::Node& node);
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* args,
+                                                       framework::Handle& handle);
+
+}  // namespace ksched::plugins::node_name

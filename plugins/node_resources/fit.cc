@@ -1,0 +1,345 @@
+#include "plugins/node_resources/fit.h"
+
+#include <algorithm>
+#include <span>
+
+#include "api/resource_list.h"
+#include "framework/resource.h"
+
+namespace ksched::plugins::node_resources {
+
+namespace {
+
+using framework::Code;
+using framework::Resource;
+using framework::Status;
+
+constexpr std::string_view kPreFilterStateKey = "PreFilterNodeResourcesFit";
+constexpr std::string_view kPreScoreStateKey = "PreScoreNodeResourcesFit";
+
+using NameSet = std::set<std::string, std::less<>>;
+
+NameSet ToSet(const std::vector<std::string>& names) { return NameSet(names.begin(), names.end()); }
+
+// The pod's requests as the Filter checks them (upstream preFilterState), with the scalar
+// resources to check decided once per pod: non-zero and not ignored, each with its reason text.
+struct FitRequest {
+  struct Scalar {
+    std::string name;
+    std::int64_t quantity = 0;
+    std::string reason;  // "Insufficient <name>"
+  };
+  Resource requests;
+  std::vector<Scalar> scalars;
+};
+
+class PreFilterState final : public framework::StateData {
+ public:
+  explicit PreFilterState(FitRequest request) : request_(std::move(request)) {}
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<PreFilterState>(request_);
+  }
+  const FitRequest& request() const { return request_; }
+
+ private:
+  FitRequest request_;
+};
+
+class PreScoreState final : public framework::StateData {
+ public:
+  explicit PreScoreState(std::vector<std::int64_t> pod_requests)
+      : pod_requests_(std::move(pod_requests)) {}
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<PreScoreState>(pod_requests_);
+  }
+  const std::vector<std::int64_t>& pod_requests() const { return pod_requests_; }
+
+ private:
+  std::vector<std::int64_t> pod_requests_;
+};
+
+// upstream computePodResourceRequest: the pod is not scheduled yet, so the status resources of an
+// in-place resize do not apply.
+Resource FilterRequests(const api::Pod& pod) {
+  framework::PodRequestsOptions options;
+  options.use_status_resources = false;
+  return framework::PodRequests(pod, options);
+}
+
+FitRequest MakeFitRequest(const api::Pod& pod, const NameSet& ignored, const NameSet& groups) {
+  FitRequest out;
+  out.requests = FilterRequests(pod);
+  for (const auto& [name, quantity] : out.requests.scalars) {
+    if (quantity == 0) continue;
+    if (framework::IsExtendedResourceName(name)) {
+      // The group is the part before '/' (API validation guarantees an extended name has one).
+      const std::string_view group = std::string_view(name).substr(0, name.find('/'));
+      if (ignored.contains(name) || (!groups.empty() && groups.contains(group))) continue;
+    }
+    out.scalars.push_back({name, quantity, "Insufficient " + name});
+  }
+  return out;
+}
+
+// One insufficient resource, viewing the request's strings (no allocation in the Filter).
+struct Shortfall {
+  std::string_view resource_name;
+  std::string_view reason;
+  std::int64_t requested;
+  std::int64_t used;
+  std::int64_t capacity;
+  bool unresolvable;
+};
+
+// upstream fitsRequest: calls `report` for each resource the node lacks, in upstream's order.
+template <typename Report>
+void CheckFit(const FitRequest& request, const Resource& allocatable, const Resource& used,
+              std::size_t pod_count, Report&& report) {
+  const auto pods = static_cast<std::int64_t>(pod_count);
+  if (pods + 1 > allocatable.allowed_pod_number) {
+    report(Shortfall{api::kResourcePods, "Too many pods", 1, pods, allocatable.allowed_pod_number,
+                     false});
+  }
+  const Resource& want = request.requests;
+  if (want.milli_cpu == 0 && want.memory == 0 && want.ephemeral_storage == 0 &&
+      want.scalars.empty()) {
+    return;
+  }
+  if (want.milli_cpu > 0 && want.milli_cpu > allocatable.milli_cpu - used.milli_cpu) {
+    report(Shortfall{api::kResourceCPU, "Insufficient cpu", want.milli_cpu, used.milli_cpu,
+                     allocatable.milli_cpu, want.milli_cpu > allocatable.milli_cpu});
+  }
+  if (want.memory > 0 && want.memory > allocatable.memory - used.memory) {
+    report(Shortfall{api::kResourceMemory, "Insufficient memory", want.memory, used.memory,
+                     allocatable.memory, want.memory > allocatable.memory});
+  }
+  if (want.ephemeral_storage > 0 &&
+      want.ephemeral_storage > allocatable.ephemeral_storage - used.ephemeral_storage) {
+    report(Shortfall{api::kResourceEphemeralStorage, "Insufficient ephemeral-storage",
+                     want.ephemeral_storage, used.ephemeral_storage,
+                     allocatable.ephemeral_storage,
+                     want.ephemeral_storage > allocatable.ephemeral_storage});
+  }
+  for (const FitRequest::Scalar& scalar : request.scalars) {
+    const std::int64_t capacity = allocatable.Scalar(scalar.name);
+    const std::int64_t in_use = used.Scalar(scalar.name);
+    if (scalar.quantity > capacity - in_use) {
+      report(Shortfall{scalar.name, scalar.reason, scalar.quantity, in_use, capacity,
+                       scalar.quantity > capacity});
+    }
+  }
+}
+
+std::vector<InsufficientResource> CollectShortfalls(const FitRequest& request,
+                                                    const Resource& allocatable,
+                                                    const Resource& used, std::size_t pod_count) {
+  std::vector<InsufficientResource> out;
+  CheckFit(request, allocatable, used, pod_count, [&](const Shortfall& s) {
+    out.push_back({std::string(s.resource_name), std::string(s.reason), s.requested, s.used,
+                   s.capacity, s.unresolvable});
+  });
+  return out;
+}
+
+const NameSet& NoNames() {
+  static const NameSet* const kEmpty = new NameSet();
+  return *kEmpty;
+}
+
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodEvent(
+    const api::Pod& pod, const framework::EventObjects& objects) {
+  const api::Pod* original = objects.old_pod;
+  const api::Pod* modified = objects.new_pod;
+  if (original == nullptr) {
+    return absl::InvalidArgumentError("NodeResourcesFit: pod event without the old pod");
+  }
+  if (modified == nullptr) {
+    // A deleted pod frees resources only if it was bound or nominated somewhere.
+    if (original->spec.node_name.empty() && original->status.nominated_node_name.empty()) {
+      return framework::QueueingHint::kQueueSkip;
+    }
+    return framework::QueueingHint::kQueue;
+  }
+
+  // A scale down (in-place resize): the target pod itself, or a bound pod that gave back some of
+  // a resource the target pod requests.
+  if (modified->metadata.uid == pod.metadata.uid) return framework::QueueingHint::kQueue;
+  if (modified->spec.node_name.empty()) return framework::QueueingHint::kQueueSkip;
+
+  framework::PodRequestsOptions options;
+  options.use_status_resources = true;
+  const Resource before = framework::PodRequests(*original, options);
+  const Resource after = framework::PodRequests(*modified, options);
+  const Resource target = framework::PodRequests(pod, options);
+  const bool freed =
+      (target.milli_cpu != 0 && before.milli_cpu > after.milli_cpu) ||
+      (target.memory != 0 && before.memory > after.memory) ||
+      (target.ephemeral_storage != 0 && before.ephemeral_storage > after.ephemeral_storage) ||
+      std::any_of(target.scalars.begin(), target.scalars.end(), [&](const auto& scalar) {
+        return scalar.second != 0 && before.Scalar(scalar.first) > after.Scalar(scalar.first);
+      });
+  return freed ? framework::QueueingHint::kQueue : framework::QueueingHint::kQueueSkip;
+}
+
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterNodeChange(
+    const api::Pod& pod, const framework::EventObjects& objects) {
+  // The pod will not fit the changed node anyway.
+  if (!IsFit(pod, objects.new_node)) return framework::QueueingHint::kQueueSkip;
+  // A new node that fits.
+  if (objects.old_node == nullptr) return framework::QueueingHint::kQueue;
+  // It fits, but if nothing the pod needs grew it fitted before and the change is not why.
+  if (!HaveAnyRequestedResourcesIncreased(pod, *objects.old_node, *objects.new_node)) {
+    return framework::QueueingHint::kQueueSkip;
+  }
+  return framework::QueueingHint::kQueue;
+}
+
+}  // namespace
+
+std::vector<InsufficientResource> Fits(const api::Pod& pod, const framework::NodeInfo& node) {
+  return CollectShortfalls(MakeFitRequest(pod, NoNames(), NoNames()), node.allocatable(),
+                           node.requested(), node.pods().size());
+}
+
+bool IsFit(const api::Pod& pod, const api::Node* node) {
+  if (node == nullptr) return false;
+  bool fits = true;
+  CheckFit(MakeFitRequest(pod, NoNames(), NoNames()), Resource::FromList(node->status.allocatable),
+           Resource{}, 0, [&](const Shortfall&) { fits = false; });
+  return fits;
+}
+
+bool HaveAnyRequestedResourcesIncreased(const api::Pod& pod, const api::Node& original,
+                                        const api::Node& modified) {
+  const Resource request = FilterRequests(pod);
+  const Resource before = Resource::FromList(original.status.allocatable);
+  const Resource after = Resource::FromList(modified.status.allocatable);
+  if (after.allowed_pod_number > before.allowed_pod_number) return true;
+  if (request.milli_cpu == 0 && request.memory == 0 && request.ephemeral_storage == 0 &&
+      request.scalars.empty()) {
+    return false;
+  }
+  if ((request.milli_cpu > 0 && after.milli_cpu > before.milli_cpu) ||
+      (request.memory > 0 && after.memory > before.memory) ||
+      (request.ephemeral_storage > 0 && after.ephemeral_storage > before.ephemeral_storage)) {
+    return true;
+  }
+  return std::any_of(request.scalars.begin(), request.scalars.end(), [&](const auto& scalar) {
+    return scalar.second != 0 && after.Scalar(scalar.first) > before.Scalar(scalar.first);
+  });
+}
+
+Fit::Fit(NodeResourcesFitArgs args)
+    : args_(std::move(args)),
+      ignored_resources_(ToSet(args_.ignored_resources)),
+      ignored_resource_groups_(ToSet(args_.ignored_resource_groups)),
+      strategy_(args_.scoring_strategy.type == kMostAllocated ? Strategy::kMost
+                : args_.scoring_strategy.type == kRequestedToCapacityRatio
+                    ? Strategy::kRatio
+                    : Strategy::kLeast),
+      allocation_(args_.scoring_strategy.resources, Accounting::kNonZeroContainerLevel),
+      ratio_scorer_(args_.scoring_strategy.requested_to_capacity_ratio.has_value()
+                        ? args_.scoring_strategy.requested_to_capacity_ratio->shape
+                        : std::vector<UtilizationShapePoint>{}) {}
+
+std::pair<framework::PreFilterResult, Status> Fit::PreFilter(
+    framework::CycleState& state, const api::Pod& pod,
+    const std::vector<framework::NodeInfo*>& /*nodes*/) {
+  state.Write(std::string(kPreFilterStateKey),
+              std::make_unique<PreFilterState>(
+                  MakeFitRequest(pod, ignored_resources_, ignored_resource_groups_)));
+  return {framework::PreFilterResult{}, Status()};
+}
+
+Status Fit::Filter(const framework::CycleState& state, const api::Pod& /*pod*/,
+                   const framework::NodeInfo& node) {
+  const auto* pre_filter = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (pre_filter == nullptr) {
+    return Status::FromError("error reading \"" + std::string(kPreFilterStateKey) +
+                             "\" from cycleState: not found");
+  }
+  std::vector<std::string> reasons;  // stays unallocated when the node fits
+  Code code = Code::kUnschedulable;
+  CheckFit(pre_filter->request(), node.allocatable(), node.requested(), node.pods().size(),
+           [&](const Shortfall& shortfall) {
+             reasons.emplace_back(shortfall.reason);
+             if (shortfall.unresolvable) code = Code::kUnschedulableAndUnresolvable;
+           });
+  if (reasons.empty()) return Status();
+  return Status(code, std::move(reasons));
+}
+
+std::vector<InsufficientResource> Fit::InsufficientResources(
+    const api::Pod& pod, const framework::NodeInfo& node) const {
+  return CollectShortfalls(MakeFitRequest(pod, ignored_resources_, ignored_resource_groups_),
+                           node.allocatable(), node.requested(), node.pods().size());
+}
+
+Status Fit::PreScore(framework::CycleState& state, const api::Pod& pod,
+                     const std::vector<const framework::NodeInfo*>& /*nodes*/) {
+  state.Write(std::string(kPreScoreStateKey),
+              std::make_unique<PreScoreState>(allocation_.PodRequests(pod)));
+  return Status();
+}
+
+std::int64_t Fit::ScoreAmounts(std::span<const std::int64_t> requested,
+                               std::span<const std::int64_t> allocatable) const {
+  switch (strategy_) {
+    case Strategy::kLeast:
+      return LeastAllocatedScore(requested, allocatable, allocation_.weights());
+    case Strategy::kMost:
+      return MostAllocatedScore(requested, allocatable, allocation_.weights());
+    case Strategy::kRatio:
+      return ratio_scorer_.Score(requested, allocatable, allocation_.weights());
+  }
+  return 0;
+}
+
+std::pair<std::int64_t, Status> Fit::Score(const framework::CycleState& state,
+                                           const api::Pod& pod, const framework::NodeInfo& node) {
+  const auto score = [this](std::span<const std::int64_t> requested,
+                            std::span<const std::int64_t> allocatable) {
+    return ScoreAmounts(requested, allocatable);
+  };
+  if (const auto* pre_score = state.ReadAs<PreScoreState>(kPreScoreStateKey)) {
+    return allocation_.Score(node, pre_score->pod_requests(), score);
+  }
+  // Without PreScore (upstream tolerates it): compute the requests here.
+  const std::vector<std::int64_t> pod_requests = allocation_.PodRequests(pod);
+  return allocation_.Score(node, pod_requests, score);
+}
+
+std::vector<framework::ClusterEventWithHint> Fit::EventsToRegister() const {
+  // With queueing hints (always on in v1.34) only allocatable updates matter among node updates;
+  // in-place pod resize registers pod scale-downs. Labels are upstream's ClusterEvent.Label() of
+  // these combined action sets (the resource name alone).
+  return {
+      {framework::ClusterEvent{framework::EventResource::kPod,
+                               framework::action::kDelete | framework::action::kUpdatePodScaleDown,
+                               "Pod"},
+       IsSchedulableAfterPodEvent},
+      {framework::ClusterEvent{framework::EventResource::kNode,
+                               framework::action::kAdd | framework::action::kUpdateNodeAllocatable,
+                               "Node"},
+       IsSchedulableAfterNodeChange},
+  };
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> NewFit(const framework::PluginArgs* args,
+                                                          framework::Handle& /*handle*/) {
+  const absl::StatusOr<const NodeResourcesFitArgs*> typed =
+      framework::ArgsAs<NodeResourcesFitArgs>(args, kFitName);
+  if (!typed.ok()) return typed.status();
+  NodeResourcesFitArgs fit_args = *typed != nullptr ? **typed : NodeResourcesFitArgs{};
+  if (absl::Status valid = Validate(fit_args); !valid.ok()) return valid;
+  if (fit_args.scoring_strategy.type == kRequestedToCapacityRatio &&
+      !fit_args.scoring_strategy.requested_to_capacity_ratio.has_value()) {
+    // Upstream dereferences the missing parameter and crashes; refuse the configuration instead.
+    return absl::InvalidArgumentError(
+        "scoringStrategy.requestedToCapacityRatio: Required value: the RequestedToCapacityRatio "
+        "scoring strategy needs a shape");
+  }
+  return std::unique_ptr<framework::Plugin>(std::make_unique<Fit>(std::move(fit_args)));
+}
+
+}  // namespace ksched::plugins::node_resources

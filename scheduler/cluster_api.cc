@@ -1,0 +1,158 @@
+#include "scheduler/cluster_api.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <random>
+#include <thread>
+#include <utility>
+
+#include "client/api_error.h"
+#include "client/request_options.h"
+#include "client/resource_path.h"
+#include "scheduler/pod_status_patch.h"
+
+namespace ksched::scheduler {
+namespace {
+
+// retry.DefaultBackoff.
+constexpr int kPatchAttempts = 4;
+constexpr std::chrono::milliseconds kPatchBackoffInitial{10};
+constexpr int kPatchBackoffFactor = 5;
+constexpr double kPatchBackoffJitter = 0.1;
+
+api::Time SystemNow() {
+  return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
+}
+
+std::string PodPath(const api::Pod& pod) {
+  return client::ResourcePath()
+      .Namespace(pod.metadata.namespace_)
+      .Resource("pods")
+      .Name(pod.metadata.name)
+      .String();
+}
+
+// Upstream util.Retriable (InternalError, ServiceUnavailable), less connection refused, which
+// RestClient retries itself.
+bool Retriable(const absl::Status& status) {
+  const std::optional<int> http = client::HttpStatusOf(status);
+  return http == 500 || http == 503;
+}
+
+std::chrono::microseconds Jittered(std::chrono::milliseconds delay) {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::uniform_real_distribution<double> fraction(0.0, kPatchBackoffJitter);
+  return std::chrono::duration_cast<std::chrono::microseconds>(delay * (1.0 + fraction(rng)));
+}
+
+framework::Status ErrorStatus(const absl::Status& status) {
+  return framework::Status::FromError(std::string(status.message()));
+}
+
+}  // namespace
+
+absl::Status PatchPodStatus(client::RestClient& client, const api::Pod& pod,
+                            const api::PodStatus& new_status) {
+  const std::string patch = PodStatusPatch(pod.status, new_status);
+  if (patch == "{}") return absl::OkStatus();
+  const std::string path = client::ResourcePath()
+                               .Namespace(pod.metadata.namespace_)
+                               .Resource("pods")
+                               .Name(pod.metadata.name)
+                               .SubResource("status")
+                               .String();
+  std::chrono::milliseconds delay = kPatchBackoffInitial;
+  absl::Status status;
+  for (int attempt = 1;; ++attempt) {
+    status = client.Patch(path, client::PatchType::kStrategic, patch).status();
+    if (status.ok() || !Retriable(status) || attempt == kPatchAttempts) return status;
+    std::this_thread::sleep_for(Jittered(delay));
+    delay *= kPatchBackoffFactor;
+  }
+}
+
+absl::Status PatchPodScheduledCondition(client::RestClient& client, const api::Pod& pod,
+                                        const api::PodCondition& condition,
+                                        std::optional<std::string> nominated_node_name) {
+  return PatchPodScheduledCondition(client, pod, condition, std::move(nominated_node_name), SystemNow());
+}
+
+absl::Status PatchPodScheduledCondition(client::RestClient& client, const api::Pod& pod,
+                                        const api::PodCondition& condition,
+                                        std::optional<std::string> nominated_node_name, api::Time now) {
+  api::PodStatus new_status = pod.status;
+  const bool nominated_changes =
+      nominated_node_name.has_value() && *nominated_node_name != pod.status.nominated_node_name;
+  const bool condition_changes = UpdatePodCondition(new_status, condition, now);
+  if (!condition_changes && !nominated_changes) return absl::OkStatus();
+  SPDLOG_DEBUG("Updating pod condition and nominated node name pod=\"{}/{}\" conditionType={} "
+               "conditionStatus={} conditionReason={} nominatedNodeName={}",
+               pod.metadata.namespace_, pod.metadata.name, condition.type, condition.status, condition.reason,
+               nominated_node_name.value_or("<unchanged>"));
+  if (nominated_changes) new_status.nominated_node_name = *nominated_node_name;
+  return PatchPodStatus(client, pod, new_status);
+}
+
+RestClusterApi::RestClusterApi(std::shared_ptr<client::RestClient> client, std::function<api::Time()> now)
+    : client_(std::move(client)), now_(now ? std::move(now) : SystemNow) {}
+
+framework::Status RestClusterApi::BindPod(const api::Pod& pod, const std::string& node_name) {
+  const absl::Status status =
+      client_->CreateBinding(pod.metadata.namespace_, pod.metadata.name, pod.metadata.uid, node_name);
+  if (!status.ok()) return ErrorStatus(status);
+  return {};
+}
+
+framework::Status RestClusterApi::EvictVictim(const api::Pod& victim, const std::string& condition_message) {
+  api::PodCondition condition;
+  condition.type = std::string(api::kDisruptionTarget);
+  condition.status = std::string(api::kConditionTrue);
+  condition.reason = std::string(kPreemptionByScheduler);
+  condition.message = condition_message;
+  // CalculatePodConditionObservedGeneration with PodObservedGenerationTracking (on in v1.34).
+  condition.observed_generation = victim.metadata.generation;
+  api::PodStatus new_status = victim.status;
+  if (UpdatePodCondition(new_status, std::move(condition), now_())) {
+    const absl::Status patched = PatchPodStatus(*client_, victim, new_status);
+    if (patched.code() == absl::StatusCode::kNotFound) {
+      SPDLOG_DEBUG("Victim Pod is already deleted victim=\"{}/{}\"", victim.metadata.namespace_,
+                   victim.metadata.name);
+      return {};
+    }
+    if (!patched.ok()) {
+      SPDLOG_ERROR("Could not add DisruptionTarget condition due to preemption victim=\"{}/{}\": {}",
+                   victim.metadata.namespace_, victim.metadata.name, std::string(patched.message()));
+      return ErrorStatus(patched);
+    }
+  }
+  client::DeleteOptions options;
+  options.precondition_uid = victim.metadata.uid;
+  const absl::Status deleted = client_->Delete(PodPath(victim), options).status();
+  if (deleted.ok()) {
+    SPDLOG_DEBUG("Preemptor Pod preempted victim Pod victim=\"{}/{}\"", victim.metadata.namespace_,
+                 victim.metadata.name);
+    return {};
+  }
+  const bool gone = deleted.code() == absl::StatusCode::kNotFound ||
+                    (!victim.metadata.uid.empty() && client::HttpStatusOf(deleted) == 409);
+  if (gone) {
+    SPDLOG_DEBUG("Victim Pod is already deleted victim=\"{}/{}\": {}", victim.metadata.namespace_,
+                 victim.metadata.name, std::string(deleted.message()));
+    return {};
+  }
+  SPDLOG_ERROR("Tried to preempted pod pod=\"{}/{}\": {}", victim.metadata.namespace_, victim.metadata.name,
+               std::string(deleted.message()));
+  return ErrorStatus(deleted);
+}
+
+framework::Status RestClusterApi::ClearNominatedNodeName(const api::Pod& pod) {
+  if (pod.status.nominated_node_name.empty()) return {};
+  api::PodStatus new_status = pod.status;
+  new_status.nominated_node_name.clear();
+  const absl::Status status = PatchPodStatus(*client_, pod, new_status);
+  if (!status.ok()) return ErrorStatus(status);
+  return {};
+}
+
+}  // namespace ksched::scheduler

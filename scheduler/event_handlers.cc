@@ -1,0 +1,164 @@
+#include "scheduler/event_handlers.h"
+
+#include <spdlog/spdlog.h>
+
+#include "scheduler/pod_update_events.h"
+
+namespace ksched::scheduler {
+namespace {
+
+framework::PodInfoPtr MakePodInfo(std::shared_ptr<const api::Pod> pod) {
+  // The API server does not validate every affinity selector; a pod with a bad one is still
+  // tracked (its terms match nothing), as upstream ignores NewPodInfo's error.
+  absl::StatusOr<framework::PodInfoPtr> info = framework::PodInfo::Create(pod);
+  if (info.ok()) return *std::move(info);
+  SPDLOG_WARN("pod {}/{} has an invalid affinity term: {}", pod->metadata.namespace_,
+              pod->metadata.name, std::string(info.status().message()));
+  auto stripped = std::make_shared<api::Pod>(*pod);
+  stripped->spec.affinity.pod_affinity = {};
+  stripped->spec.affinity.pod_anti_affinity = {};
+  return framework::PodInfo::CreateOrDie(std::move(stripped));
+}
+
+bool Assigned(const api::Pod& pod) { return !pod.spec.node_name.empty(); }
+
+framework::ClusterEvent NodeEvent(framework::ActionType action, const char* label) {
+  return framework::ClusterEvent{framework::EventResource::kNode, action, label};
+}
+
+}  // namespace
+
+std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChange(const api::Node& new_node,
+                                                                     const api::Node& old_node) {
+  std::vector<framework::ClusterEvent> events;
+  if (new_node.spec.unschedulable != old_node.spec.unschedulable) {
+    events.push_back(NodeEvent(framework::action::kUpdateNodeTaint, "NodeSpecUnschedulableChange"));
+  }
+  if (!(new_node.status.allocatable == old_node.status.allocatable)) {
+    events.push_back(NodeEvent(framework::action::kUpdateNodeAllocatable, "NodeAllocatableChange"));
+  }
+  if (!(new_node.metadata.labels == old_node.metadata.labels)) {
+    events.push_back(NodeEvent(framework::action::kUpdateNodeLabel, "NodeLabelChange"));
+  }
+  if (!(new_node.spec.taints == old_node.spec.taints)) {
+    events.push_back(NodeEvent(framework::action::kUpdateNodeTaint, "NodeTaintChange"));
+  }
+  if (!(new_node.status.conditions == old_node.status.conditions)) {
+    events.push_back(NodeEvent(framework::action::kUpdateNodeCondition, "NodeConditionChange"));
+  }
+  if (!(new_node.metadata.annotations == old_node.metadata.annotations)) {
+    events.push_back(NodeEvent(framework::action::kUpdateNodeAnnotation, "NodeAnnotationChange"));
+  }
+  return events;
+}
+
+PodEventHandler::PodEventHandler(Cache& cache, SchedulingQueue& queue, const Scheduler& scheduler)
+    : cache_(cache), queue_(queue), scheduler_(scheduler) {}
+
+void PodEventHandler::AddAssigned(std::shared_ptr<const api::Pod> pod) {
+  framework::PodInfoPtr info = MakePodInfo(std::move(pod));
+  if (absl::Status status = cache_.AddPod(info); !status.ok()) {
+    SPDLOG_ERROR("Scheduler cache AddPod failed pod=\"{}/{}\": {}", info->pod().metadata.namespace_,
+                 info->pod().metadata.name, std::string(status.message()));
+  }
+  queue_.AssignedPodAdded(info);
+}
+
+void PodEventHandler::DeleteAssigned(const api::Pod& pod) {
+  if (absl::Status status = cache_.RemovePod(pod); !status.ok()) {
+    SPDLOG_ERROR("Scheduler cache RemovePod failed pod=\"{}/{}\": {}", pod.metadata.namespace_,
+                 pod.metadata.name, std::string(status.message()));
+  }
+  framework::EventObjects objects;
+  objects.old_pod = &pod;
+  queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
+}
+
+void PodEventHandler::DeleteUnassigned(const api::Pod& pod) {
+  queue_.Delete(pod);
+  framework::Framework* framework = scheduler_.FrameworkForPod(pod);
+  // A pod deleted while waiting at Permit was assumed: its room is freed.
+  if (framework != nullptr && framework->RejectWaitingPod(pod.metadata.uid)) {
+    framework::EventObjects objects;
+    objects.old_pod = &pod;
+    queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
+  }
+}
+
+void PodEventHandler::OnAdd(const api::Pod& pod) {
+  if (Assigned(pod)) {
+    AddAssigned(std::make_shared<const api::Pod>(pod));
+  } else if (scheduler_.Responsible(pod)) {
+    queue_.Add(MakePodInfo(std::make_shared<const api::Pod>(pod)));
+  }
+}
+
+void PodEventHandler::OnUpdate(const api::Pod& old_pod, const api::Pod& new_pod) {
+  const bool was_assigned = Assigned(old_pod);
+  const bool is_assigned = Assigned(new_pod);
+  if (is_assigned) {
+    if (!was_assigned) {
+      // Bound (by us or someone else): leaves the queue, enters the cache.
+      if (scheduler_.Responsible(old_pod)) DeleteUnassigned(old_pod);
+      AddAssigned(std::make_shared<const api::Pod>(new_pod));
+      return;
+    }
+    framework::PodInfoPtr old_info = MakePodInfo(std::make_shared<const api::Pod>(old_pod));
+    framework::PodInfoPtr new_info = MakePodInfo(std::make_shared<const api::Pod>(new_pod));
+    if (absl::Status status = cache_.UpdatePod(old_info, new_info); !status.ok()) {
+      SPDLOG_ERROR("Scheduler cache UpdatePod failed pod=\"{}/{}\": {}", new_pod.metadata.namespace_,
+                   new_pod.metadata.name, std::string(status.message()));
+    }
+    for (const framework::ClusterEvent& event : PodSchedulingPropertiesChange(new_pod, old_pod)) {
+      queue_.AssignedPodUpdated(old_info, new_info, event.action);
+    }
+    return;
+  }
+  if (was_assigned) {
+    // Assigned -> unassigned does not happen in Kubernetes; treat it as delete + add.
+    DeleteAssigned(old_pod);
+    OnAdd(new_pod);
+    return;
+  }
+  if (!scheduler_.Responsible(new_pod)) return;
+  // Identical objects (a relist) must not send the pod through scheduling twice (k/k #96071).
+  if (old_pod.metadata.resource_version == new_pod.metadata.resource_version) return;
+  if (cache_.IsAssumedPod(new_pod)) return;
+  queue_.Update(MakePodInfo(std::make_shared<const api::Pod>(old_pod)),
+                MakePodInfo(std::make_shared<const api::Pod>(new_pod)));
+}
+
+void PodEventHandler::OnDelete(const api::Pod& pod) {
+  if (Assigned(pod)) {
+    DeleteAssigned(pod);
+  } else if (scheduler_.Responsible(pod)) {
+    DeleteUnassigned(pod);
+  }
+}
+
+NodeEventHandler::NodeEventHandler(Cache& cache, SchedulingQueue& queue)
+    : cache_(cache), queue_(queue) {}
+
+void NodeEventHandler::OnAdd(const api::Node& node) {
+  auto shared = std::make_shared<const api::Node>(node);
+  cache_.AddNode(shared);
+  framework::EventObjects objects;
+  objects.new_node = shared.get();
+  queue_.MoveAllToActiveOrBackoffQueue(NodeEvent(framework::action::kAdd, "NodeAdd"), objects);
+}
+
+void NodeEventHandler::OnUpdate(const api::Node& old_node, const api::Node& new_node) {
+  auto old_shared = std::make_shared<const api::Node>(old_node);
+  auto new_shared = std::make_shared<const api::Node>(new_node);
+  cache_.UpdateNode(old_shared, new_shared);
+  framework::EventObjects objects;
+  objects.old_node = old_shared.get();
+  objects.new_node = new_shared.get();
+  for (const framework::ClusterEvent& event : NodeSchedulingPropertiesChange(new_node, old_node)) {
+    queue_.MoveAllToActiveOrBackoffQueue(event, objects);
+  }
+}
+
+void NodeEventHandler::OnDelete(const api::Node& node) { cache_.RemoveNode(node); }
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,64 @@
+// Informer event handlers (upstream eventhandlers.go): route pod and node deltas from the
+// reflectors into the cache and the scheduling queue.
+//
+//   assigned pods (spec.nodeName set)            -> cache (add/update/remove), and queue events
+//                                                   (AssignedPodAdd/Update/Delete) for pods whose
+//                                                   rejecting plugins care
+//   unassigned pods of one of our profiles       -> queue (add/update/delete); a deleted pod waiting
+//                                                   at Permit is rejected
+//   unassigned -> assigned (bound by us or another scheduler) -> removed from the queue, added to
+//                                                   the cache
+//   nodes                                        -> cache, and NodeAdd / Node*Change queue events
+//
+// Pods of other schedulers that are not assigned are ignored. Thread-safety: called on the
+// reflector threads (one per resource); the cache and the queue are thread-safe.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "api/node.h"
+#include "api/pod.h"
+#include "client/reflector.h"
+#include "framework/cluster_event.h"
+#include "scheduler/cache.h"
+#include "scheduler/scheduler.h"
+#include "scheduler/scheduling_queue.h"
+
+namespace ksched::scheduler {
+
+// The node events an update raises (upstream nodeSchedulingPropertiesChange), in upstream's order.
+std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChange(const api::Node& new_node,
+                                                                     const api::Node& old_node);
+
+class PodEventHandler final : public client::ReflectorHandler<api::Pod> {
+ public:
+  PodEventHandler(Cache& cache, SchedulingQueue& queue, const Scheduler& scheduler);
+  void OnAdd(const api::Pod& pod) override;
+  void OnUpdate(const api::Pod& old_pod, const api::Pod& new_pod) override;
+  void OnDelete(const api::Pod& pod) override;
+
+ private:
+  void AddAssigned(std::shared_ptr<const api::Pod> pod);
+  void DeleteAssigned(const api::Pod& pod);
+  void DeleteUnassigned(const api::Pod& pod);
+
+  Cache& cache_;
+  SchedulingQueue& queue_;
+  const Scheduler& scheduler_;
+};
+
+class NodeEventHandler final : public client::ReflectorHandler<api::Node> {
+ public:
+  NodeEventHandler(Cache& cache, SchedulingQueue& queue);
+  void OnAdd(const api::Node& node) override;
+  void OnUpdate(const api::Node& old_node, const api::Node& new_node) override;
+  void OnDelete(const api::Node& node) override;
+
+ private:
+  Cache& cache_;
+  SchedulingQueue& queue_;
+};
+
+}  // namespace ksched::scheduler

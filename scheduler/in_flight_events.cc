@@ -1,0 +1,79 @@
+#include "scheduler/in_flight_events.h"
+
+namespace ksched::scheduler {
+
+SharedEventObjects SharedEventObjects::CopyOf(const framework::EventObjects& objects) {
+  SharedEventObjects owned;
+  if (objects.old_pod != nullptr) {
+    owned.old_pod = std::make_shared<const api::Pod>(*objects.old_pod);
+  }
+  if (objects.new_pod != nullptr) {
+    owned.new_pod = std::make_shared<const api::Pod>(*objects.new_pod);
+  }
+  if (objects.old_node != nullptr) {
+    owned.old_node = std::make_shared<const api::Node>(*objects.old_node);
+  }
+  if (objects.new_node != nullptr) {
+    owned.new_node = std::make_shared<const api::Node>(*objects.new_node);
+  }
+  return owned;
+}
+
+bool InFlightEvents::AddPod(const std::shared_ptr<const api::Pod>& pod) {
+  const std::string& uid = pod->metadata.uid;
+  if (pods_.count(uid) > 0) return false;
+  entries_.push_back(Entry{pod, {}});
+  pods_.emplace(uid, std::prev(entries_.end()));
+  return true;
+}
+
+bool InFlightEvents::AddEventIfAnyInFlight(const framework::ClusterEvent& event,
+                                           SharedEventObjects objects) {
+  if (pods_.empty()) return false;
+  entries_.push_back(Entry{nullptr, InFlightEvent{event, std::move(objects)}});
+  return true;
+}
+
+bool InFlightEvents::AddEventsIfPodInFlight(std::string_view uid,
+                                            const std::vector<framework::ClusterEvent>& events,
+                                            const SharedEventObjects& objects) {
+  if (!IsInFlight(uid)) return false;
+  for (const framework::ClusterEvent& event : events) {
+    entries_.push_back(Entry{nullptr, InFlightEvent{event, objects}});
+  }
+  return true;
+}
+
+std::optional<std::vector<const InFlightEvent*>> InFlightEvents::EventsSince(
+    std::string_view uid) const {
+  auto marker = pods_.find(std::string(uid));
+  if (marker == pods_.end()) return std::nullopt;
+  std::vector<const InFlightEvent*> events;
+  for (auto it = std::next(marker->second); it != entries_.end(); ++it) {
+    if (it->pod == nullptr) events.push_back(&it->event);  // other pods' markers are skipped
+  }
+  return events;
+}
+
+void InFlightEvents::Done(std::string_view uid) {
+  auto marker = pods_.find(std::string(uid));
+  if (marker == pods_.end()) return;
+  entries_.erase(marker->second);
+  pods_.erase(marker);
+  // Events before the oldest remaining pod concern nobody any more.
+  while (!entries_.empty() && entries_.front().pod == nullptr) entries_.pop_front();
+}
+
+void InFlightEvents::Clear() {
+  entries_.clear();
+  pods_.clear();
+}
+
+std::vector<std::shared_ptr<const api::Pod>> InFlightEvents::Pods() const {
+  std::vector<std::shared_ptr<const api::Pod>> pods;
+  pods.reserve(pods_.size());
+  for (const auto& [uid, marker] : pods_) pods.push_back(marker->pod);
+  return pods;
+}
+
+}  // namespace ksched::scheduler

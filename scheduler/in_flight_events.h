@@ -1,0 +1,88 @@
+// InFlightEvents: the pods being scheduled (popped, Done not yet called) and the cluster events
+// that arrived meanwhile (upstream activeQueue.inFlightPods / inFlightEvents, v1.34).
+//
+// One list holds pod markers and events in arrival order. When a rejected pod comes back, the
+// events after its marker are exactly those it may have missed, and they are replayed through its
+// rejecting plugins' queueing hints, so an event that arrives during an attempt is never lost.
+// When a pod is done, leading events no remaining in-flight pod precedes are dropped, so the list
+// stays as short as the oldest attempt.
+//
+// Events keep their objects alive (shared pointers): hints may read them long after the informer
+// moved on.
+//
+// Ownership: owns the list. Thread-safety: none; the scheduling queue guards it with its lock.
+#pragma once
+
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "api/node.h"
+#include "api/pod.h"
+#include "framework/cluster_event.h"
+
+namespace ksched::scheduler {
+
+// The objects of an event, owned (framework::EventObjects is the borrowed view hints receive).
+struct SharedEventObjects {
+  std::shared_ptr<const api::Pod> old_pod;
+  std::shared_ptr<const api::Pod> new_pod;
+  std::shared_ptr<const api::Node> old_node;
+  std::shared_ptr<const api::Node> new_node;
+
+  framework::EventObjects View() const {
+    return framework::EventObjects{old_pod.get(), new_pod.get(), old_node.get(), new_node.get()};
+  }
+  // Deep copies of the view's objects.
+  static SharedEventObjects CopyOf(const framework::EventObjects& objects);
+};
+
+struct InFlightEvent {
+  framework::ClusterEvent event;
+  SharedEventObjects objects;
+};
+
+class InFlightEvents {
+ public:
+  // Marks the pod in flight; false (and nothing recorded) when its UID already is.
+  bool AddPod(const std::shared_ptr<const api::Pod>& pod);
+  bool IsInFlight(std::string_view uid) const { return pods_.count(std::string(uid)) > 0; }
+  bool AnyInFlight() const { return !pods_.empty(); }
+
+  // Records the event when any pod is in flight; returns whether it was recorded.
+  bool AddEventIfAnyInFlight(const framework::ClusterEvent& event, SharedEventObjects objects);
+  // Records the events when the pod `uid` is in flight; returns whether it is.
+  bool AddEventsIfPodInFlight(std::string_view uid,
+                              const std::vector<framework::ClusterEvent>& events,
+                              const SharedEventObjects& objects);
+
+  // The events recorded since the pod was marked, oldest first; nullopt when it is not in flight.
+  // The pointers stay valid until the next change of this object.
+  std::optional<std::vector<const InFlightEvent*>> EventsSince(std::string_view uid) const;
+
+  // Unmarks the pod and drops the events nobody in flight still needs. No-op when not in flight.
+  void Done(std::string_view uid);
+  // Unmarks every pod (Close).
+  void Clear();
+
+  // The pods in flight, as they were when popped.
+  std::vector<std::shared_ptr<const api::Pod>> Pods() const;
+  // Recorded events (tests and metrics: upstream scheduler_inflight_events).
+  std::size_t EventCount() const { return entries_.size() - pods_.size(); }
+
+ private:
+  struct Entry {
+    std::shared_ptr<const api::Pod> pod;  // set for a pod marker
+    InFlightEvent event;                  // set for an event
+  };
+
+  std::list<Entry> entries_;
+  std::unordered_map<std::string, std::list<Entry>::iterator> pods_;  // UID -> marker
+};
+
+}  // namespace ksched::scheduler

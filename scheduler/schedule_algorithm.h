@@ -1,0 +1,82 @@
+// ScheduleAlgorithm: the placement decision of one scheduling cycle (upstream schedule_one.go
+// schedulePod / findNodesThatFitPod / findNodesThatPassFilters / prioritizeNodes / selectHost /
+// numFeasibleNodesToFind): PreFilter, the nominated node first, Filter in parallel from a
+// round-robin start index until enough feasible nodes are found (adaptive
+// percentageOfNodesToScore), PreScore and Score, then the best total with a uniformly random
+// tie-break among equal scores.
+//
+// Outcomes: a host; or a FitError (no node fits: status Unschedulable or
+// UnschedulableAndUnresolvable, message FitError::Message()); or an error status (plugin errors,
+// no nodes at all = UnschedulableAndUnresolvable "no nodes available to schedule pods").
+//
+// Thread-safety: one instance per scheduling thread (it keeps the round-robin index and the
+// tie-break random generator); Filter/Score fan out on the framework's parallelizer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "framework/cycle_state.h"
+#include "framework/framework.h"
+#include "framework/snapshot.h"
+#include "framework/status.h"
+#include "scheduler/fit_error.h"
+
+namespace ksched::scheduler {
+
+struct ScheduleResult {
+  std::string suggested_host;
+  int evaluated_nodes = 0;  // nodes whose filters ran (feasible + rejected)
+  int feasible_nodes = 0;
+  // What to do with status.nominatedNodeName on failure (set by PostFilter, cleared otherwise).
+  std::optional<framework::NominatingInfo> nominating_info;
+};
+
+struct ScheduleOutcome {
+  ScheduleResult result;  // suggested_host set on success
+  framework::Status status;  // Success, a rejection carrying the FitError message, or an error
+  std::optional<FitError> fit_error;  // set when no node fit
+};
+
+// upstream minFeasibleNodesToFind / minFeasibleNodesPercentageToFind.
+inline constexpr std::int32_t kMinFeasibleNodesToFind = 100;
+inline constexpr std::int32_t kMinFeasibleNodesPercentageToFind = 5;
+
+// upstream numFeasibleNodesToFind: how many feasible nodes to look for among `num_all_nodes`,
+// with `percentage` = the profile's percentageOfNodesToScore or else the global one (0 = adaptive).
+std::int32_t NumFeasibleNodesToFind(std::int32_t percentage, std::int32_t num_all_nodes);
+
+class ScheduleAlgorithm {
+ public:
+  // `global_percentage`: KubeSchedulerConfiguration.percentageOfNodesToScore. `seed` seeds the
+  // tie-break (nullopt: random).
+  ScheduleAlgorithm(std::int32_t global_percentage, std::optional<std::uint64_t> seed);
+
+  // One decision against `snapshot` (already updated by the caller and set on the framework).
+  ScheduleOutcome SchedulePod(framework::Framework& framework, framework::CycleState& state,
+                              const api::Pod& pod, const framework::Snapshot& snapshot);
+
+  std::size_t next_start_node_index() const { return next_start_node_index_; }
+
+ private:
+  // Feasible nodes, or an error status; `diagnosis` collects rejections.
+  framework::Status FindNodesThatFitPod(framework::Framework& framework, framework::CycleState& state,
+                                        const api::Pod& pod, const framework::Snapshot& snapshot,
+                                        Diagnosis& diagnosis,
+                                        std::vector<const framework::NodeInfo*>& feasible);
+  framework::Status FindNodesThatPassFilters(framework::Framework& framework,
+                                             const framework::CycleState& state, const api::Pod& pod,
+                                             const std::vector<framework::NodeInfo*>& nodes,
+                                             Diagnosis& diagnosis,
+                                             std::vector<const framework::NodeInfo*>& feasible);
+  // Highest total; ties broken uniformly at random (reservoir sampling, as upstream).
+  std::string SelectHost(const std::vector<framework::NodePluginScores>& scores);
+
+  std::int32_t global_percentage_;
+  std::size_t next_start_node_index_ = 0;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,287 @@
+#include "scheduler/scheduler.h"
+
+#include <spdlog/spdlog.h>
+
+#include <utility>
+
+#include "scheduler/fit_error.h"
+
+namespace ksched::scheduler {
+namespace {
+
+std::string PodKey(const api::Pod& pod) { return pod.metadata.namespace_ + "/" + pod.metadata.name; }
+
+framework::NominatingInfo ClearNominatedNode() {
+  return framework::NominatingInfo{"", framework::NominatingMode::kOverride};
+}
+
+// A FitError for a rejection after a node was chosen (Reserve, Permit): one node, its status.
+FitError SingleNodeFitError(const std::string& node, const framework::Status& status) {
+  FitError fit_error;
+  fit_error.num_all_nodes = 1;
+  fit_error.diagnosis.node_to_status.Set(node, status);
+  fit_error.diagnosis.AddPluginStatus(status);
+  return fit_error;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(SchedulerOptions options, Cache& cache, SchedulingQueue& queue,
+                     std::map<std::string, framework::Framework*, std::less<>> profiles,
+                     PodLookup informer_pod, PodStatusWriter& status_writer)
+    : options_(std::move(options)),
+      cache_(cache),
+      queue_(queue),
+      profiles_(std::move(profiles)),
+      informer_pod_(std::move(informer_pod)),
+      status_writer_(status_writer),
+      algorithm_(options_.percentage_of_nodes_to_score, options_.seed),
+      binding_pool_(options_.binding_threads) {
+  for (auto& [name, framework] : profiles_) framework->SetSnapshot(&snapshot_);
+}
+
+Scheduler::~Scheduler() { binding_pool_.Stop(); }
+
+framework::Framework* Scheduler::FrameworkForPod(const api::Pod& pod) const {
+  auto it = profiles_.find(pod.spec.scheduler_name);
+  return it == profiles_.end() ? nullptr : it->second;
+}
+
+void Scheduler::Run() {
+  while (ScheduleOne()) {
+  }
+}
+
+void Scheduler::DrainBindings() {
+  while (binding_pool_.in_flight() > 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
+
+bool Scheduler::SkipPodSchedule(framework::Framework& framework, const api::Pod& pod) {
+  if (pod.metadata.deletion_timestamp.has_value()) {
+    framework.event_recorder().Eventf(pod, nullptr, "Warning", "FailedScheduling", "Scheduling",
+                                      "skip schedule deleting pod: " + PodKey(pod));
+    SPDLOG_DEBUG("Skip schedule deleting pod pod=\"{}\"", PodKey(pod));
+    return true;
+  }
+  // An assumed pod may come back through an update that arrived during its cycle.
+  return cache_.IsAssumedPod(pod);
+}
+
+bool Scheduler::ScheduleOne() {
+  framework::QueuedPodInfoPtr pod_info = queue_.Pop();
+  if (!pod_info) return false;
+  const api::Pod& pod = pod_info->pod();
+  framework::Framework* framework = FrameworkForPod(pod);
+  if (framework == nullptr) {
+    // Only pods of our profiles are queued; anything else is a bug upstream of here.
+    SPDLOG_ERROR("profile not found for scheduler name \"{}\" pod=\"{}\"", pod.spec.scheduler_name,
+                 PodKey(pod));
+    queue_.Done(pod.metadata.uid);
+    return true;
+  }
+  if (SkipPodSchedule(*framework, pod)) {
+    stats_.skipped.fetch_add(1, std::memory_order_relaxed);
+    queue_.Done(pod.metadata.uid);
+    return true;
+  }
+  stats_.attempts.fetch_add(1, std::memory_order_relaxed);
+
+  auto state = std::make_shared<framework::CycleState>();
+  ScheduleResult result;
+  framework::PodInfoPtr assumed;
+  std::optional<FitError> fit_error;
+  framework::Status status = SchedulingCycle(*framework, *state, *pod_info, result, assumed);
+  if (!status.IsSuccess()) {
+    HandleSchedulingFailure(*framework, std::move(pod_info), status, std::nullopt,
+                            result.nominating_info);
+    return true;
+  }
+
+  // The binding cycle owns the pod from here.
+  auto shared_info = std::make_shared<framework::QueuedPodInfoPtr>(std::move(pod_info));
+  binding_pool_.Submit([this, framework, state, result, shared_info, assumed]() mutable {
+    framework::Status bind_status = BindingCycle(*framework, *state, result, **shared_info, assumed);
+    if (!bind_status.IsSuccess()) {
+      HandleBindingCycleError(*framework, *state, std::move(*shared_info), result, assumed, bind_status);
+    }
+  });
+  return true;
+}
+
+framework::Status Scheduler::SchedulingCycle(framework::Framework& framework,
+                                             framework::CycleState& state,
+                                             framework::QueuedPodInfo& pod_info,
+                                             ScheduleResult& result,
+                                             framework::PodInfoPtr& assumed) {
+  const api::Pod& pod = pod_info.pod();
+  if (absl::Status updated = cache_.UpdateSnapshot(snapshot_); !updated.ok()) {
+    result.nominating_info = ClearNominatedNode();
+    return framework::Status::FromError(std::string(updated.message()));
+  }
+  ScheduleOutcome outcome = algorithm_.SchedulePod(framework, state, pod, snapshot_);
+  result = outcome.result;
+  if (!outcome.status.IsSuccess()) {
+    if (!outcome.fit_error.has_value()) return outcome.status;  // no nodes, or an error
+    FitError& fit_error = *outcome.fit_error;
+    pod_info.unschedulable_plugins = fit_error.diagnosis.unschedulable_plugins;
+    pod_info.pending_plugins = fit_error.diagnosis.pending_plugins;
+    if (!framework.HasPostFilterPlugins()) {
+      result.nominating_info.reset();
+      return framework::Status(framework::Code::kUnschedulable).WithError(fit_error.Message());
+    }
+    auto [post_result, post_status] =
+        framework.RunPostFilterPlugins(state, pod, fit_error.diagnosis.node_to_status);
+    fit_error.diagnosis.post_filter_msg = post_status.Message();
+    if (post_status.code() == framework::Code::kError) {
+      SPDLOG_ERROR("Status after running PostFilter plugins for pod pod=\"{}\" status=\"{}\"",
+                   PodKey(pod), post_status.Message());
+    }
+    result.nominating_info = post_result.nominating_info;
+    return framework::Status(framework::Code::kUnschedulable).WithError(fit_error.Message());
+  }
+
+  // Assume: the cache counts the pod on its node from now on, so the next cycle sees it.
+  auto assumed_pod = std::make_shared<api::Pod>(pod);
+  assumed_pod->spec.node_name = result.suggested_host;
+  assumed = framework::PodInfo::CreateOrDie(std::move(assumed_pod));
+  if (absl::Status status = cache_.AssumePod(assumed); !status.ok()) {
+    result.nominating_info = ClearNominatedNode();
+    assumed.reset();
+    return framework::Status::FromError(std::string(status.message()));
+  }
+
+  auto undo = [&](const framework::Status& status) {
+    framework.RunReservePluginsUnreserve(state, assumed->pod(), result.suggested_host);
+    if (absl::Status forgot = cache_.ForgetPod(assumed->pod()); !forgot.ok()) {
+      SPDLOG_ERROR("Scheduler cache ForgetPod failed: {}", std::string(forgot.message()));
+    }
+    result.nominating_info = ClearNominatedNode();
+    if (status.IsRejected()) {
+      FitError fit_error = SingleNodeFitError(result.suggested_host, status);
+      pod_info.unschedulable_plugins = fit_error.diagnosis.unschedulable_plugins;
+      pod_info.pending_plugins = fit_error.diagnosis.pending_plugins;
+      return framework::Status(status.code()).WithError(fit_error.Message());
+    }
+    return status;
+  };
+  if (framework::Status status =
+          framework.RunReservePluginsReserve(state, assumed->pod(), result.suggested_host);
+      !status.IsSuccess()) {
+    return undo(status);
+  }
+  framework::Status permit = framework.RunPermitPlugins(state, assumed->pod(), result.suggested_host);
+  if (!permit.IsSuccess() && !permit.IsWait()) return undo(permit);
+  return framework::Status();
+}
+
+framework::Status Scheduler::BindingCycle(framework::Framework& framework,
+                                          framework::CycleState& state,
+                                          const ScheduleResult& result,
+                                          const framework::QueuedPodInfo& pod_info,
+                                          const framework::PodInfoPtr& assumed) {
+  const api::Pod& pod = assumed->pod();
+  if (framework::Status status = framework.WaitOnPermit(pod); !status.IsSuccess()) {
+    if (status.IsRejected()) {
+      FitError fit_error = SingleNodeFitError(result.suggested_host, status);
+      fit_error.diagnosis.unschedulable_plugins.insert(status.plugin());
+      return framework::Status(status.code()).WithError(fit_error.Message()).WithPlugin(status.plugin());
+    }
+    return status;
+  }
+  // Past Permit no failure makes the pod "unschedulable"; in-flight events can be released.
+  queue_.Done(pod.metadata.uid);
+  if (framework::Status status = framework.RunPreBindPlugins(state, pod, result.suggested_host);
+      !status.IsSuccess()) {
+    return status;
+  }
+  framework::Status bound = framework.RunBindPlugins(state, pod, result.suggested_host);
+  if (absl::Status finished = cache_.FinishBinding(pod); !finished.ok()) {
+    SPDLOG_ERROR("Scheduler cache FinishBinding failed: {}", std::string(finished.message()));
+  }
+  if (!bound.IsSuccess()) return bound;
+  framework.event_recorder().Eventf(pod, nullptr, "Normal", "Scheduled", "Binding",
+                                    "Successfully assigned " + PodKey(pod) + " to " +
+                                        result.suggested_host);
+  SPDLOG_DEBUG("Successfully bound pod to node pod=\"{}\" node=\"{}\" evaluatedNodes={} feasibleNodes={}",
+               PodKey(pod), result.suggested_host, result.evaluated_nodes, result.feasible_nodes);
+  stats_.scheduled.fetch_add(1, std::memory_order_relaxed);
+  (void)pod_info;
+  framework.RunPostBindPlugins(state, pod, result.suggested_host);
+  return framework::Status();
+}
+
+void Scheduler::HandleBindingCycleError(framework::Framework& framework,
+                                        framework::CycleState& state,
+                                        framework::QueuedPodInfoPtr pod_info,
+                                        const ScheduleResult& result,
+                                        const framework::PodInfoPtr& assumed,
+                                        const framework::Status& status) {
+  const api::Pod& pod = assumed->pod();
+  framework.RunReservePluginsUnreserve(state, pod, result.suggested_host);
+  if (absl::Status forgot = cache_.ForgetPod(pod); !forgot.ok()) {
+    SPDLOG_ERROR("scheduler cache ForgetPod failed: {}", std::string(forgot.message()));
+  } else {
+    // The room the assumed pod held is free again: like an assigned pod's deletion.
+    framework::EventObjects objects;
+    objects.old_pod = &pod;
+    queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
+  }
+  if (status.IsRejected()) {
+    pod_info->unschedulable_plugins.clear();
+    if (!status.plugin().empty()) pod_info->unschedulable_plugins.insert(status.plugin());
+  }
+  HandleSchedulingFailure(framework, std::move(pod_info), status, std::nullopt, ClearNominatedNode());
+}
+
+void Scheduler::HandleSchedulingFailure(framework::Framework& framework,
+                                        framework::QueuedPodInfoPtr pod_info,
+                                        const framework::Status& status,
+                                        const std::optional<FitError>& /*fit_error*/,
+                                        const std::optional<framework::NominatingInfo>& nominating) {
+  std::shared_ptr<const api::Pod> pod = pod_info->pod_info->pod_ptr();
+  const bool rejected = status.IsRejected();
+  const std::string message = status.Message();
+  (rejected ? stats_.unschedulable : stats_.errors).fetch_add(1, std::memory_order_relaxed);
+  if (message == kNoNodesAvailable) {
+    SPDLOG_INFO("Unable to schedule pod; no nodes are registered to the cluster; waiting pod=\"{}\"",
+                PodKey(*pod));
+  } else if (rejected) {
+    SPDLOG_INFO("Unable to schedule pod; no fit; waiting pod=\"{}\" err=\"{}\"", PodKey(*pod), message);
+  } else {
+    SPDLOG_ERROR("Error scheduling pod; retrying pod=\"{}\" err=\"{}\"", PodKey(*pod), message);
+  }
+
+  // Requeue with the informer's current copy, unless the pod is gone or already bound.
+  const std::string uid = pod->metadata.uid;
+  std::shared_ptr<const api::Pod> current = informer_pod_(pod->metadata.namespace_, pod->metadata.name);
+  bool requeued = false;
+  if (current == nullptr || current->metadata.uid != uid) {
+    SPDLOG_INFO("Pod doesn't exist in informer cache pod=\"{}\"", PodKey(*pod));
+  } else if (!current->spec.node_name.empty()) {
+    SPDLOG_INFO("Pod has been assigned to node. Abort adding it back to queue. pod=\"{}\" node=\"{}\"",
+                PodKey(*pod), current->spec.node_name);
+  } else {
+    absl::StatusOr<framework::PodInfoPtr> refreshed = framework::PodInfo::Create(current);
+    pod_info->pod_info = refreshed.ok() ? *refreshed : framework::PodInfo::CreateOrDie(current);
+    if (nominating.has_value()) queue_.AddNominatedPod(pod_info->pod_info, *nominating);
+    const std::int64_t cycle = queue_.SchedulingCycle();
+    if (absl::Status added = queue_.AddUnschedulableIfNotPresent(std::move(pod_info), cycle);
+        !added.ok()) {
+      SPDLOG_ERROR("Error occurred: {}", std::string(added.message()));
+    }
+    requeued = true;
+  }
+  if (!requeued) queue_.Done(uid);
+
+  framework.event_recorder().Eventf(*pod, nullptr, "Warning", "FailedScheduling", "Scheduling",
+                                    TruncateEventNote(message));
+  api::PodCondition condition;
+  condition.type = std::string(api::kPodScheduled);
+  condition.status = std::string(api::kConditionFalse);
+  condition.reason = rejected ? "Unschedulable" : "SchedulerError";
+  condition.message = message;
+  condition.observed_generation = pod->metadata.generation;
+  status_writer_.UpdatePodScheduledCondition(pod, std::move(condition), nominating);
+}
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,202 @@
+#include "scheduler/scheduler_app.h"
+
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+#include "client/new_rest_client.h"
+#include "config/default_plugins.h"
+#include "scheduler/cluster_api.h"
+#include "scheduler/event_handlers.h"
+#include "scheduler/event_recorder.h"
+#include "scheduler/rest_pod_status_writer.h"
+
+namespace ksched::scheduler {
+namespace {
+
+// Pods in a terminal phase never need scheduling and never hold resources.
+constexpr std::string_view kNonTerminalPods = "status.phase!=Succeeded,status.phase!=Failed";
+
+// The default profile: upstream's v1 default plugins, less those not compiled in yet (named in a
+// warning, so that nobody mistakes this for full parity).
+framework::ProfileConfig DefaultProfile(const framework::Registry& registry) {
+  framework::ProfileConfig profile;
+  profile.plugins = config::MergePlugins(config::DefaultPlugins(), {});
+  std::vector<framework::PluginRef> kept;
+  std::string missing;
+  for (const framework::PluginRef& plugin : profile.plugins.multi_point.enabled) {
+    if (registry.Find(plugin.name) != nullptr) {
+      kept.push_back(plugin);
+    } else {
+      missing += missing.empty() ? plugin.name : ", " + plugin.name;
+    }
+  }
+  if (!missing.empty()) {
+    SPDLOG_WARN("default profile: upstream default plugins not compiled in yet, left out: {}", missing);
+  }
+  profile.plugins.multi_point.enabled = std::move(kept);
+  return profile;
+}
+
+}  // namespace
+
+class SchedulerApp::Impl {
+ public:
+  SchedulerAppOptions options;
+  std::shared_ptr<client::RestClient> client;
+  // Events go through their own client (own rate limiter, as upstream's eventClient), so that a
+  // burst of events never delays a bind.
+  std::shared_ptr<client::RestClient> event_client;
+  std::unique_ptr<framework::Parallelizer> parallelizer;
+  std::unique_ptr<RestClusterApi> cluster_api;
+  std::map<std::string, std::unique_ptr<RestEventRecorder>, std::less<>> recorders;
+  std::map<std::string, std::unique_ptr<framework::Framework>, std::less<>> frameworks;
+  std::unique_ptr<RealClock> clock;
+  std::unique_ptr<Cache> cache;
+  std::unique_ptr<SchedulingQueue> queue;
+  std::unique_ptr<RestPodStatusWriter> status_writer;
+  std::unique_ptr<Scheduler> scheduler;
+  std::shared_ptr<PodEventHandler> pod_handler;
+  std::shared_ptr<NodeEventHandler> node_handler;
+  std::unique_ptr<client::Reflector<api::Pod>> pod_reflector;
+  std::unique_ptr<client::Reflector<api::Node>> node_reflector;
+  std::thread scheduling_thread;
+  bool started = false;
+  bool stopped = false;
+};
+
+SchedulerApp::SchedulerApp(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {
+  scheduler_ = impl_->scheduler.get();
+  cache_ = impl_->cache.get();
+}
+
+SchedulerApp::~SchedulerApp() { Stop(); }
+
+absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
+    SchedulerAppOptions options, const framework::Registry& registry) {
+  auto impl = std::make_unique<Impl>();
+  if (options.profiles.empty()) options.profiles.push_back(DefaultProfile(registry));
+  impl->options = std::move(options);
+  const SchedulerAppOptions& opts = impl->options;
+
+  absl::StatusOr<std::shared_ptr<client::RestClient>> client = client::NewRestClient(opts.rest_config);
+  if (!client.ok()) return client.status();
+  impl->client = *client;
+  absl::StatusOr<std::shared_ptr<client::RestClient>> event_client =
+      client::NewRestClient(opts.rest_config);
+  if (!event_client.ok()) return event_client.status();
+  impl->event_client = *event_client;
+  impl->parallelizer = std::make_unique<framework::Parallelizer>(opts.parallelism);
+  impl->cluster_api = std::make_unique<RestClusterApi>(impl->client);
+  impl->clock = std::make_unique<RealClock>();
+  impl->cache = std::make_unique<Cache>();
+
+  std::map<std::string, std::vector<std::pair<std::string, framework::ClusterEventWithHint>>> events;
+  for (const framework::ProfileConfig& profile : opts.profiles) {
+    if (impl->frameworks.contains(profile.scheduler_name)) {
+      return absl::InvalidArgumentError("profiles: duplicate schedulerName \"" +
+                                        profile.scheduler_name + "\"");
+    }
+    auto recorder =
+        std::make_unique<RestEventRecorder>(impl->event_client, profile.scheduler_name, opts.hostname);
+    framework::FrameworkServices services;
+    services.parallelizer = impl->parallelizer.get();
+    services.cluster_api = impl->cluster_api.get();
+    services.event_recorder = recorder.get();
+    absl::StatusOr<std::unique_ptr<framework::Framework>> framework =
+        framework::Framework::Create(registry, profile, services);
+    if (!framework.ok()) {
+      return absl::InvalidArgumentError("profile \"" + profile.scheduler_name +
+                                        "\": " + std::string(framework.status().message()));
+    }
+    events[profile.scheduler_name] = (*framework)->registered_events();
+    impl->recorders[profile.scheduler_name] = std::move(recorder);
+    impl->frameworks[profile.scheduler_name] = *std::move(framework);
+  }
+
+  // Every profile must sort the queue the same way (validated by the config layer); the first
+  // one's QueueSort orders the shared queue.
+  const framework::QueueSortPlugin& sort = impl->frameworks.begin()->second->queue_sort();
+  Impl* raw = impl.get();
+  impl->queue = std::make_unique<SchedulingQueue>(
+      opts.queue, *impl->clock,
+      [&sort](const framework::QueuedPodInfo& a, const framework::QueuedPodInfo& b) {
+        return sort.Less(a, b);
+      },
+      [raw](const api::Pod& pod) -> framework::Status {
+        auto it = raw->frameworks.find(pod.spec.scheduler_name);
+        if (it == raw->frameworks.end()) return framework::Status();
+        return it->second->RunPreEnqueuePlugins(pod);
+      },
+      std::move(events));
+  // Nominated pods are filtered with the queue's nominator.
+  for (auto& [name, framework] : impl->frameworks) framework->SetNominator(impl->queue.get());
+
+  impl->status_writer = std::make_unique<RestPodStatusWriter>(impl->client, 4);
+  std::map<std::string, framework::Framework*, std::less<>> profiles;
+  for (auto& [name, framework] : impl->frameworks) profiles[name] = framework.get();
+  SchedulerOptions scheduler_options;
+  scheduler_options.percentage_of_nodes_to_score = opts.percentage_of_nodes_to_score;
+  scheduler_options.binding_threads = opts.binding_threads;
+  scheduler_options.seed = opts.seed;
+  impl->scheduler = std::make_unique<Scheduler>(
+      scheduler_options, *impl->cache, *impl->queue, std::move(profiles),
+      [raw](std::string_view ns, std::string_view name) -> std::shared_ptr<const api::Pod> {
+        std::optional<api::Pod> pod =
+            raw->pod_reflector->Get(std::string(ns) + "/" + std::string(name));
+        if (!pod.has_value()) return nullptr;
+        return std::make_shared<const api::Pod>(*std::move(pod));
+      },
+      *impl->status_writer);
+
+  impl->pod_handler = std::make_shared<PodEventHandler>(*impl->cache, *impl->queue, *impl->scheduler);
+  impl->node_handler = std::make_shared<NodeEventHandler>(*impl->cache, *impl->queue);
+  client::ReflectorOptions pod_options;
+  pod_options.path = "/api/v1/pods";
+  pod_options.field_selector = std::string(kNonTerminalPods);
+  impl->pod_reflector =
+      std::make_unique<client::Reflector<api::Pod>>(impl->client, pod_options, impl->pod_handler);
+  client::ReflectorOptions node_options;
+  node_options.path = "/api/v1/nodes";
+  impl->node_reflector =
+      std::make_unique<client::Reflector<api::Node>>(impl->client, node_options, impl->node_handler);
+  return std::unique_ptr<SchedulerApp>(new SchedulerApp(std::move(impl)));
+}
+
+bool SchedulerApp::synced() const {
+  return impl_->node_reflector->HasSynced() && impl_->pod_reflector->HasSynced();
+}
+
+absl::Status SchedulerApp::Start(std::chrono::milliseconds sync_timeout) {
+  if (impl_->started) return absl::OkStatus();
+  impl_->started = true;
+  // Nodes first, so that the first pods meet a populated cache (as upstream's informers, which
+  // both start before WaitForCacheSync).
+  impl_->node_reflector->Start();
+  impl_->pod_reflector->Start();
+  const auto deadline = std::chrono::steady_clock::now() + sync_timeout;
+  const auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  };
+  if (!impl_->node_reflector->WaitForSync(left()) || !impl_->pod_reflector->WaitForSync(left())) {
+    return absl::DeadlineExceededError("the pod and node informers did not sync within " +
+                                       std::to_string(sync_timeout.count()) + " ms");
+  }
+  SPDLOG_INFO("informers synced: {} nodes, {} pods", impl_->node_reflector->size(),
+              impl_->pod_reflector->size());
+  impl_->queue->Run();
+  impl_->scheduling_thread = std::thread([this] { impl_->scheduler->Run(); });
+  return absl::OkStatus();
+}
+
+void SchedulerApp::Stop() {
+  if (impl_ == nullptr || impl_->stopped) return;
+  impl_->stopped = true;
+  impl_->queue->Close();
+  if (impl_->scheduling_thread.joinable()) impl_->scheduling_thread.join();
+  impl_->scheduler->DrainBindings();
+  impl_->pod_reflector->Stop();
+  impl_->node_reflector->Stop();
+}
+
+}  // namespace ksched::scheduler

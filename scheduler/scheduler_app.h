@@ -1,0 +1,72 @@
+// SchedulerApp: the daemon's scheduling machinery wired together: one REST client, the pod and
+// node reflectors feeding the cache and the queue through the event handlers, one runtime per
+// profile (plugins from the registry), the scheduling thread, the binding and status-writing
+// pools, and an event recorder per profile.
+//
+// Lifecycle: Create (validates profiles: a bad profile is an error naming it) -> Start (starts the
+// reflectors, waits for their first sync, then starts the queue's flush loop and the scheduling
+// thread) -> Stop (closes the queue, finishes the binds in flight, stops the reflectors).
+//
+// Thread-safety: Create/Start/Stop from one owning thread; stats from any thread.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "client/reflector.h"
+#include "client/rest_client.h"
+#include "client/rest_config.h"
+#include "framework/framework.h"
+#include "framework/parallelizer.h"
+#include "framework/profile_config.h"
+#include "framework/registry.h"
+#include "scheduler/cache.h"
+#include "scheduler/scheduler.h"
+#include "scheduler/scheduling_queue.h"
+
+namespace ksched::scheduler {
+
+struct SchedulerAppOptions {
+  client::RestConfig rest_config;
+  // Merged profiles (config layer). Empty: one profile "default-scheduler" with the default
+  // plugins that are compiled in.
+  std::vector<framework::ProfileConfig> profiles;
+  std::int32_t parallelism = 16;
+  std::int32_t percentage_of_nodes_to_score = 0;
+  SchedulingQueueOptions queue;
+  int binding_threads = 32;
+  // reportingInstance of events is "<schedulerName>-<hostname>".
+  std::string hostname;
+  std::optional<std::uint64_t> seed;
+};
+
+class SchedulerApp {
+ public:
+  static absl::StatusOr<std::unique_ptr<SchedulerApp>> Create(SchedulerAppOptions options,
+                                                              const framework::Registry& registry);
+  ~SchedulerApp();
+  SchedulerApp(const SchedulerApp&) = delete;
+  SchedulerApp& operator=(const SchedulerApp&) = delete;
+
+  // kDeadlineExceeded when the reflectors did not sync within `sync_timeout`.
+  absl::Status Start(std::chrono::milliseconds sync_timeout);
+  void Stop();
+
+  const Scheduler& scheduler() const { return *scheduler_; }
+  const Cache& cache() const { return *cache_; }
+  bool synced() const;
+
+ private:
+  class Impl;
+  explicit SchedulerApp(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  Scheduler* scheduler_ = nullptr;
+  Cache* cache_ = nullptr;
+};
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,752 @@
+#include "scheduler/scheduling_queue.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "scheduler/cluster_events.h"
+#include "scheduler/pod_update_events.h"
+
+namespace ksched::scheduler {
+
+namespace {
+
+using framework::ClusterEvent;
+using framework::PodInfoPtr;
+using framework::QueuedPodInfo;
+using framework::QueuedPodInfoPtr;
+
+// upstream podtopologyspread.Name: pods it rejected may fit after any pod event in their namespace.
+constexpr std::string_view kPodTopologySpread = "PodTopologySpread";
+// Stands for a PreEnqueue rejection that names no plugin, so that the pod still reads as gated.
+constexpr std::string_view kUnnamedPreEnqueuePlugin = "PreEnqueue";
+
+bool Gated(const QueuedPodInfo& pod) { return !pod.gating_plugin.empty(); }
+
+bool HasRejectors(const QueuedPodInfo& pod) {
+  return !pod.unschedulable_plugins.empty() || !pod.pending_plugins.empty();
+}
+
+}  // namespace
+
+SchedulingQueue::SchedulingQueue(SchedulingQueueOptions options, Clock& clock, LessFn less,
+                                 PreEnqueueFn pre_enqueue, QueueingHintRegistrations hints)
+    : options_(std::move(options)),
+      clock_(clock),
+      less_(std::move(less)),
+      pre_enqueue_(std::move(pre_enqueue)),
+      hints_(std::move(hints)),
+      backoff_(options_.pod_initial_backoff, options_.pod_max_backoff,
+               options_.pop_from_backoff_q ? BackoffPolicy::duration(options_.backoff_flush_period)
+                                           : BackoffPolicy::duration::zero()),
+      unscheduled_pod_add_(UnscheduledPodAddEvent()),
+      unscheduled_pod_update_(UnscheduledPodUpdateEvent()),
+      assigned_pod_add_(AssignedPodAddEvent()),
+      active_q_([this](const QueuedPodInfo& a, const QueuedPodInfo& b) { return less_(a, b); }),
+      backoff_q_([this](const QueuedPodInfo& a, const QueuedPodInfo& b) {
+        if (!options_.pop_from_backoff_q) return backoff_.ExpiresBefore(a, b);
+        // Pods of one ordering window leave in activeQ's order (they may be popped early).
+        if (!backoff_.ExpiresTogether(a, b)) return backoff_.ExpiresBefore(a, b);
+        return less_(a, b);
+      }),
+      error_backoff_q_([this](const QueuedPodInfo& a, const QueuedPodInfo& b) {
+        return backoff_.ExpiresBefore(a, b);
+      }),
+      nominator_(options_.pod_lister) {
+  for (const auto& [profile, registrations] : hints_) {
+    for (const auto& [plugin, registration] : registrations) {
+      plugin_events_[plugin].push_back(registration.event);
+    }
+  }
+}
+
+SchedulingQueue::~SchedulingQueue() { Close(); }
+
+// --- Informer events ----------------------------------------------------------------------------
+
+void SchedulingQueue::Add(PodInfoPtr pod) {
+  std::unique_lock lock(mu_);
+  if (MoveToActiveQLocked(NewQueuedPodInfoLocked(std::move(pod)), unscheduled_pod_add_.label,
+                          false)) {
+    pop_cv_.notify_all();
+  }
+}
+
+void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod) {
+  std::unique_lock lock(mu_);
+  const api::Pod& pod = new_pod->pod();
+  const api::Pod& old = old_pod != nullptr ? old_pod->pod() : pod;
+  // Without the old version nothing can be told apart: a generic update.
+  const std::vector<ClusterEvent> events = PodSchedulingPropertiesChange(pod, old);
+  const SharedEventObjects objects{old_pod != nullptr ? old_pod->pod_ptr() : nullptr,
+                                   new_pod->pod_ptr(), nullptr, nullptr};
+
+  // Being scheduled: the attempt sees this update if it fails.
+  if (in_flight_.AddEventsIfPodInFlight(pod.metadata.uid, events, objects)) return;
+
+  if (old_pod != nullptr) {
+    const std::string old_key = PodQueueKey(old);
+    for (PodHeap* heap : {&active_q_, &backoff_q_, &error_backoff_q_}) {
+      if (QueuedPodInfo* queued = heap->Get(old_key); queued != nullptr) {
+        queued->pod_info = new_pod;
+        heap->Fix(old_key);
+        nominator_.UpdateNominatedPod(old, new_pod);
+        return;
+      }
+    }
+  }
+
+  const std::string key = PodQueueKey(pod);
+  if (QueuedPodInfoPtr queued = TakeUnschedulableLocked(key); queued != nullptr) {
+    queued->pod_info = new_pod;
+    nominator_.UpdateNominatedPod(old, new_pod);
+    // The pod's own update may resolve its rejection: ask its rejecting plugins.
+    const framework::EventObjects view = objects.View();
+    const Clock::time_point now = clock_.Now();
+    Strategy strategy = Strategy::kSkip;
+    std::string_view label;
+    for (const ClusterEvent& event : events) {
+      const Strategy hint = IsPodWorthRequeuingLocked(*queued, event, view);
+      if (hint == Strategy::kSkip) continue;
+      if (strategy == Strategy::kSkip) label = event.label;
+      strategy = hint;
+      // Upstream stops at the first event that sends the pod where Pop finds it; otherwise a later
+      // event may still make it immediate.
+      if (hint == Strategy::kImmediately || options_.pop_from_backoff_q ||
+          !backoff_.IsBackingOff(*queued, now)) {
+        label = event.label;
+        break;
+      }
+    }
+    if (strategy == Strategy::kSkip) {
+      PutUnschedulableLocked(std::move(queued));
+      return;
+    }
+    if (WakesPop(RequeueLocked(std::move(queued), strategy, label))) pop_cv_.notify_all();
+    return;
+  }
+
+  // Not queued anywhere (e.g. it failed to be added before): a fresh entry.
+  if (MoveToActiveQLocked(NewQueuedPodInfoLocked(std::move(new_pod)), unscheduled_pod_update_.label,
+                          false)) {
+    pop_cv_.notify_all();
+  }
+}
+
+void SchedulingQueue::Delete(const api::Pod& pod) {
+  std::unique_lock lock(mu_);
+  nominator_.DeleteNominatedPodIfExists(pod);
+  const std::string key = PodQueueKey(pod);
+  if (active_q_.Delete(key) != nullptr) return;
+  if (TakeBackoffLocked(key) != nullptr) return;
+  TakeUnschedulableLocked(key);
+}
+
+// --- Scheduling thread --------------------------------------------------------------------------
+
+QueuedPodInfoPtr SchedulingQueue::Pop() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    QueuedPodInfoPtr pod;
+    pop_cv_.wait(lock, [this] {
+      return closed_ || !active_q_.empty() || (options_.pop_from_backoff_q && !backoff_q_.empty());
+    });
+    if (closed_) return nullptr;
+    pod = active_q_.Pop();
+    if (pod == nullptr) {
+      // activeQ is empty: rather than idle, retry a rejected pod before its backoff ends. Pods
+      // that failed with errors keep their backoff (it rate-limits retries against a failing API).
+      pod = backoff_q_.Pop();
+      SPDLOG_TRACE("Pod popped from backoffQ pod=\"{}\" event=\"{}\"", PodQueueKey(pod->pod()),
+                   kPopFromBackoffQ);
+    }
+    ++pod->attempts;
+    if (!in_flight_.AddPod(pod->pod_info->pod_ptr())) {
+      // Tracked twice: a bug elsewhere, but not worth stopping the scheduler. Drop this copy.
+      SPDLOG_ERROR(
+          "the same pod is tracked in multiple places in the scheduler, and just discard it "
+          "pod=\"{}\"",
+                   PodQueueKey(pod->pod()));
+      continue;
+    }
+    ++scheduling_cycle_;
+    // The next failure records its own rejectors.
+    pod->unschedulable_plugins.clear();
+    pod->pending_plugins.clear();
+    return pod;
+  }
+}
+
+void SchedulingQueue::Done(std::string_view pod_uid) {
+  std::unique_lock lock(mu_);
+  in_flight_.Done(pod_uid);
+}
+
+absl::Status SchedulingQueue::AddUnschedulableIfNotPresent(QueuedPodInfoPtr pod,
+                                                           std::int64_t /*pod_scheduling_cycle*/) {
+  std::unique_lock lock(mu_);
+  const std::string uid = pod->pod().metadata.uid;
+  const std::string key = PodQueueKey(pod->pod());
+  // Whatever happens, the attempt is over once the pod is back.
+  auto fail = [&](std::string_view where) {
+    in_flight_.Done(uid);
+    return absl::AlreadyExistsError("Pod " + key + " is already present in " + std::string(where));
+  };
+  if (unschedulable_.count(key) > 0) return fail("unschedulable queue");
+  if (active_q_.Has(key)) return fail("the active queue");
+  if (backoff_q_.Has(key) || error_backoff_q_.Has(key)) return fail("the backoff queue");
+
+  if (!HasRejectors(*pod)) {
+    // An unexpected error (API server, network), not a verdict on the pod.
+    ++pod->consecutive_errors;
+  } else {
+    ++pod->unschedulable_count;
+    pod->consecutive_errors = 0;  // the errors are over
+  }
+  // The backoff runs from this failure.
+  pod->timestamp = clock_.Now();
+
+  // Did anything that happened during the attempt resolve the rejection?
+  const Strategy strategy = HintForInFlightPodLocked(*pod);
+  const QueuedIn where = RequeueLocked(std::move(pod), strategy, kScheduleAttemptFailure);
+  SPDLOG_DEBUG("Pod moved to an internal scheduling queue pod=\"{}\" event=\"{}\" queue={}", key,
+               kScheduleAttemptFailure, static_cast<int>(where));
+  in_flight_.Done(uid);
+  if (WakesPop(where)) pop_cv_.notify_all();
+  return absl::OkStatus();
+}
+
+// --- Cluster events -----------------------------------------------------------------------------
+
+void SchedulingQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
+                                                    const framework::EventObjects& objects) {
+  std::unique_lock lock(mu_);
+  // No plugin cares: skip even the scan of the pool.
+  if (!IsEventOfInterest(event)) return;
+  MovePodsLocked(UnschedulableKeysLocked(), event, objects,
+                 [&objects] { return SharedEventObjects::CopyOf(objects); });
+}
+
+void SchedulingQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
+                                                    const SharedEventObjects& objects) {
+  std::unique_lock lock(mu_);
+  if (!IsEventOfInterest(event)) return;
+  MovePodsLocked(UnschedulableKeysLocked(), event, objects.View(), [&objects] { return objects; });
+}
+
+void SchedulingQueue::AssignedPodAdded(const PodInfoPtr& pod) {
+  std::unique_lock lock(mu_);
+  // A pod event cannot resolve single-node rejections: offer it only to cross-topology ones.
+  const SharedEventObjects objects{nullptr, pod->pod_ptr(), nullptr, nullptr};
+  MovePodsLocked(UnschedulableWithCrossTopologyTermLocked(pod->pod()), assigned_pod_add_,
+                 objects.View(), [&objects] { return objects; });
+}
+
+void SchedulingQueue::AssignedPodUpdated(const PodInfoPtr& old_pod, const PodInfoPtr& new_pod,
+                                         framework::ActionType action) {
+  std::unique_lock lock(mu_);
+  const ClusterEvent event = MakeClusterEvent(framework::EventResource::kAssignedPod, action);
+  const SharedEventObjects objects{old_pod != nullptr ? old_pod->pod_ptr() : nullptr,
+                                   new_pod->pod_ptr(), nullptr, nullptr};
+  const ClusterEvent scale_down{framework::EventResource::kPod,
+                                framework::action::kUpdatePodScaleDown, ""};
+  // A scale-down frees resources: it may help pods NodeResourcesFit rejected, anywhere.
+  std::vector<std::string> keys;
+  if (scale_down.Match(event)) {
+    if (!IsEventOfInterest(event)) return;
+    keys = UnschedulableKeysLocked();
+  } else {
+    keys = UnschedulableWithCrossTopologyTermLocked(new_pod->pod());
+  }
+  MovePodsLocked(keys, event, objects.View(), [&objects] { return objects; });
+}
+
+void SchedulingQueue::Activate(const std::vector<PodInfoPtr>& pods) {
+  std::unique_lock lock(mu_);
+  bool activated = false;
+  for (const PodInfoPtr& pod : pods) {
+    const std::string key = PodQueueKey(pod->pod());
+    bool from_backoff = false;
+    QueuedPodInfoPtr queued = TakeUnschedulableLocked(key);
+    if (queued == nullptr) {
+      queued = TakeBackoffLocked(key);
+      from_backoff = queued != nullptr;
+    }
+    if (queued != nullptr &&
+        MoveToActiveQLocked(std::move(queued), kForceActivate, from_backoff)) {
+      activated = true;
+      continue;
+    }
+    // Being scheduled: requeue it when it comes back (e.g. async preemption finished meanwhile).
+    const SharedEventObjects objects{nullptr, pod->pod_ptr(), nullptr, nullptr};
+    in_flight_.AddEventsIfPodInFlight(pod->pod().metadata.uid, {framework::ForceActivateEvent()},
+                                      objects);
+    move_request_cycle_ = scheduling_cycle_;
+  }
+  if (activated) pop_cv_.notify_all();
+}
+
+// --- Flushes ------------------------------------------------------------------------------------
+
+void SchedulingQueue::FlushBackoffQCompleted() {
+  std::unique_lock lock(mu_);
+  const Clock::time_point now = clock_.Now();
+  bool activated = false;
+  for (PodHeap* heap : {&backoff_q_, &error_backoff_q_}) {
+    while (const QueuedPodInfo* head = heap->Peek()) {
+      if (backoff_.IsBackingOff(*head, now)) break;
+      if (MoveToActiveQLocked(heap->Pop(), kBackoffComplete, true)) activated = true;
+    }
+  }
+  if (activated) pop_cv_.notify_all();
+}
+
+void SchedulingQueue::FlushUnschedulablePodsLeftover() {
+  std::unique_lock lock(mu_);
+  const Clock::time_point now = clock_.Now();
+  std::vector<std::string> keys;
+  for (const auto& [key, pod] : unschedulable_) {
+    if (now - pod->timestamp > options_.pod_max_in_unschedulable_pods_duration) {
+      keys.push_back(key);
+    }
+  }
+  if (keys.empty()) return;
+  MovePodsLocked(keys, framework::UnschedulableTimeoutEvent(), framework::EventObjects{},
+                 [] { return SharedEventObjects{}; });
+}
+
+void SchedulingQueue::Run() {
+  std::lock_guard lock(run_mu_);
+  if (run_thread_.joinable() || stop_requested_) return;
+  run_thread_ = std::thread([this] { RunLoop(); });
+}
+
+void SchedulingQueue::RunLoop() {
+  const Clock::duration backoff_period = options_.backoff_flush_period;
+  const Clock::duration unschedulable_period = options_.unschedulable_flush_period;
+  // Backoff flushes fall on window boundaries, so that a whole window leaves at once.
+  const BackoffPolicy aligner(Clock::duration::zero(), Clock::duration::zero(), backoff_period);
+  Clock::time_point now = clock_.Now();
+  Clock::time_point next_backoff_flush = aligner.AlignToWindow(now) + backoff_period;
+  Clock::time_point next_unschedulable_flush = now;  // upstream's wait.Until runs at once
+  for (;;) {
+    now = clock_.Now();
+    if (now >= next_unschedulable_flush) {
+      FlushUnschedulablePodsLeftover();
+      next_unschedulable_flush = now + unschedulable_period;
+    }
+    if (now >= next_backoff_flush) {
+      FlushBackoffQCompleted();
+      next_backoff_flush += backoff_period;
+      if (next_backoff_flush <= now) {
+        next_backoff_flush = aligner.AlignToWindow(now) + backoff_period;
+      }
+    }
+    const Clock::duration wait = std::max(
+        Clock::duration::zero(), std::min(next_backoff_flush, next_unschedulable_flush) - now);
+    std::unique_lock lock(run_mu_);
+    if (run_cv_.wait_for(lock, wait, [this] { return stop_requested_; })) return;
+  }
+}
+
+void SchedulingQueue::Close() {
+  {
+    std::unique_lock lock(mu_);
+    closed_ = true;
+    // Attempts still running may report back; nothing waits for their events any more.
+    in_flight_.Clear();
+  }
+  pop_cv_.notify_all();
+  std::thread thread;
+  {
+    std::lock_guard lock(run_mu_);
+    stop_requested_ = true;
+    thread = std::move(run_thread_);
+  }
+  run_cv_.notify_all();
+  if (thread.joinable()) thread.join();
+}
+
+std::int64_t SchedulingQueue::SchedulingCycle() const {
+  std::shared_lock lock(mu_);
+  return scheduling_cycle_;
+}
+
+// --- Nominator ----------------------------------------------------------------------------------
+
+std::vector<PodInfoPtr> SchedulingQueue::NominatedPodsForNode(std::string_view node_name) const {
+  std::shared_lock lock(mu_);
+  std::vector<PodInfoPtr> pods = nominator_.NominatedPodsForNode(node_name);
+  // Prefer the version the queue holds: it is the newest the scheduler saw.
+  for (PodInfoPtr& pod : pods) {
+    if (const QueuedPodInfo* queued = FindQueuedLocked(PodQueueKey(pod->pod()))) {
+      pod = queued->pod_info;
+    }
+  }
+  return pods;
+}
+
+void SchedulingQueue::AddNominatedPod(const PodInfoPtr& pod,
+                                      const framework::NominatingInfo& info) {
+  std::unique_lock lock(mu_);
+  nominator_.AddNominatedPod(pod, &info);
+}
+
+void SchedulingQueue::DeleteNominatedPodIfExists(const api::Pod& pod) {
+  std::unique_lock lock(mu_);
+  nominator_.DeleteNominatedPodIfExists(pod);
+}
+
+// --- Metrics and debugging ----------------------------------------------------------------------
+
+PendingPodCounts SchedulingQueue::Counts() const {
+  std::shared_lock lock(mu_);
+  PendingPodCounts counts;
+  counts.active = active_q_.size();
+  counts.backoff = backoff_q_.size() + error_backoff_q_.size();
+  counts.unschedulable = unschedulable_.size() - gated_count_;
+  counts.gated = gated_count_;
+  return counts;
+}
+
+SchedulingQueue::PendingPodList SchedulingQueue::PendingPods() const {
+  std::shared_lock lock(mu_);
+  PendingPodList list;
+  auto collect = [&list](const QueuedPodInfo& pod) {
+    list.pods.push_back(pod.pod_info->pod_ptr());
+  };
+  active_q_.ForEach(collect);
+  backoff_q_.ForEach(collect);
+  error_backoff_q_.ForEach(collect);
+  for (const auto& [key, pod] : unschedulable_) collect(*pod);
+  list.summary = "activeQ:" + std::to_string(active_q_.size()) +
+                 "; backoffQ:" + std::to_string(backoff_q_.size() + error_backoff_q_.size()) +
+                 "; unschedulablePods:" + std::to_string(unschedulable_.size());
+  return list;
+}
+
+QueuedIn SchedulingQueue::Where(std::string_view ns, std::string_view name) const {
+  std::shared_lock lock(mu_);
+  const std::string key = std::string(ns) + "/" + std::string(name);
+  if (active_q_.Has(key)) return QueuedIn::kActive;
+  if (backoff_q_.Has(key) || error_backoff_q_.Has(key)) return QueuedIn::kBackoff;
+  if (auto it = unschedulable_.find(key); it != unschedulable_.end()) {
+    return Gated(*it->second) ? QueuedIn::kGated : QueuedIn::kUnschedulable;
+  }
+  return QueuedIn::kNowhere;
+}
+
+std::optional<QueuedPodInfo> SchedulingQueue::GetPod(std::string_view ns,
+                                                     std::string_view name) const {
+  std::shared_lock lock(mu_);
+  const QueuedPodInfo* pod = FindQueuedLocked(std::string(ns) + "/" + std::string(name));
+  if (pod == nullptr) return std::nullopt;
+  return *pod;
+}
+
+std::vector<std::shared_ptr<const api::Pod>> SchedulingQueue::InFlightPods() const {
+  std::shared_lock lock(mu_);
+  return in_flight_.Pods();
+}
+
+std::size_t SchedulingQueue::InFlightEventCount() const {
+  std::shared_lock lock(mu_);
+  return in_flight_.EventCount();
+}
+
+std::int64_t SchedulingQueue::MoveRequestCycle() const {
+  std::shared_lock lock(mu_);
+  return move_request_cycle_;
+}
+
+// --- Internals ----------------------------------------------------------------------------------
+
+QueuedPodInfoPtr SchedulingQueue::NewQueuedPodInfoLocked(PodInfoPtr pod) const {
+  auto queued = std::make_unique<QueuedPodInfo>();
+  queued->pod_info = std::move(pod);
+  queued->timestamp = clock_.Now();
+  return queued;
+}
+
+void SchedulingQueue::RunPreEnqueueLocked(QueuedPodInfo& pod) {
+  const framework::Status status = pre_enqueue_ ? pre_enqueue_(pod.pod()) : framework::Status();
+  if (status.IsSuccess()) {
+    pod.gating_plugin.clear();
+    return;
+  }
+  // The gating plugin counts as a rejector, so that its events (and only those) move the pod.
+  std::string plugin =
+      status.plugin().empty() ? std::string(kUnnamedPreEnqueuePlugin) : status.plugin();
+  if (status.code() == framework::Code::kError) {
+    SPDLOG_ERROR("Unexpected error running PreEnqueue plugin pod=\"{}\" plugin=\"{}\" err=\"{}\"",
+                 PodQueueKey(pod.pod()), plugin, status.Message());
+  } else {
+    SPDLOG_DEBUG("Status after running PreEnqueue plugin pod=\"{}\" plugin=\"{}\" status=\"{}\"",
+                 PodQueueKey(pod.pod()), plugin, status.Message());
+  }
+  pod.unschedulable_plugins.insert(plugin);
+  pod.gating_plugin = std::move(plugin);
+}
+
+bool SchedulingQueue::MoveToActiveQLocked(QueuedPodInfoPtr pod, std::string_view event,
+                                          bool moves_from_backoff) {
+  // With SchedulerPopFromBackoffQ, PreEnqueue already ran when the pod entered the backoffQ.
+  if (!(options_.pop_from_backoff_q && moves_from_backoff)) RunPreEnqueueLocked(*pod);
+  const std::string key = PodQueueKey(pod->pod());
+  if (Gated(*pod)) {
+    // A second copy of a queued pod (a repeated add) never displaces the first.
+    if (FindQueuedLocked(key) != nullptr) return false;
+    PutUnschedulableLocked(std::move(pod));
+    return false;
+  }
+  if (!pod->has_initial_attempt) {
+    pod->initial_attempt_timestamp = clock_.Now();
+    pod->has_initial_attempt = true;
+  }
+  TakeUnschedulableLocked(key);
+  TakeBackoffLocked(key);
+  const bool nominate =
+      event == unscheduled_pod_add_.label || event == unscheduled_pod_update_.label;
+  const PodInfoPtr pod_info = pod->pod_info;
+  active_q_.AddOrUpdate(std::move(pod));
+  if (nominate) nominator_.AddNominatedPod(pod_info, nullptr);
+  return true;
+}
+
+bool SchedulingQueue::MoveToBackoffQLocked(QueuedPodInfoPtr pod, std::string_view /*event*/) {
+  const std::string key = PodQueueKey(pod->pod());
+  if (options_.pop_from_backoff_q) {
+    // The pod may be popped straight from the backoffQ: it must pass PreEnqueue on the way in.
+    RunPreEnqueueLocked(*pod);
+    if (Gated(*pod)) {
+      if (unschedulable_.count(key) == 0) PutUnschedulableLocked(std::move(pod));
+      return false;
+    }
+  }
+  TakeUnschedulableLocked(key);
+  PutBackoffLocked(std::move(pod));
+  return true;
+}
+
+QueuedIn SchedulingQueue::RequeueLocked(QueuedPodInfoPtr pod, Strategy strategy,
+                                        std::string_view event) {
+  if (strategy == Strategy::kSkip) {
+    PutUnschedulableLocked(std::move(pod));
+    return QueuedIn::kUnschedulable;
+  }
+  // The backoff may have run out while the pod waited in the pool.
+  if (strategy == Strategy::kAfterBackoff && backoff_.IsBackingOff(*pod, clock_.Now())) {
+    return MoveToBackoffQLocked(std::move(pod), event) ? QueuedIn::kBackoff
+                                                       : QueuedIn::kUnschedulable;
+  }
+  // Immediately, or after a backoff that is over. A gated pod lands in the pool.
+  return MoveToActiveQLocked(std::move(pod), event, false) ? QueuedIn::kActive
+                                                           : QueuedIn::kUnschedulable;
+}
+
+bool SchedulingQueue::WakesPop(QueuedIn where) const {
+  return where == QueuedIn::kActive || (options_.pop_from_backoff_q && where == QueuedIn::kBackoff);
+}
+
+void SchedulingQueue::PutUnschedulableLocked(QueuedPodInfoPtr pod) {
+  std::string key = PodQueueKey(pod->pod());
+  const bool gated = Gated(*pod);
+  auto [it, inserted] = unschedulable_.try_emplace(std::move(key));
+  if (!inserted && Gated(*it->second)) --gated_count_;
+  if (gated) ++gated_count_;
+  it->second = std::move(pod);
+}
+
+QueuedPodInfoPtr SchedulingQueue::TakeUnschedulableLocked(std::string_view key) {
+  auto it = unschedulable_.find(std::string(key));
+  if (it == unschedulable_.end()) return nullptr;
+  QueuedPodInfoPtr pod = std::move(it->second);
+  unschedulable_.erase(it);
+  if (Gated(*pod)) --gated_count_;
+  return pod;
+}
+
+void SchedulingQueue::PutBackoffLocked(QueuedPodInfoPtr pod) {
+  // Pods that failed with an error (no rejecting plugin) back off apart and are never popped early.
+  const std::string key = PodQueueKey(pod->pod());
+  if (HasRejectors(*pod)) {
+    error_backoff_q_.Delete(key);
+    backoff_q_.AddOrUpdate(std::move(pod));
+  } else {
+    backoff_q_.Delete(key);
+    error_backoff_q_.AddOrUpdate(std::move(pod));
+  }
+}
+
+QueuedPodInfoPtr SchedulingQueue::TakeBackoffLocked(std::string_view key) {
+  if (QueuedPodInfoPtr pod = backoff_q_.Delete(key)) return pod;
+  return error_backoff_q_.Delete(key);
+}
+
+const QueuedPodInfo* SchedulingQueue::FindQueuedLocked(std::string_view key) const {
+  if (const QueuedPodInfo* pod = active_q_.Get(key)) return pod;
+  if (const QueuedPodInfo* pod = backoff_q_.Get(key)) return pod;
+  if (const QueuedPodInfo* pod = error_backoff_q_.Get(key)) return pod;
+  if (auto it = unschedulable_.find(std::string(key)); it != unschedulable_.end()) {
+    return it->second.get();
+  }
+  return nullptr;
+}
+
+bool SchedulingQueue::IsEventOfInterest(const ClusterEvent& event) const {
+  // A wildcard event moves pods whichever plugin rejected them.
+  if (event.IsWildCard()) return true;
+  for (const auto& [profile, registrations] : hints_) {
+    for (const auto& [plugin, registration] : registrations) {
+      if (registration.event.Match(event)) return true;
+    }
+  }
+  return false;
+}
+
+SchedulingQueue::Strategy SchedulingQueue::IsPodWorthRequeuingLocked(
+    const QueuedPodInfo& pod, const ClusterEvent& event,
+    const framework::EventObjects& objects) const {
+  // No rejector: it failed with an error; any event is worth a retry.
+  if (!HasRejectors(pod)) return Strategy::kAfterBackoff;
+
+  if (event.IsWildCard()) {
+    // A wildcard event carrying an object is meant for that pod only (ForceActivate).
+    if (objects.new_pod != nullptr) {
+      if (objects.new_pod->metadata.uid != pod.pod().metadata.uid) return Strategy::kSkip;
+    } else if (objects.new_node != nullptr) {
+      return Strategy::kSkip;
+    }
+    return Strategy::kAfterBackoff;
+  }
+
+  auto profile = hints_.find(pod.pod().spec.scheduler_name);
+  if (profile == hints_.end()) {
+    SPDLOG_ERROR("No QueueingHintMap is registered for this profile profile=\"{}\" pod=\"{}\"",
+                 pod.pod().spec.scheduler_name, PodQueueKey(pod.pod()));
+    return Strategy::kAfterBackoff;
+  }
+
+  Strategy strategy = Strategy::kSkip;
+  for (const auto& [plugin, registration] : profile->second) {
+    if (!registration.event.Match(event)) continue;
+    const bool pending = pod.pending_plugins.count(plugin) > 0;
+    if (!pending && pod.unschedulable_plugins.count(plugin) == 0) continue;
+
+    framework::QueueingHint hint = framework::QueueingHint::kQueue;
+    if (registration.hint) {
+      absl::StatusOr<framework::QueueingHint> result = registration.hint(pod.pod(), objects);
+      if (result.ok()) {
+        hint = *result;
+      } else {
+        // An error counts as Queue: better a wasted attempt than a pod stuck in the pool.
+        SPDLOG_ERROR(
+            "QueueingHintFn returns error event=\"{}\" plugin=\"{}\" pod=\"{}\" err=\"{}\"",
+            event.label, plugin, PodQueueKey(pod.pod()), result.status().ToString());
+      }
+    }
+    if (hint == framework::QueueingHint::kQueueSkip) continue;
+    // A Pending plugin asked for this event: no backoff, this is not the pod's fault.
+    if (pending) return Strategy::kImmediately;
+    if (pod.pending_plugins.empty()) return Strategy::kAfterBackoff;
+    strategy = Strategy::kAfterBackoff;  // a Pending plugin may still say Queue
+  }
+  return strategy;
+}
+
+SchedulingQueue::Strategy SchedulingQueue::HintForInFlightPodLocked(
+    const QueuedPodInfo& pod) const {
+  // Failed with an error: retry after backoff, not at the next flush.
+  if (!HasRejectors(pod)) return Strategy::kAfterBackoff;
+  std::optional<std::vector<const InFlightEvent*>> events =
+      in_flight_.EventsSince(pod.pod().metadata.uid);
+  if (!events.has_value()) {
+    // After Close nothing is in flight any more: attempts finishing late are expected.
+    if (closed_) return Strategy::kAfterBackoff;
+    SPDLOG_ERROR(
+        "Error getting cluster events for pod: in flight Pod isn't found in the scheduling "
+        "queue pod=\"{}\"",
+                 PodQueueKey(pod.pod()));
+    return Strategy::kAfterBackoff;
+  }
+  Strategy strategy = Strategy::kSkip;
+  for (const InFlightEvent* event : *events) {
+    switch (IsPodWorthRequeuingLocked(pod, event->event, event->objects.View())) {
+      case Strategy::kSkip:
+        break;
+      case Strategy::kImmediately:
+        return Strategy::kImmediately;
+      case Strategy::kAfterBackoff:
+        strategy = Strategy::kAfterBackoff;
+        if (pod.pending_plugins.empty()) return strategy;
+        break;
+    }
+  }
+  return strategy;
+}
+
+void SchedulingQueue::MovePodsLocked(const std::vector<std::string>& keys,
+                                     const ClusterEvent& event,
+                                     const framework::EventObjects& objects,
+                                     const ObjectsFn& shared_objects) {
+  if (!IsEventOfInterest(event)) return;
+  bool activated = false;
+  const std::vector<framework::ClusterEvent> no_events;
+  for (const std::string& key : keys) {
+    auto it = unschedulable_.find(key);
+    if (it == unschedulable_.end()) continue;
+    const QueuedPodInfo& pod = *it->second;
+    if (Gated(pod)) {
+      // Only the gating plugin's events can lift a gate.
+      auto registered = plugin_events_.find(pod.gating_plugin);
+      const std::vector<framework::ClusterEvent>& gate_events =
+          registered != plugin_events_.end() ? registered->second : no_events;
+      if (!MatchAnyClusterEvent(event, gate_events)) {
+        continue;
+      }
+    }
+    const Strategy strategy = IsPodWorthRequeuingLocked(pod, event, objects);
+    if (strategy == Strategy::kSkip) continue;
+    if (WakesPop(RequeueLocked(TakeUnschedulableLocked(key), strategy, event.label))) {
+      activated = true;
+    }
+  }
+  move_request_cycle_ = scheduling_cycle_;
+  // A failing attempt in progress must see this event too.
+  if (in_flight_.AnyInFlight()) in_flight_.AddEventIfAnyInFlight(event, shared_objects());
+  if (activated) pop_cv_.notify_all();
+}
+
+std::vector<std::string> SchedulingQueue::UnschedulableKeysLocked() const {
+  std::vector<std::string> keys;
+  keys.reserve(unschedulable_.size());
+  for (const auto& [key, pod] : unschedulable_) keys.push_back(key);
+  return keys;
+}
+
+std::vector<std::string> SchedulingQueue::UnschedulableWithCrossTopologyTermLocked(
+    const api::Pod& pod) const {
+  std::optional<api::Labels> namespace_labels;
+  if (options_.namespace_labels) {
+    namespace_labels = options_.namespace_labels(pod.metadata.namespace_);
+  }
+  const api::Labels* labels = namespace_labels.has_value() ? &*namespace_labels : nullptr;
+
+  std::vector<std::string> keys;
+  for (const auto& [key, queued] : unschedulable_) {
+    if (queued->unschedulable_plugins.count(kPodTopologySpread) > 0 &&
+        queued->pod().metadata.namespace_ == pod.metadata.namespace_) {
+      keys.push_back(key);
+      continue;
+    }
+    const auto& terms = queued->pod_info->required_affinity_terms();
+    if (std::any_of(terms.begin(), terms.end(), [&](const framework::AffinityTerm& term) {
+          return term.Matches(pod, labels);
+        })) {
+      keys.push_back(key);
+    }
+  }
+  return keys;
+}
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,261 @@
+// SchedulingQueue: the pods waiting to be scheduled (upstream pkg/scheduler/backend/queue
+// PriorityQueue, v1.34, with QueueingHints GA and SchedulerPopFromBackoffQ on as by default).
+//
+// Three places hold a pending pod, exactly one at a time:
+//   activeQ        heap ordered by the QueueSort plugin (`less`); Pop takes its head.
+//   backoffQ       two heaps ordered by backoff expiry (scheduler/backoff_policy.h): pods rejected
+//                  by plugins, and pods that failed with an error (no rejecting plugin). A flush
+//                  about every second moves completed ones to activeQ. When activeQ is empty, Pop
+//                  takes the head of the rejected-pods heap early (SchedulerPopFromBackoffQ).
+//   unschedulable  pods rejected by plugins, waiting for a cluster event one of their rejecting
+//                  plugins registered for and whose queueing hint says Queue; and gated pods
+//                  (a PreEnqueue plugin said no: never attempted until it says yes). A flush every
+//                  30 s moves pods that waited longer than pod_max_in_unschedulable_pods_duration
+//                  (event UnschedulableTimeout; gated pods stay unless their gate listens to it).
+// A popped pod is "in flight" until Done: cluster events arriving meanwhile are recorded and, if
+// the attempt fails, replayed through the hints of the plugins that rejected it
+// (scheduler/in_flight_events.h), so no event is lost to an attempt in progress.
+//
+// Where a failed pod goes (AddUnschedulableIfNotPresent): no rejecting plugin (an error) -> error
+// backoff; a recorded event whose hint says Queue -> backoffQ (activeQ when its backoff is already
+// over, or at once when the plugin returned Pending); otherwise the unschedulable pool.
+// Backoff counts rejections and errors apart (BackoffPolicy).
+//
+// Pods are keyed by "namespace/name" (as upstream's queues); in-flight tracking is by UID.
+//
+// Thread-safety: every public method is safe from any thread. One mutex guards all state; Pop
+// blocks on a condition variable without holding it. The callbacks (`less`, `pre_enqueue`, the
+// queueing hints) run with the mutex held, as upstream runs them under the queue lock: they must
+// be cheap and must not call back into the queue. Hints run on the thread that delivered the event.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "api/labels.h"
+#include "api/pod.h"
+#include "framework/cluster_event.h"
+#include "framework/framework.h"
+#include "framework/interface.h"
+#include "framework/pod_info.h"
+#include "framework/status.h"
+#include "scheduler/backoff_policy.h"
+#include "scheduler/clock.h"
+#include "scheduler/in_flight_events.h"
+#include "scheduler/nominator.h"
+#include "scheduler/pod_heap.h"
+
+namespace ksched::scheduler {
+
+struct SchedulingQueueOptions {
+  std::chrono::milliseconds pod_initial_backoff{1000};
+  std::chrono::milliseconds pod_max_backoff{10000};
+  std::chrono::milliseconds pod_max_in_unschedulable_pods_duration{std::chrono::minutes(5)};
+  // SchedulerPopFromBackoffQ (beta, on by default in v1.34): Pop takes a backing-off rejected pod
+  // when activeQ is empty; backoff expiries are aligned to the ordering window; PreEnqueue runs
+  // when a pod enters the backoffQ instead of when it leaves it.
+  bool pop_from_backoff_q = true;
+  // The backoffQ flush period, also the ordering window (upstream's 1 s constant).
+  std::chrono::milliseconds backoff_flush_period{1000};
+  // The unschedulable-pool flush period (upstream's 30 s constant).
+  std::chrono::milliseconds unschedulable_flush_period{30000};
+  // The informer's current pod, for the nominator's liveness check (upstream podLister); empty: no
+  // check.
+  Nominator::PodLister pod_lister;
+  // A namespace's labels, for affinity terms with namespace selectors (upstream nsLister); empty or
+  // nullopt: no labels.
+  std::function<std::optional<api::Labels>(std::string_view ns)> namespace_labels;
+};
+
+// The queueing hints per profile (spec.schedulerName): (plugin name, registered event + hint), in
+// the order hints are consulted.
+using QueueingHintRegistrations =
+    std::map<std::string, std::vector<std::pair<std::string, framework::ClusterEventWithHint>>>;
+
+// Where a pending pod is (debugging and tests).
+enum class QueuedIn : std::uint8_t { kNowhere, kActive, kBackoff, kUnschedulable, kGated };
+
+// Sizes for scheduler_pending_pods{queue=...}.
+struct PendingPodCounts {
+  std::size_t active = 0;
+  std::size_t backoff = 0;
+  std::size_t unschedulable = 0;  // not counting gated pods
+  std::size_t gated = 0;
+};
+
+class SchedulingQueue : public framework::PodNominator {
+ public:
+  using LessFn =
+      std::function<bool(const framework::QueuedPodInfo&, const framework::QueuedPodInfo&)>;
+  // Runs the pod's profile's PreEnqueue plugins; non-success gates the pod, status.plugin() naming
+  // the gating plugin.
+  using PreEnqueueFn = std::function<framework::Status(const api::Pod&)>;
+
+  SchedulingQueue(SchedulingQueueOptions options, Clock& clock, LessFn less,
+                  PreEnqueueFn pre_enqueue, QueueingHintRegistrations hints);
+  ~SchedulingQueue() override;  // Close()
+
+  SchedulingQueue(const SchedulingQueue&) = delete;
+  SchedulingQueue& operator=(const SchedulingQueue&) = delete;
+
+  // A new unscheduled pod (informer add): to activeQ, or gated.
+  void Add(framework::PodInfoPtr pod);
+  // An unscheduled pod changed. In flight: recorded for its attempt. In activeQ/backoffQ: updated
+  // in place. In the unschedulable pool: its own update events (PodSchedulingPropertiesChange) go
+  // through its rejecting plugins' hints. Elsewhere: added to activeQ. `old_pod` may be nullptr.
+  void Update(framework::PodInfoPtr old_pod, framework::PodInfoPtr new_pod);
+  // Removes the pod from every queue and from the nominator (not from the in-flight set).
+  void Delete(const api::Pod& pod);
+
+  // Blocks until a pod is available or Close(); nullptr once closed. Counts an attempt, starts a
+  // scheduling cycle and clears the pod's rejecting plugins; the pod is in flight until Done.
+  framework::QueuedPodInfoPtr Pop();
+  // Ends the pod's in-flight period (AddUnschedulableIfNotPresent does it too).
+  void Done(std::string_view pod_uid);
+  // Puts a pod whose attempt failed back (see the file comment); its unschedulable_plugins /
+  // pending_plugins say who rejected it (both empty: an error). Always ends its in-flight period.
+  // AlreadyExists when the pod is already queued (the pod is dropped).
+  // `pod_scheduling_cycle` is kept for interface parity: with queueing hints it is not needed.
+  absl::Status AddUnschedulableIfNotPresent(framework::QueuedPodInfoPtr pod,
+                                            std::int64_t pod_scheduling_cycle);
+
+  // A cluster event: moves the unschedulable pods one of whose rejecting plugins registered for it
+  // and whose hint says Queue; recorded for in-flight pods. The objects are copied only when an
+  // attempt in flight needs them; the second form shares them instead.
+  void MoveAllToActiveOrBackoffQueue(const framework::ClusterEvent& event,
+                                     const framework::EventObjects& objects);
+  void MoveAllToActiveOrBackoffQueue(const framework::ClusterEvent& event,
+                                     const SharedEventObjects& objects);
+  // A pod was bound (informer add of an assigned pod): the event AssignedPodAdd, offered only to
+  // the unschedulable pods with a required affinity term matching it or rejected by
+  // PodTopologySpread in its namespace.
+  void AssignedPodAdded(const framework::PodInfoPtr& pod);
+  // An assigned pod changed (`action` from PodSchedulingPropertiesChange): a scale-down is offered
+  // to every unschedulable pod, anything else as in AssignedPodAdded.
+  void AssignedPodUpdated(const framework::PodInfoPtr& old_pod,
+                          const framework::PodInfoPtr& new_pod, framework::ActionType action);
+  // Moves the pods from the unschedulable pool or backoffQ to activeQ at once (event
+  // ForceActivate); a pod in flight gets ForceActivate recorded for its attempt; others are
+  // ignored.
+  void Activate(const std::vector<framework::PodInfoPtr>& pods);
+
+  // Starts the flush thread (backoffQ about every second, aligned to the ordering window; the
+  // unschedulable pool every 30 s). Idempotent.
+  void Run();
+  // Wakes Pop (which then returns nullptr), stops and joins the flush thread. Idempotent.
+  void Close();
+
+  // Incremented by every Pop.
+  std::int64_t SchedulingCycle() const;
+
+  // --- Nominator -----------------------------------------------------------------------------
+  // The nominated pods of a node, each as its latest queued version.
+  std::vector<framework::PodInfoPtr> NominatedPodsForNode(
+      std::string_view node_name) const override;
+  void AddNominatedPod(const framework::PodInfoPtr& pod,
+                       const framework::NominatingInfo& info = {});
+  void DeleteNominatedPodIfExists(const api::Pod& pod);
+
+  // --- Metrics and debugging -----------------------------------------------------------------
+  PendingPodCounts Counts() const;
+  struct PendingPodList {
+    std::vector<std::shared_ptr<const api::Pod>> pods;  // activeQ, then backoffQ, then the pool
+    std::string summary;  // "activeQ:1; backoffQ:0; unschedulablePods:2" (upstream's format)
+  };
+  PendingPodList PendingPods() const;
+  QueuedIn Where(std::string_view ns, std::string_view name) const;
+  // A copy of the queued record, nullopt when not queued (in flight pods are not queued).
+  std::optional<framework::QueuedPodInfo> GetPod(std::string_view ns, std::string_view name) const;
+  std::vector<std::shared_ptr<const api::Pod>> InFlightPods() const;
+  std::size_t InFlightEventCount() const;
+  // The cycle of the last event that moved pods (upstream moveRequestCycle; informational with
+  // queueing hints).
+  std::int64_t MoveRequestCycle() const;
+
+  // --- Test hooks: what the flush thread runs ------------------------------------------------
+  void FlushBackoffQCompleted();
+  void FlushUnschedulablePodsLeftover();
+
+ private:
+  enum class Strategy : std::uint8_t { kSkip, kAfterBackoff, kImmediately };
+  using ObjectsFn = std::function<SharedEventObjects()>;
+
+  // All *Locked methods require mu_ held exclusively.
+  framework::QueuedPodInfoPtr NewQueuedPodInfoLocked(framework::PodInfoPtr pod) const;
+  void RunPreEnqueueLocked(framework::QueuedPodInfo& pod);
+  bool MoveToActiveQLocked(framework::QueuedPodInfoPtr pod, std::string_view event,
+                           bool moves_from_backoff);
+  bool MoveToBackoffQLocked(framework::QueuedPodInfoPtr pod, std::string_view event);
+  QueuedIn RequeueLocked(framework::QueuedPodInfoPtr pod, Strategy strategy,
+                         std::string_view event);
+  bool WakesPop(QueuedIn where) const;
+
+  void PutUnschedulableLocked(framework::QueuedPodInfoPtr pod);
+  framework::QueuedPodInfoPtr TakeUnschedulableLocked(std::string_view key);
+  void PutBackoffLocked(framework::QueuedPodInfoPtr pod);
+  framework::QueuedPodInfoPtr TakeBackoffLocked(std::string_view key);
+  const framework::QueuedPodInfo* FindQueuedLocked(std::string_view key) const;
+
+  bool IsEventOfInterest(const framework::ClusterEvent& event) const;
+  Strategy IsPodWorthRequeuingLocked(const framework::QueuedPodInfo& pod,
+                                     const framework::ClusterEvent& event,
+                                     const framework::EventObjects& objects) const;
+  Strategy HintForInFlightPodLocked(const framework::QueuedPodInfo& pod) const;
+  void MovePodsLocked(const std::vector<std::string>& keys, const framework::ClusterEvent& event,
+                      const framework::EventObjects& objects, const ObjectsFn& shared_objects);
+  std::vector<std::string> UnschedulableKeysLocked() const;
+  std::vector<std::string> UnschedulableWithCrossTopologyTermLocked(const api::Pod& pod) const;
+
+  void RunLoop();
+
+  // Immutable after construction.
+  const SchedulingQueueOptions options_;
+  Clock& clock_;
+  const LessFn less_;
+  const PreEnqueueFn pre_enqueue_;
+  const QueueingHintRegistrations hints_;
+  // Plugin name -> the events it registered (any profile), for gated pods (upstream
+  // pluginToEventsMap).
+  std::map<std::string, std::vector<framework::ClusterEvent>, std::less<>> plugin_events_;
+  const BackoffPolicy backoff_;
+  const framework::ClusterEvent unscheduled_pod_add_;
+  const framework::ClusterEvent unscheduled_pod_update_;
+  const framework::ClusterEvent assigned_pod_add_;
+
+  mutable std::shared_mutex mu_;
+  std::condition_variable_any pop_cv_;  // signalled when Pop may find a pod, or on Close
+  PodHeap active_q_;                   // guarded by mu_
+  PodHeap backoff_q_;                  // guarded by mu_; pods rejected by plugins
+  PodHeap error_backoff_q_;            // guarded by mu_; pods that failed with an error
+  // guarded by mu_; the unschedulable pool, gated pods included.
+  std::unordered_map<std::string, framework::QueuedPodInfoPtr> unschedulable_;
+  std::size_t gated_count_ = 0;        // guarded by mu_; gated pods in unschedulable_
+  InFlightEvents in_flight_;           // guarded by mu_
+  Nominator nominator_;                // guarded by mu_
+  std::int64_t scheduling_cycle_ = 0;  // guarded by mu_
+  std::int64_t move_request_cycle_ = -1;  // guarded by mu_
+  bool closed_ = false;                // guarded by mu_
+
+  // The flush thread.
+  std::mutex run_mu_;
+  std::condition_variable run_cv_;
+  bool stop_requested_ = false;  // guarded by run_mu_
+  std::thread run_thread_;       // guarded by run_mu_
+};
+
+}  // namespace ksched::scheduler

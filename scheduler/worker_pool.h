@@ -1,0 +1,45 @@
+// WorkerPool: a fixed set of threads running submitted tasks in FIFO order. The scheduler runs
+// its binding cycles (WaitOnPermit, PreBind, Bind, PostBind) on one, so that the scheduling thread
+// hands a pod over and takes the next one at once, and writes pod statuses on another. Upstream
+// starts a goroutine per pod; a fixed pool bounds the calls in flight (and the API load) instead:
+// with `threads` workers at most that many tasks wait on the API server at a time.
+//
+// Thread-safety: Submit from any thread. The destructor (or Stop) runs every task already
+// submitted, then joins.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ksched::scheduler {
+
+class WorkerPool {
+ public:
+  explicit WorkerPool(int threads);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  void Submit(std::function<void()> task);
+  // Finishes the submitted tasks and joins the threads; Submit afterwards runs the task inline.
+  void Stop();
+  // Tasks queued or running.
+  std::size_t in_flight() const;
+
+ private:
+  void Worker();
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> tasks_;  // guarded by mu_
+  std::size_t running_ = 0;                  // guarded by mu_
+  bool stopping_ = false;                    // guarded by mu_
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Integration: kube-scheduler-cpp schedules pods on the real control plane, side by side with the
+# upstream kube-scheduler of the same version (built from the same Go modules) on an equivalent
+# profile. Every scenario creates the same pod twice, once for each scheduler (schedulerName
+# default-scheduler = ours, upstream-scheduler = upstream's), and compares what users see:
+#   - schedulable pods are bound by both; a GPU pod tolerating the taint lands on a GPU node;
+#   - an unschedulable pod gets PodScheduled=False with the same reason and, byte for byte, the
+#     same message as upstream's, and a Warning FailedScheduling event with that note from
+#     reportingController default-scheduler;
+#   - a node added later makes the pending pods schedulable (event-driven requeue);
+#   - pods of another scheduler are left alone; a bound pod has the Normal Scheduled event;
+#   - 200 pods on 20 nodes are all bound without overcommitting any node;
+#   - SIGTERM stops the scheduler with exit status 0.
+# The upstream profile disables the default plugins this project has not built yet (preemption,
+# volumes, topology spread, inter-pod affinity, DRA): none of them changes these scenarios apart
+# from preemption's message suffix.
+. "$(dirname "$0")/lib.sh"
+build_dir=${KSCHED_BUILD_DIR:-$repo/build}
+ours="$build_dir/scheduler/kube-scheduler-cpp"
+[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+
+start_controlplane
+note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL"
+upstream="$KSCHED_CP_BIN/kube-scheduler"
+
+python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix cpu --count 4 --cpu 4 --memory 32Gi --zones 2 >/dev/null
+python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix gpu --count 2 --cpu 16 \
+  --memory 128Gi --resource nvidia.com/gpu=8 --label accelerator=gpu --taint dedicated=gpu:NoSchedule --zones 2 >/dev/null
+
+cat >"$cp_dir/upstream-scheduler.yaml" <<EOF
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection:
+  kubeconfig: $KUBECONFIG_SCHEDULER
+leaderElection:
+  leaderElect: false
+profiles:
+- schedulerName: upstream-scheduler
+  plugins:
+    multiPoint:
+      disabled:
+      - name: DefaultPreemption
+      - name: VolumeRestrictions
+      - name: NodeVolumeLimits
+      - name: VolumeBinding
+      - name: VolumeZone
+      - name: PodTopologySpread
+      - name: InterPodAffinity
+      - name: DynamicResources
+EOF
+
+"$ours" --kubeconfig "$KUBECONFIG_SCHEDULER" --v=2 >"$cp_dir/logs/ours.log" 2>&1 &
+ours_pid=$!
+"$upstream" --config "$cp_dir/upstream-scheduler.yaml" --secure-port=0 --v=2 >"$cp_dir/logs/upstream.log" 2>&1 &
+upstream_pid=$!
+cleanup() {
+  kill "$ours_pid" "$upstream_pid" 2>/dev/null || true
+  stop_controlplane
+}
+trap cleanup EXIT
+
+pod() {  # pod NAME SCHEDULER CPU [extra spec json] [extended resource json, e.g. "nvidia.com/gpu":"1"]
+  local extra=${4:-} ext=${5:-}
+  local requests="\"cpu\":\"$3\",\"memory\":\"500Mi\"${ext:+,$ext}"
+  kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"$1","namespace":"default","labels":{"e2e":"yes"}},
+ "spec":{"schedulerName":"$2","terminationGracePeriodSeconds":0$extra,
+  "containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{$requests},"limits":{$ext}}}]}}
+EOF
+}
+both() {  # both NAME CPU [extra spec] [extended resource]: the same pod for each scheduler
+  pod "ours-$1" default-scheduler "$2" "${3:-}" "${4:-}"
+  pod "upstream-$1" upstream-scheduler "$2" "${3:-}" "${4:-}"
+}
+wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.5; done
+}
+node_of() { kubectl_admin get pod "$1" -o jsonpath='{.spec.nodeName}'; }
+bound() { [ -n "$(node_of "$1")" ]; }
+condition() {  # condition POD FIELD: the PodScheduled condition's reason or message
+  kubectl_admin get pod "$1" -o jsonpath="{.status.conditions[?(@.type==\"PodScheduled\")].$2}"
+}
+has_condition() { [ -n "$(condition "$1" reason)" ]; }
+
+# Schedulable pods.
+both small 500m
+both gpu 1 ',"tolerations":[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}],"nodeSelector":{"accelerator":"gpu"}'
+check "ours binds a small pod" wait_for 60 bound ours-small
+check "upstream binds the same pod" wait_for 60 bound upstream-small
+check "ours puts the tolerating GPU pod on a GPU node" wait_for 30 bash -c "[[ \$($KUBECTL --kubeconfig $KUBECONFIG_ADMIN get pod ours-gpu -o jsonpath='{.spec.nodeName}') == gpu-* ]]"
+check_eq "the Scheduled event of ours" "Normal Scheduled Binding Successfully assigned default/ours-small to $(node_of ours-small) default-scheduler" \
+  "$(kubectl_admin get events.events.k8s.io --field-selector regarding.name=ours-small,reason=Scheduled -o jsonpath='{.items[0].type} {.items[0].reason} {.items[0].action} {.items[0].note} {.items[0].reportingController}')"
+
+# Unschedulable pods: too much cpu; a node selector no node matches; a GPU request without
+# toleration; a node affinity naming a missing node (PreFilter narrows to nothing); too much ephemeral storage.
+both huge 100
+both nowhere 100m ',"nodeSelector":{"no-such-label":"x"}'
+both gpu-untolerated 100m '' '"nvidia.com/gpu":"1"'
+both pinned 100m ',"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["no-such-node"]}]}]}}}'
+both fat 100m '' '"ephemeral-storage":"10Ti"'
+for name in huge nowhere gpu-untolerated pinned fat; do
+  check "ours reports $name as unschedulable" wait_for 60 has_condition "ours-$name"
+  check "upstream reports $name as unschedulable" wait_for 60 has_condition "upstream-$name"
+  check_eq "$name: same reason as upstream" "$(condition "upstream-$name" reason)" "$(condition "ours-$name" reason)"
+  check_eq "$name: same message as upstream, byte for byte" "$(condition "upstream-$name" message)" "$(condition "ours-$name" message)"
+  note "$name: $(condition "ours-$name" message)"
+  check_eq "$name: FailedScheduling event note equals the condition message" "$(condition "ours-$name" message)" \
+    "$(kubectl_admin get events.events.k8s.io --field-selector regarding.name=ours-$name,reason=FailedScheduling -o jsonpath='{.items[0].note}')"
+done
+
+# A pod for nobody we know.
+pod stranger someone-else 100m
+sleep 2
+check_eq "a pod of another scheduler is left alone" "|" "$(node_of stranger)|$(condition stranger reason)"
+
+# A big node arrives: the huge pods become schedulable through the NodeAdd event.
+python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix big --count 1 --cpu 256 --memory 1Ti >/dev/null
+check "ours binds the huge pod after the node was added" wait_for 60 bound ours-huge
+check "upstream too" wait_for 60 bound upstream-huge
+check_eq "ours-huge is on the big node" "big-0" "$(node_of ours-huge)"
+
+# Load: 200 pods of 400m on 20 fresh 4-cpu nodes selected by label: exactly full when all are
+# bound, so any overcommitment or lost pod shows.
+python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix load --count 20 --cpu 4 --memory 32Gi >/dev/null
+for i in $(seq 0 199); do
+  printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"load-%d","namespace":"default","labels":{"load":"yes"}},"spec":{"terminationGracePeriodSeconds":0,"nodeSelector":{"kube-scheduler-cpp.test/node-set":"load"},"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"400m","memory":"500Mi"}}}]}}\n' "$i"
+done >"$cp_dir/load-pods.json"
+start=$SECONDS
+kubectl_admin create -f "$cp_dir/load-pods.json" >/dev/null
+all_load_bound() { [ "$(kubectl_admin get pods -l load=yes -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | grep -c .)" = 200 ]; }
+check "200 pods bound" wait_for 120 all_load_bound
+note "200 pods bound $((SECONDS - start)) s after creation (kubectl create included)"
+max_per_node=$(kubectl_admin get pods -l load=yes -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | sort | uniq -c | sort -rn | head -1 | awk '{print $1}')
+check "no load node holds more than 10 pods of 400m (4 cpu)" [ "$max_per_node" -le 10 ]
+
+kill -TERM "$ours_pid"
+wait_for 30 bash -c "! kill -0 $ours_pid 2>/dev/null"
+rc=0; wait "$ours_pid" || rc=$?
+check_eq "SIGTERM stops kube-scheduler-cpp with exit status 0" 0 "$rc"
+grep -q "stopped:" "$cp_dir/logs/ours.log" && note "$(grep 'stopped:' "$cp_dir/logs/ours.log")"
+[ "$failed" = 0 ] || { echo "--- ours.log (tail)"; tail -n 40 "$cp_dir/logs/ours.log"; }
+finish

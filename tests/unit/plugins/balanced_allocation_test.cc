@@ -1,0 +1,233 @@
+// NodeResourcesBalancedAllocation: upstream v1.34 balanced_allocation_test.go
+// (TestNodeResourcesBalancedAllocation) with its expected scores, plus the scoring function and the
+// factory's validation.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/node.h"
+#include "api/pod.h"
+#include "framework/cycle_state.h"
+#include "framework/interface.h"
+#include "framework/node_info.h"
+#include "framework/status.h"
+#include "plugins/node_resources/args.h"
+#include "plugins/node_resources/balanced_allocation.h"
+#include "plugins/node_resources/scorers.h"
+#include "fake_handle.h"
+#include "node_resources_test_util.h"
+#include "test_objects.h"
+
+namespace {
+
+using ksched::api::Node;
+using ksched::api::Pod;
+using ksched::framework::Code;
+using ksched::framework::CycleState;
+using ksched::framework::NodeInfo;
+using ksched::framework::Status;
+using ksched::plugins::node_resources::BalancedAllocation;
+using ksched::plugins::node_resources::BalancedAllocationScore;
+using ksched::plugins::node_resources::kBalancedAllocationName;
+using ksched::plugins::node_resources::NewBalancedAllocation;
+using ksched::plugins::node_resources::NodeResourcesBalancedAllocationArgs;
+using ksched::plugins::node_resources::ResourceSpec;
+using ksched::plugins::testing::Build;
+using ksched::plugins::testing::FakeHandle;
+using ksched::plugins::testing::List;
+using ksched::plugins::testing::MakeResourceNode;
+using ksched::plugins::testing::PodInfos;
+using ksched::plugins::testing::RequestPod;
+namespace api = ksched::api;
+
+using Requests = std::vector<std::pair<std::string, std::string>>;
+
+api::Container RequestContainer(const Requests& requests) {
+  api::Container container;
+  container.resources.requests = List(requests);
+  return container;
+}
+
+// upstream's PodSpecs of the table.
+Pod CpuAndMemoryAndGpu() {
+  Pod pod;
+  pod.spec.node_name = "node1";
+  pod.spec.containers = {
+      RequestContainer({{"cpu", "1000m"}, {"memory", "2000"}}),
+      RequestContainer({{"cpu", "2000m"}, {"memory", "3000"}, {"nvidia.com/gpu", "3"}})};
+  return pod;
+}
+
+Pod CpuOnly(std::string node) {
+  Pod pod;
+  pod.spec.node_name = std::move(node);
+  pod.spec.containers = {RequestContainer({{"cpu", "1000m"}, {"memory", "0"}}),
+                         RequestContainer({{"cpu", "2000m"}, {"memory", "0"}})};
+  return pod;
+}
+
+Pod CpuAndMemory() {
+  Pod pod;
+  pod.spec.node_name = "node2";
+  pod.spec.containers = {RequestContainer({{"cpu", "1000m"}, {"memory", "2000"}}),
+                         RequestContainer({{"cpu", "2000m"}, {"memory", "3000"}})};
+  return pod;
+}
+
+NodeResourcesBalancedAllocationArgs Args(std::vector<ResourceSpec> resources) {
+  NodeResourcesBalancedAllocationArgs args;
+  args.resources = std::move(resources);
+  return args;
+}
+
+TEST_CASE("BalancedAllocation scores (TestNodeResourcesBalancedAllocation)",
+          "[plugins][node_resources][balanced_allocation]") {
+  const std::vector<ResourceSpec> cpu_memory = {{"cpu", 1}, {"memory", 1}};
+  const std::vector<ResourceSpec> cpu_memory_gpu = {{"cpu", 1}, {"memory", 1}, {"nvidia.com/gpu", 1}};
+  const std::vector<std::pair<std::string, std::int64_t>> gpu8 = {{"nvidia.com/gpu", 8}};
+
+  struct Case {
+    std::string name;
+    Pod pod;
+    std::vector<Pod> pods;
+    std::vector<std::shared_ptr<const Node>> nodes;
+    NodeResourcesBalancedAllocationArgs args;
+    bool run_pre_score = true;
+    Code want_pre_score = Code::kSuccess;
+    std::vector<std::int64_t> want;
+  };
+  const std::vector<Case> cases = {
+      {"nothing scheduled, nothing requested, skip in PreScore",
+       Pod{},
+       {},
+       {MakeResourceNode("node1", 4000, 10000), MakeResourceNode("node2", 4000, 10000)},
+       Args(cpu_memory),
+       true,
+       Code::kSkip,
+       {}},
+      // node1: cpu 3000/4000 = 0.75, memory 5000/10000 = 0.5, std 0.125 -> 87;
+      // node2: 3000/6000 = 0.5, 0.5 -> 100.
+      {"nothing scheduled, resources requested, differently sized nodes",
+       CpuAndMemory(),
+       {},
+       {MakeResourceNode("node1", 4000, 10000), MakeResourceNode("node2", 6000, 10000)},
+       Args(cpu_memory),
+       true,
+       Code::kSuccess,
+       {87, 100}},
+      {"resources requested, pods scheduled with resources",
+       CpuAndMemory(),
+       {CpuOnly("node1"), CpuAndMemory()},
+       {MakeResourceNode("node1", 10000, 20000), MakeResourceNode("node2", 10000, 20000)},
+       Args(cpu_memory),
+       true,
+       Code::kSuccess,
+       {82, 95}},
+      {"resources requested, pods scheduled with resources, differently sized nodes",
+       CpuAndMemory(),
+       {CpuOnly("node1"), CpuAndMemory()},
+       {MakeResourceNode("node1", 10000, 20000), MakeResourceNode("node2", 10000, 50000)},
+       Args(cpu_memory),
+       true,
+       Code::kSuccess,
+       {82, 80}},
+      {"requested resources at node capacity",
+       CpuOnly("node1"),
+       {CpuOnly("node1"), CpuAndMemory()},
+       {MakeResourceNode("node1", 6000, 10000), MakeResourceNode("node2", 6000, 10000)},
+       Args(cpu_memory),
+       true,
+       Code::kSuccess,
+       {50, 75}},
+      // Three resources: the population standard deviation.
+      {"include scalar resource on a node for balanced resource allocation",
+       RequestPod({{{"memory", "0"}, {"nvidia.com/gpu", "1"}}}),
+       {CpuAndMemory(), CpuAndMemoryAndGpu()},
+       {MakeResourceNode("node1", 3500, 40000, gpu8), MakeResourceNode("node2", 3500, 40000, gpu8)},
+       Args(cpu_memory_gpu),
+       true,
+       Code::kSuccess,
+       {70, 65}},
+      {"node without the scalar resource should skip the scalar resource",
+       CpuAndMemory(),
+       {},
+       {MakeResourceNode("node1", 3500, 40000, gpu8), MakeResourceNode("node2", 3500, 40000)},
+       Args(cpu_memory_gpu),
+       true,
+       Code::kSuccess,
+       {63, 63}},
+      {"resources requested, pods scheduled with resources if PreScore not called",
+       CpuAndMemory(),
+       {CpuOnly("node1"), CpuAndMemory()},
+       {MakeResourceNode("node1", 10000, 20000), MakeResourceNode("node2", 10000, 20000)},
+       Args(cpu_memory),
+       false,
+       Code::kSuccess,
+       {82, 95}},
+  };
+
+  for (const Case& c : cases) {
+    INFO(c.name);
+    FakeHandle handle(c.nodes, PodInfos(c.pods));
+    auto plugin = Build<BalancedAllocation>(NewBalancedAllocation, &c.args, handle);
+    std::vector<const NodeInfo*> node_infos;
+    for (const auto& node : c.nodes) {
+      node_infos.push_back(handle.snapshot().Get(node->metadata.name));
+      REQUIRE(node_infos.back() != nullptr);
+    }
+    CycleState state;
+    if (c.run_pre_score) {
+      const Status status = plugin->PreScore(state, c.pod, node_infos);
+      CHECK(status.code() == c.want_pre_score);
+      if (status.IsSkip()) continue;
+    }
+    std::vector<std::int64_t> scores;
+    for (const NodeInfo* node_info : node_infos) {
+      const auto [score, status] = plugin->Score(state, c.pod, *node_info);
+      CHECK(status.IsSuccess());
+      scores.push_back(score);
+    }
+    CHECK(scores == c.want);
+  }
+}
+
+TEST_CASE("BalancedAllocation Score without PreScore gives best-effort pods 0",
+          "[plugins][node_resources][balanced_allocation]") {
+  FakeHandle handle({MakeResourceNode("node1", 4000, 10000)});
+  auto plugin = Build<BalancedAllocation>(NewBalancedAllocation, nullptr, handle);
+  CycleState state;
+  const auto [score, status] = plugin->Score(state, Pod{}, *handle.snapshot().Get("node1"));
+  CHECK(status.IsSuccess());
+  CHECK(score == 0);
+  CHECK(plugin->Name() == kBalancedAllocationName);
+}
+
+TEST_CASE("BalancedAllocationScore follows upstream's arithmetic",
+          "[plugins][node_resources][balanced_allocation]") {
+  using V = std::vector<std::int64_t>;
+  // Fewer than two resources on the node: std 0.
+  CHECK(BalancedAllocationScore(V{}, V{}) == 100);
+  CHECK(BalancedAllocationScore(V{5, 7}, V{10, 0}) == 100);
+  // Fractions are capped at 1: |1 - 0.5| / 2 = 0.25.
+  CHECK(BalancedAllocationScore(V{30, 5}, V{10, 10}) == 75);
+  // Three fractions 1, 0, 0: mean 1/3, std = sqrt(2/9) = 0.4714 -> int64(52.85) = 52.
+  CHECK(BalancedAllocationScore(V{10, 0, 0}, V{10, 10, 10}) == 52);
+}
+
+TEST_CASE("NewBalancedAllocation validates its args", "[plugins][node_resources][balanced_allocation]") {
+  FakeHandle handle;
+  const NodeResourcesBalancedAllocationArgs bad_weight = Args({{"cpu", 2}, {"memory", 1}});
+  const auto built = NewBalancedAllocation(&bad_weight, handle);
+  REQUIRE_FALSE(built.ok());
+  CHECK(std::string(built.status().message()) == "resources[0].weight: Invalid value: 2: must be 1");
+
+  ksched::plugins::node_resources::NodeResourcesFitArgs other;
+  const auto wrong_type = NewBalancedAllocation(&other, handle);
+  REQUIRE_FALSE(wrong_type.ok());
+  CHECK(std::string(wrong_type.status().message()) ==
+        "want args of the right type for plugin NodeResourcesBalancedAllocation");
+}
+
+}  // namespace

@@ -1,0 +1,255 @@
+// RestClusterApi and PatchPodScheduledCondition against an AnsweringTransport: the requests made
+// (exact bodies), the ones not made, and how API errors end.
+#include "scheduler/cluster_api.h"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "answering_transport.h"
+
+namespace {
+
+using ksched::api::Pod;
+using ksched::api::PodCondition;
+using ksched::api::Time;
+using ksched::client::HttpMethod;
+using ksched::client::HttpRequest;
+using ksched::framework::Code;
+using ksched::scheduler::PatchPodScheduledCondition;
+using ksched::scheduler::RestClusterApi;
+using ksched::scheduler::testing::AnsweringTransport;
+using ksched::scheduler::testing::InstantClient;
+using ksched::scheduler::testing::Response;
+using ksched::scheduler::testing::StatusResponse;
+using namespace std::chrono_literals;
+
+// 2026-11-30T12:00:00Z, and an hour later.
+const Time kT0{std::chrono::seconds(1796040000)};
+const Time kT1 = kT0 + 1h;
+constexpr char kPodPath[] = "/api/v1/namespaces/ns1/pods/p1";
+constexpr char kStatusPath[] = "/api/v1/namespaces/ns1/pods/p1/status";
+constexpr char kDisruptionMessage[] = "default-scheduler: preempting to accommodate a higher priority pod";
+
+Pod MakePod() {
+  Pod pod;
+  pod.metadata.name = "p1";
+  pod.metadata.namespace_ = "ns1";
+  pod.metadata.uid = "uid-1";
+  pod.metadata.generation = 3;
+  return pod;
+}
+
+PodCondition Condition(std::string type, std::string status, std::string reason, std::string message,
+                       std::optional<Time> transition, std::int64_t observed_generation) {
+  PodCondition condition;
+  condition.type = std::move(type);
+  condition.status = std::move(status);
+  condition.reason = std::move(reason);
+  condition.message = std::move(message);
+  condition.last_transition_time = transition;
+  condition.observed_generation = observed_generation;
+  return condition;
+}
+
+PodCondition Unschedulable(std::string message) {
+  return Condition("PodScheduled", "False", "Unschedulable", std::move(message), std::nullopt, 3);
+}
+
+// Answers by method: PATCH and DELETE from their queues (200 once used up), POST with `post`.
+struct ByMethod {
+  std::vector<ksched::client::HttpResponse> patch;
+  std::vector<ksched::client::HttpResponse> del;
+  ksched::client::HttpResponse post;
+};
+
+std::string Methods(const std::vector<HttpRequest>& requests) {
+  std::string methods;
+  for (const HttpRequest& request : requests) {
+    if (!methods.empty()) methods += ' ';
+    switch (request.method) {
+      case HttpMethod::kPost: methods += "POST"; break;
+      case HttpMethod::kPatch: methods += "PATCH"; break;
+      case HttpMethod::kDelete: methods += "DELETE"; break;
+      default: methods += "?"; break;
+    }
+  }
+  return methods;
+}
+
+struct Fixture {
+  std::shared_ptr<AnsweringTransport> transport = std::make_shared<AnsweringTransport>();
+  std::shared_ptr<ksched::client::RestClient> client = InstantClient(transport);
+  RestClusterApi api{client, [] { return kT1; }};
+
+  void Answer(std::vector<ksched::client::HttpResponse> patch, std::vector<ksched::client::HttpResponse> del = {},
+              ksched::client::HttpResponse post = Response(201)) {
+    auto state = std::make_shared<ByMethod>(ByMethod{std::move(patch), std::move(del), std::move(post)});
+    transport->set_responder([state](const HttpRequest& request) -> absl::StatusOr<ksched::client::HttpResponse> {
+      auto next = [](std::vector<ksched::client::HttpResponse>& queue) {
+        if (queue.empty()) return Response(200);
+        ksched::client::HttpResponse response = queue.front();
+        queue.erase(queue.begin());
+        return response;
+      };
+      if (request.method == HttpMethod::kPatch) return next(state->patch);
+      if (request.method == HttpMethod::kDelete) return next(state->del);
+      return state->post;
+    });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("BindPod POSTs a Binding; a refusal is an Error status with the API's message", "[cluster_api]") {
+  Fixture f;
+  REQUIRE(f.api.BindPod(MakePod(), "node-1").IsSuccess());
+  auto requests = f.transport->requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].method == HttpMethod::kPost);
+  CHECK(requests[0].target == "/api/v1/namespaces/ns1/pods/p1/binding");
+  CHECK(requests[0].body == R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"p1","namespace":"ns1",)"
+                            R"("uid":"uid-1"},"target":{"kind":"Node","name":"node-1"}})");
+
+  f.Answer({}, {}, StatusResponse(409, "Conflict", "pod p1 is already assigned to node node-0"));
+  const ksched::framework::Status refused = f.api.BindPod(MakePod(), "node-1");
+  CHECK(refused.code() == Code::kError);
+  CHECK(refused.Message().find("pod p1 is already assigned to node node-0") != std::string::npos);
+}
+
+TEST_CASE("EvictVictim adds DisruptionTarget, then deletes with the victim's UID", "[cluster_api]") {
+  Fixture f;
+  Pod victim = MakePod();
+  victim.status.conditions.push_back(Condition("PodScheduled", "True", "", "", kT0, 0));
+
+  SECTION("condition patched, then deleted") {
+    REQUIRE(f.api.EvictVictim(victim, kDisruptionMessage).IsSuccess());
+    const auto requests = f.transport->requests();
+    REQUIRE(Methods(requests) == "PATCH DELETE");
+    CHECK(requests[0].target == kStatusPath);
+    CHECK(requests[0].content_type == "application/strategic-merge-patch+json");
+    CHECK(requests[0].body ==
+          R"({"status":{"$setElementOrder/conditions":[{"type":"PodScheduled"},{"type":"DisruptionTarget"}],)"
+          R"("conditions":[{"lastProbeTime":null,"lastTransitionTime":"2026-11-30T13:00:00Z",)"
+          R"("message":"default-scheduler: preempting to accommodate a higher priority pod","observedGeneration":3,)"
+          R"("reason":"PreemptionByScheduler","status":"True","type":"DisruptionTarget"}]}})");
+    CHECK(requests[1].target == kPodPath);
+    CHECK(requests[1].body == R"({"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"uid":"uid-1"}})");
+  }
+  SECTION("a victim already marked is only deleted") {
+    victim.status.conditions.push_back(
+        Condition("DisruptionTarget", "True", "PreemptionByScheduler", kDisruptionMessage, kT0, 3));
+    REQUIRE(f.api.EvictVictim(victim, kDisruptionMessage).IsSuccess());
+    CHECK(Methods(f.transport->requests()) == "DELETE");
+  }
+  SECTION("a victim gone before the patch: success, nothing deleted") {
+    f.Answer({StatusResponse(404, "NotFound")});
+    CHECK(f.api.EvictVictim(victim, kDisruptionMessage).IsSuccess());
+    CHECK(Methods(f.transport->requests()) == "PATCH");
+  }
+  SECTION("a victim gone before the delete (404), or replaced by a namesake (409): success") {
+    f.Answer({}, {StatusResponse(404, "NotFound"), StatusResponse(409, "Conflict", "Precondition failed")});
+    CHECK(f.api.EvictVictim(victim, kDisruptionMessage).IsSuccess());
+    CHECK(f.api.EvictVictim(victim, kDisruptionMessage).IsSuccess());
+    CHECK(Methods(f.transport->requests()) == "PATCH DELETE PATCH DELETE");
+  }
+  SECTION("a failing delete is an error") {
+    f.Answer({}, {StatusResponse(403, "Forbidden", "pods is forbidden")});
+    const ksched::framework::Status status = f.api.EvictVictim(victim, kDisruptionMessage);
+    CHECK(status.code() == Code::kError);
+    CHECK(status.Message().find("pods is forbidden") != std::string::npos);
+  }
+  SECTION("a status patch answered 500 is retried 4 times in all, then an error") {
+    f.Answer({StatusResponse(500, "InternalError"), StatusResponse(500, "InternalError"),
+                        StatusResponse(500, "InternalError"), StatusResponse(500, "InternalError")});
+    CHECK(f.api.EvictVictim(victim, kDisruptionMessage).code() == Code::kError);
+    CHECK(Methods(f.transport->requests()) == "PATCH PATCH PATCH PATCH");
+  }
+  SECTION("a status patch answered 503 once succeeds on the retry") {
+    f.Answer({StatusResponse(503, "ServiceUnavailable")});
+    CHECK(f.api.EvictVictim(victim, kDisruptionMessage).IsSuccess());
+    CHECK(Methods(f.transport->requests()) == "PATCH PATCH DELETE");
+  }
+  SECTION("a status patch answered 409 is not retried") {
+    f.Answer({StatusResponse(409, "Conflict")});
+    CHECK(f.api.EvictVictim(victim, kDisruptionMessage).code() == Code::kError);
+    CHECK(Methods(f.transport->requests()) == "PATCH");
+  }
+}
+
+TEST_CASE("ClearNominatedNodeName patches the field away, only when set", "[cluster_api]") {
+  Fixture f;
+  Pod pod = MakePod();
+  REQUIRE(f.api.ClearNominatedNodeName(pod).IsSuccess());
+  CHECK(f.transport->requests().empty());
+  pod.status.nominated_node_name = "node-1";
+  REQUIRE(f.api.ClearNominatedNodeName(pod).IsSuccess());
+  const auto requests = f.transport->requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].method == HttpMethod::kPatch);
+  CHECK(requests[0].target == kStatusPath);
+  CHECK(requests[0].body == R"({"status":{"nominatedNodeName":null}})");
+}
+
+TEST_CASE("PatchPodScheduledCondition sends only changes, as updatePod does", "[cluster_api]") {
+  Fixture f;
+  Pod pod = MakePod();
+  struct Case {
+    const char* name;
+    std::vector<PodCondition> conditions;  // the pod's
+    std::string nominated;                 // the pod's
+    PodCondition condition;
+    std::optional<std::string> nominate;
+    const char* patch;  // nullptr: no request
+  };
+  const PodCondition current = Condition("PodScheduled", "False", "Unschedulable", "0/3 nodes", kT0, 3);
+  const std::vector<Case> cases = {
+      {"a first condition", {}, "", Unschedulable("0/3 nodes"), std::nullopt,
+       R"({"status":{"conditions":[{"lastProbeTime":null,"lastTransitionTime":"2026-11-30T13:00:00Z",)"
+       R"("message":"0/3 nodes","observedGeneration":3,"reason":"Unschedulable","status":"False",)"
+       R"("type":"PodScheduled"}]}})"},
+      {"the same condition", {current}, "", Unschedulable("0/3 nodes"), std::nullopt, nullptr},
+      {"the same condition, nominated node unchanged", {current}, "node-1", Unschedulable("0/3 nodes"),
+       std::string("node-1"), nullptr},
+      {"the same condition, no nomination asked, a node nominated", {current}, "node-1",
+       Unschedulable("0/3 nodes"), std::nullopt, nullptr},
+      {"the same condition, another nominated node", {current}, "node-1", Unschedulable("0/3 nodes"),
+       std::string("node-2"), R"({"status":{"nominatedNodeName":"node-2"}})"},
+      {"the same condition, nomination cleared", {current}, "node-1", Unschedulable("0/3 nodes"), std::string(),
+       R"({"status":{"nominatedNodeName":null}})"},
+      {"a new message", {current}, "", Unschedulable("0/4 nodes"), std::nullopt,
+       R"({"status":{"$setElementOrder/conditions":[{"type":"PodScheduled"}],)"
+       R"("conditions":[{"message":"0/4 nodes","type":"PodScheduled"}]}})"},
+      {"a new reason", {current}, "",
+       Condition("PodScheduled", "False", "SchedulerError", "0/3 nodes", std::nullopt, 3), std::nullopt,
+       R"({"status":{"$setElementOrder/conditions":[{"type":"PodScheduled"}],)"
+       R"("conditions":[{"reason":"SchedulerError","type":"PodScheduled"}]}})"},
+  };
+  for (const Case& c : cases) {
+    SECTION(c.name) {
+      pod.status.conditions = c.conditions;
+      pod.status.nominated_node_name = c.nominated;
+      const absl::Status status = PatchPodScheduledCondition(*f.client, pod, c.condition, c.nominate, kT1);
+      INFO(status.ToString());
+      REQUIRE(status.ok());
+      const auto requests = f.transport->requests();
+      if (c.patch == nullptr) {
+        CHECK(requests.empty());
+      } else {
+        REQUIRE(requests.size() == 1);
+        CHECK(requests[0].method == HttpMethod::kPatch);
+        CHECK(requests[0].target == kStatusPath);
+        CHECK(requests[0].content_type == "application/strategic-merge-patch+json");
+        CHECK(requests[0].body == c.patch);
+      }
+    }
+  }
+  SECTION("an API error is returned") {
+    f.Answer({StatusResponse(422, "Invalid", "status.conditions: Invalid value")});
+    const absl::Status status = PatchPodScheduledCondition(*f.client, pod, Unschedulable("m"), std::nullopt, kT1);
+    CHECK(status.code() == absl::StatusCode::kInvalidArgument);
+  }
+}

@@ -1,0 +1,86 @@
+// PodSchedulingPropertiesChange (upstream pkg/scheduler/framework/events_test.go
+// TestPodSchedulingPropertiesChange, v1.34).
+#include "scheduler/pod_update_events.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "queue_test_support.h"
+
+namespace ksched::scheduler {
+namespace {
+
+namespace action = framework::action;
+using framework::EventResource;
+using testing::PodBuilder;
+
+std::vector<std::string> Labels(const std::vector<framework::ClusterEvent>& events) {
+  std::vector<std::string> labels;
+  for (const framework::ClusterEvent& event : events) labels.push_back(event.label);
+  return labels;
+}
+
+TEST_CASE("PodSchedulingPropertiesChange: one event per scheduling-relevant change",
+          "[pod_update_events]") {
+  using V = std::vector<std::string>;
+  struct Case {
+    const char* name;
+    api::Pod old_pod;
+    api::Pod new_pod;
+    V want;
+  };
+  const PodBuilder base = PodBuilder("p").Label("app", "web").Container("cpu", "500m");
+  const std::vector<Case> cases = {
+      {"nothing relevant: a generic update", base.Obj(),
+       PodBuilder(base).Annotation("a", "b").Obj(), V{"UnschedulablePodUpdate"}},
+      {"label added", base.Obj(), PodBuilder(base).Label("tier", "1").Obj(),
+       V{"UnschedulablePodUpdatePodLabel"}},
+      {"cpu request lowered", base.Obj(),
+       PodBuilder("p").Label("app", "web").Container("cpu", "200m").Obj(),
+       V{"UnschedulablePodUpdatePodScaleDown"}},
+      {"cpu request raised: no scale-down", base.Obj(),
+       PodBuilder("p").Label("app", "web").Container("cpu", "900m").Obj(),
+       V{"UnschedulablePodUpdate"}},
+      {"request removed", base.Obj(), PodBuilder("p").Label("app", "web").Container("", "").Obj(),
+       V{"UnschedulablePodUpdatePodScaleDown"}},
+      {"extended resource lowered", PodBuilder("p").Container("nvidia.com/gpu", "2").Obj(),
+       PodBuilder("p").Container("nvidia.com/gpu", "1").Obj(),
+       V{"UnschedulablePodUpdatePodScaleDown"}},
+      {"last gate removed", PodBuilder("p").Gates({"g"}).Obj(), PodBuilder("p").Obj(),
+       V{"UnschedulablePodUpdatePodSchedulingGatesEliminated"}},
+      {"one of two gates removed: generic", PodBuilder("p").Gates({"a", "b"}).Obj(),
+       PodBuilder("p").Gates({"b"}).Obj(), V{"UnschedulablePodUpdate"}},
+      {"toleration added", base.Obj(), PodBuilder(base).Toleration("k").Obj(),
+       V{"UnschedulablePodUpdatePodToleration"}},
+      {"several changes, in upstream's order", base.Obj(),
+       PodBuilder("p").Label("app", "db").Container("cpu", "100m").Toleration("k").Obj(),
+       V{"UnschedulablePodUpdatePodLabel", "UnschedulablePodUpdatePodScaleDown",
+         "UnschedulablePodUpdatePodToleration"}},
+      {"assigned pod", PodBuilder("p").Node("n1").Obj(),
+       PodBuilder("p").Node("n1").Label("x", "y").Obj(), V{"AssignedPodUpdatePodLabel"}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    CHECK(Labels(PodSchedulingPropertiesChange(c.new_pod, c.old_pod)) == c.want);
+  }
+}
+
+TEST_CASE("PodSchedulingPropertiesChange: events carry resource and action",
+          "[pod_update_events]") {
+  const std::vector<framework::ClusterEvent> events = PodSchedulingPropertiesChange(
+      PodBuilder("p").Obj(), PodBuilder("p").Gates({"g"}).Obj());
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].resource == EventResource::kUnscheduledPod);
+  CHECK(events[0].action == action::kUpdatePodSchedulingGatesEliminated);
+  const api::Pod assigned = PodBuilder("p").Node("n").Obj();
+  const std::vector<framework::ClusterEvent> generic =
+      PodSchedulingPropertiesChange(assigned, assigned);
+  REQUIRE(generic.size() == 1);
+  CHECK(generic[0].resource == EventResource::kAssignedPod);
+  CHECK(generic[0].action == action::kUpdate);
+}
+
+}  // namespace
+}  // namespace ksched::scheduler
