@@ -84,4 +84,24 @@ framework::PluginsConfig MergePlugins(const framework::PluginsConfig& defaults,
   return merged;
 }
 
+framework::ProfileConfig DefaultProfile(std::string scheduler_name,
+                                        const framework::Registry& registry,
+                                        const framework::PluginsConfig& custom,
+                                        std::vector<std::string>* left_out) {
+  framework::ProfileConfig profile;
+  profile.scheduler_name = std::move(scheduler_name);
+  framework::PluginsConfig defaults = DefaultPlugins();
+  std::vector<framework::PluginRef> available;
+  for (const framework::PluginRef& plugin : defaults.multi_point.enabled) {
+    if (registry.Find(plugin.name) != nullptr) {
+      available.push_back(plugin);
+    } else if (left_out != nullptr) {
+      left_out->push_back(plugin.name);
+    }
+  }
+  defaults.multi_point.enabled = std::move(available);
+  profile.plugins = MergePlugins(defaults, custom);
+  return profile;
+}
+
 }  // namespace ksched::config

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "framework/profile_config.h"
+#include "framework/registry.h"
 
 namespace ksched::config {
 
@@ -21,5 +22,13 @@ framework::PluginsConfig DefaultPlugins();
 // naming a default replaces it in place with the custom weight; other custom entries appended).
 framework::PluginsConfig MergePlugins(const framework::PluginsConfig& defaults,
                                       const framework::PluginsConfig& custom);
+
+// A profile on the v1 defaults with `custom` merged in, keeping only the plugins `registry` has:
+// the upstream default plugins not compiled in yet are left out and named in `left_out` (so that
+// the caller can say so; nobody should mistake the result for full parity).
+framework::ProfileConfig DefaultProfile(std::string scheduler_name,
+                                        const framework::Registry& registry,
+                                        const framework::PluginsConfig& custom = {},
+                                        std::vector<std::string>* left_out = nullptr);
 
 }  // namespace ksched::config

@@ -18,6 +18,30 @@ std::string Quoted(std::string_view text) {
   return out;
 }
 
+// Go's time.Duration.String() for a millisecond duration ("100ms", "1.5s", "1m30s", "15m0s"):
+// upstream prints the Permit timeout that way in its rejection message.
+std::string GoDuration(std::chrono::milliseconds duration) {
+  std::int64_t ms = duration.count();
+  if (ms == 0) return "0s";
+  std::string out = ms < 0 ? "-" : "";
+  if (ms < 0) ms = -ms;
+  if (ms < 1000) return out + std::to_string(ms) + "ms";
+  const std::int64_t hours = ms / 3'600'000;
+  const std::int64_t minutes = ms / 60'000 % 60;
+  const std::int64_t seconds = ms / 1000 % 60;
+  const std::int64_t millis = ms % 1000;
+  if (hours > 0) out += std::to_string(hours) + "h";
+  if (hours > 0 || minutes > 0) out += std::to_string(minutes) + "m";
+  out += std::to_string(seconds);
+  if (millis > 0) {
+    std::string fraction = std::to_string(millis);
+    fraction.insert(0, 3 - fraction.size(), '0');
+    while (fraction.back() == '0') fraction.pop_back();
+    out += "." + fraction;
+  }
+  return out + "s";
+}
+
 // Upstream AsStatus(fmt.Errorf("<prefix>: %w", status.AsError())).
 Status WrapError(std::string prefix, const Status& status) {
   return Status::FromError(std::move(prefix) + ": " + status.Message());
@@ -43,74 +67,88 @@ class OrderedNames {
 
 }  // namespace
 
-// A pod held at Permit (upstream waitingPod): the plugins still waiting, each with a deadline.
+// A pod held at Permit (upstream waitingPod): the plugins still waiting, each with its timeout.
 class Framework::WaitingPodImpl final : public WaitingPod {
  public:
   WaitingPodImpl(std::shared_ptr<const api::Pod> pod,
-                 std::map<std::string, std::chrono::steady_clock::time_point, std::less<>> pending)
-      : pod_(std::move(pod)), pending_(std::move(pending)) {}
+                 const std::map<std::string, std::chrono::milliseconds, std::less<>>& timeouts)
+      : pod_(std::move(pod)) {
+    const auto now = std::chrono::steady_clock::now();
+    for (const auto& [plugin, timeout] : timeouts) pending_[plugin] = Pending{timeout, now + timeout};
+  }
 
   const api::Pod& pod() const override { return *pod_; }
 
   std::vector<std::string> PendingPlugins() const override {
     std::lock_guard lock(mu_);
     std::vector<std::string> names;
-    for (const auto& [name, deadline] : pending_) names.push_back(name);
+    for (const auto& [name, pending] : pending_) names.push_back(name);
     return names;
   }
 
   void Allow(std::string_view plugin) override {
     std::lock_guard lock(mu_);
+    ExpireLocked();
     if (result_.has_value()) return;
     auto it = pending_.find(plugin);
     if (it != pending_.end()) pending_.erase(it);
-    if (pending_.empty()) {
-      result_ = Status();
-      cv_.notify_all();
-    }
+    if (pending_.empty()) result_ = Status();
+    // Also when plugins remain: the waiter re-arms for the next deadline.
+    cv_.notify_all();
   }
 
   void Reject(std::string_view plugin, std::string message) override {
     std::lock_guard lock(mu_);
+    ExpireLocked();
     if (result_.has_value()) return;
     result_ = Status(Code::kUnschedulable, {std::string(message)}).WithPlugin(std::string(plugin));
     cv_.notify_all();
   }
 
-  // Blocks until allowed, rejected, or the earliest pending deadline passes (then rejected by
-  // that plugin as upstream's timer does).
+  // Blocks until allowed, rejected, or the deadline of a plugin still pending passes (then
+  // rejected by that plugin, as upstream's per-plugin timer does).
   Status Wait() {
     std::unique_lock lock(mu_);
-    while (!result_.has_value()) {
-      auto earliest = pending_.begin();
-      for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-        if (it->second < earliest->second) earliest = it;
-      }
-      if (earliest == pending_.end()) {
-        result_ = Status();
-        break;
-      }
-      const auto deadline = earliest->second;
-      if (cv_.wait_until(lock, deadline) == std::cv_status::timeout &&
-          !result_.has_value() && std::chrono::steady_clock::now() >= deadline) {
-        const auto waited = std::chrono::duration_cast<std::chrono::seconds>(
-            deadline - created_);
-        result_ = Status(Code::kUnschedulable,
-                         {"rejected due to timeout after waiting " + std::to_string(waited.count()) +
-                          "s at plugin " + earliest->first})
-                      .WithPlugin(earliest->first);
-      }
+    for (;;) {
+      ExpireLocked();
+      if (result_.has_value()) return *result_;
+      auto earliest = std::min_element(pending_.begin(), pending_.end(),
+                                       [](const auto& a, const auto& b) {
+                                         return a.second.deadline < b.second.deadline;
+                                       });
+      cv_.wait_until(lock, earliest->second.deadline);  // `earliest` may be erased meanwhile
     }
-    return *result_;
   }
 
  private:
+  struct Pending {
+    std::chrono::milliseconds timeout;
+    std::chrono::steady_clock::time_point deadline;
+  };
+
+  // The first result wins: a deadline that passed rejects the pod even when nobody waits yet.
+  void ExpireLocked() {
+    if (result_.has_value()) return;
+    const auto now = std::chrono::steady_clock::now();
+    const std::pair<const std::string, Pending>* expired = nullptr;
+    for (const auto& entry : pending_) {
+      if (entry.second.deadline <= now &&
+          (expired == nullptr || entry.second.deadline < expired->second.deadline)) {
+        expired = &entry;
+      }
+    }
+    if (expired == nullptr) return;
+    result_ = Status(Code::kUnschedulable,
+                     {"rejected due to timeout after waiting " + GoDuration(expired->second.timeout) +
+                      " at plugin " + expired->first})
+                  .WithPlugin(expired->first);
+  }
+
   std::shared_ptr<const api::Pod> pod_;
-  const std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  // Guarded by mu_.
-  std::map<std::string, std::chrono::steady_clock::time_point, std::less<>> pending_;
+  // Guarded by mu_. pending_ is never empty while result_ is unset.
+  std::map<std::string, Pending, std::less<>> pending_;
   std::optional<Status> result_;
 };
 
@@ -331,9 +369,15 @@ std::pair<PreFilterResult, Status> Framework::RunPreFilterPlugins(
     CycleState& state, const api::Pod& pod,
     std::set<std::string, std::less<>>& plugins_with_nodes_out) {
   PreFilterResult result;
-  std::vector<std::string> plugins_with_nodes;
+  // Sorted, as upstream lists its set in the "didn't satisfy" message.
+  std::set<std::string, std::less<>> plugins_with_nodes;
   Status returned;
   std::set<std::string, std::less<>> skipped;
+  // Upstream records the skipped plugins on every return (a deferred SetSkipFilterPlugins).
+  auto finish = [&](PreFilterResult out, Status status) {
+    state.skip_filter_plugins() = std::move(skipped);
+    return std::pair<PreFilterResult, Status>{std::move(out), std::move(status)};
+  };
   for (PreFilterPlugin* plugin : pre_filter_) {
     const std::string name(plugin->Name());
     auto [plugin_result, status] = plugin->PreFilter(state, pod, snapshot_->nodes());
@@ -344,37 +388,36 @@ std::pair<PreFilterResult, Status> Framework::RunPreFilterPlugins(
     if (!status.IsSuccess()) {
       status.WithPlugin(name);
       if (status.code() == Code::kUnschedulableAndUnresolvable) {
-        return {PreFilterResult{}, std::move(status)};
+        return finish(PreFilterResult{}, std::move(status));
       }
       if (status.code() == Code::kUnschedulable) {
         // Later PreFilters still run so that preemption sees their state (upstream #119770).
         returned = std::move(status);
         continue;
       }
-      return {PreFilterResult{},
-              WrapError("running PreFilter plugin " + Quoted(name), status).WithPlugin(name)};
+      return finish(PreFilterResult{},
+                    WrapError("running PreFilter plugin " + Quoted(name), status).WithPlugin(name));
     }
-    if (!plugin_result.AllNodes()) plugins_with_nodes.push_back(name);
+    if (!plugin_result.AllNodes()) plugins_with_nodes.insert(name);
     result = PreFilterResult::Merge(result, plugin_result);
     if (!result.AllNodes() && result.node_names->empty()) {
       std::string message;
       if (plugins_with_nodes.size() == 1) {
-        message = "node(s) didn't satisfy plugin " + plugins_with_nodes.front();
+        message = "node(s) didn't satisfy plugin " + *plugins_with_nodes.begin();
       } else {
         message = "node(s) didn't satisfy plugin(s) [";
-        for (std::size_t i = 0; i < plugins_with_nodes.size(); ++i) {
-          if (i > 0) message += ' ';
-          message += plugins_with_nodes[i];
+        for (const std::string& with_nodes : plugins_with_nodes) {
+          if (message.back() != '[') message += ' ';
+          message += with_nodes;
         }
         message += "] simultaneously";
       }
       plugins_with_nodes_out.insert(plugins_with_nodes.begin(), plugins_with_nodes.end());
-      return {std::move(result), Status(Code::kUnschedulableAndUnresolvable, {message})};
+      return finish(std::move(result), Status(Code::kUnschedulableAndUnresolvable, {message}));
     }
   }
   plugins_with_nodes_out.insert(plugins_with_nodes.begin(), plugins_with_nodes.end());
-  state.skip_filter_plugins() = std::move(skipped);
-  return {std::move(result), std::move(returned)};
+  return finish(std::move(result), std::move(returned));
 }
 
 Status Framework::RunPreFilterExtensionAddPod(CycleState& state, const api::Pod& pod,
@@ -503,7 +546,8 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePlugins(
   }
   if (active.empty() || nodes.empty()) return totals;
 
-  // scores[k][i]: plugin active[k] on node i.
+  // scores[k][i]: plugin active[k] on node i. Error texts are upstream's (they reach the
+  // FailedScheduling event).
   std::vector<std::vector<NodeScore>> scores(active.size(), std::vector<NodeScore>(nodes.size()));
   std::mutex error_mu;
   std::optional<absl::Status> first_error;
@@ -514,8 +558,9 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePlugins(
       if (!status.IsSuccess()) {
         std::lock_guard lock(error_mu);
         if (!first_error) {
-          first_error = absl::InternalError("running Score plugin " + Quoted(plugin->Name()) +
-                                            ": " + status.Message());
+          first_error = absl::InternalError("running Score plugins: plugin " +
+                                            Quoted(plugin->Name()) + " failed with: " +
+                                            status.Message());
         }
         run.Cancel();
         return;
@@ -525,23 +570,28 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePlugins(
   });
   if (first_error) return *first_error;
 
+  // Every plugin normalizes before any range check, as upstream's two phases.
   for (std::size_t k = 0; k < active.size(); ++k) {
     ScorePlugin* plugin = score_[active[k]];
     if (ScoreExtensions* ext = plugin->GetScoreExtensions()) {
       Status status = ext->NormalizeScore(state, pod, scores[k]);
       if (!status.IsSuccess()) {
-        return absl::InternalError("running Normalize on Score plugin " + Quoted(plugin->Name()) +
-                                   ": " + status.Message());
+        return absl::InternalError("running Normalize on Score plugins: plugin " +
+                                   Quoted(plugin->Name()) + " failed with: " + status.Message());
       }
     }
+  }
+  for (std::size_t k = 0; k < active.size(); ++k) {
+    ScorePlugin* plugin = score_[active[k]];
     const std::int64_t weight = score_weights_[active[k]];
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const std::int64_t score = scores[k][i].score;
       if (score > kMaxNodeScore || score < kMinNodeScore) {
-        return absl::InternalError("plugin " + Quoted(plugin->Name()) + " returns an invalid score " +
-                                   std::to_string(score) + ", it should in the range of [" +
-                                   std::to_string(kMinNodeScore) + ", " +
-                                   std::to_string(kMaxNodeScore) + "] after normalizing");
+        return absl::InternalError(
+            "applying score defaultWeights on Score plugins: plugin " + Quoted(plugin->Name()) +
+            " returns an invalid score " + std::to_string(score) + ", it should in the range of [" +
+            std::to_string(kMinNodeScore) + ", " + std::to_string(kMaxNodeScore) +
+            "] after normalizing");
       }
       totals[i].total_score += score * weight;
     }
@@ -570,22 +620,20 @@ void Framework::RunReservePluginsUnreserve(CycleState& state, const api::Pod& po
 
 Status Framework::RunPermitPlugins(CycleState& state, const api::Pod& pod,
                                    const std::string& node_name) {
-  std::map<std::string, std::chrono::steady_clock::time_point, std::less<>> waits;
-  const auto now = std::chrono::steady_clock::now();
+  std::map<std::string, std::chrono::milliseconds, std::less<>> waits;
   for (PermitPlugin* plugin : permit_) {
     auto [status, timeout] = plugin->Permit(state, pod, node_name);
     if (status.IsSuccess()) continue;
     const std::string name(plugin->Name());
     if (status.IsRejected()) return std::move(status).WithPlugin(name);
     if (status.IsWait()) {
-      waits[name] = now + std::min<std::chrono::milliseconds>(timeout, kMaxPermitTimeout);
+      waits[name] = std::min<std::chrono::milliseconds>(timeout, kMaxPermitTimeout);
       continue;
     }
     return WrapError("running Permit plugin " + Quoted(name), status).WithPlugin(name);
   }
   if (waits.empty()) return Status();
-  auto waiting = std::make_shared<WaitingPodImpl>(std::make_shared<const api::Pod>(pod),
-                                                  std::move(waits));
+  auto waiting = std::make_shared<WaitingPodImpl>(std::make_shared<const api::Pod>(pod), waits);
   {
     std::lock_guard lock(waiting_mu_);
     waiting_[pod.metadata.uid] = std::move(waiting);

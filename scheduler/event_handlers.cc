@@ -2,6 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <map>
+#include <string_view>
+
+#include "scheduler/cluster_events.h"
 #include "scheduler/pod_update_events.h"
 
 namespace ksched::scheduler {
@@ -22,8 +26,27 @@ framework::PodInfoPtr MakePodInfo(std::shared_ptr<const api::Pod> pod) {
 
 bool Assigned(const api::Pod& pod) { return !pod.spec.node_name.empty(); }
 
-framework::ClusterEvent NodeEvent(framework::ActionType action, const char* label) {
-  return framework::ClusterEvent{framework::EventResource::kNode, action, label};
+framework::ClusterEvent NodeEvent(framework::ActionType action) {
+  return MakeClusterEvent(framework::EventResource::kNode, action);
+}
+
+// upstream extractNodeConditionsChange compares conditions as a type -> status map: their order
+// does not matter, and for a repeated type the last entry counts.
+std::map<std::string_view, std::string_view> ConditionStatuses(const api::Node& node) {
+  std::map<std::string_view, std::string_view> statuses;
+  for (const api::NodeCondition& condition : node.status.conditions) {
+    statuses[condition.type] = condition.status;
+  }
+  return statuses;
+}
+
+// The room a nominated pod held (its nomination) is free again: like an assigned pod's deletion.
+// Upstream offers it only to pods of priority <= the pod's (a PreEnqueueCheck the queue does not
+// have); here every pod's queueing hints decide, which at worst retries a pod early.
+void NominationReleased(SchedulingQueue& queue, const api::Pod& pod) {
+  framework::EventObjects objects;
+  objects.old_pod = &pod;
+  queue.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
 }
 
 }  // namespace
@@ -31,23 +54,24 @@ framework::ClusterEvent NodeEvent(framework::ActionType action, const char* labe
 std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChange(const api::Node& new_node,
                                                                      const api::Node& old_node) {
   std::vector<framework::ClusterEvent> events;
-  if (new_node.spec.unschedulable != old_node.spec.unschedulable) {
-    events.push_back(NodeEvent(framework::action::kUpdateNodeTaint, "NodeSpecUnschedulableChange"));
+  // Only a node becoming schedulable can help pods (upstream files it under UpdateNodeTaint).
+  if (new_node.spec.unschedulable != old_node.spec.unschedulable && !new_node.spec.unschedulable) {
+    events.push_back(NodeEvent(framework::action::kUpdateNodeTaint));
   }
   if (!(new_node.status.allocatable == old_node.status.allocatable)) {
-    events.push_back(NodeEvent(framework::action::kUpdateNodeAllocatable, "NodeAllocatableChange"));
+    events.push_back(NodeEvent(framework::action::kUpdateNodeAllocatable));
   }
   if (!(new_node.metadata.labels == old_node.metadata.labels)) {
-    events.push_back(NodeEvent(framework::action::kUpdateNodeLabel, "NodeLabelChange"));
+    events.push_back(NodeEvent(framework::action::kUpdateNodeLabel));
   }
   if (!(new_node.spec.taints == old_node.spec.taints)) {
-    events.push_back(NodeEvent(framework::action::kUpdateNodeTaint, "NodeTaintChange"));
+    events.push_back(NodeEvent(framework::action::kUpdateNodeTaint));
   }
-  if (!(new_node.status.conditions == old_node.status.conditions)) {
-    events.push_back(NodeEvent(framework::action::kUpdateNodeCondition, "NodeConditionChange"));
+  if (ConditionStatuses(new_node) != ConditionStatuses(old_node)) {
+    events.push_back(NodeEvent(framework::action::kUpdateNodeCondition));
   }
   if (!(new_node.metadata.annotations == old_node.metadata.annotations)) {
-    events.push_back(NodeEvent(framework::action::kUpdateNodeAnnotation, "NodeAnnotationChange"));
+    events.push_back(NodeEvent(framework::action::kUpdateNodeAnnotation));
   }
   return events;
 }
@@ -82,6 +106,8 @@ void PodEventHandler::DeleteUnassigned(const api::Pod& pod) {
     framework::EventObjects objects;
     objects.old_pod = &pod;
     queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
+  } else if (!pod.status.nominated_node_name.empty()) {
+    NominationReleased(queue_, pod);
   }
 }
 
@@ -126,6 +152,10 @@ void PodEventHandler::OnUpdate(const api::Pod& old_pod, const api::Pod& new_pod)
   if (cache_.IsAssumedPod(new_pod)) return;
   queue_.Update(MakePodInfo(std::make_shared<const api::Pod>(old_pod)),
                 MakePodInfo(std::make_shared<const api::Pod>(new_pod)));
+  if (!old_pod.status.nominated_node_name.empty() &&
+      old_pod.status.nominated_node_name != new_pod.status.nominated_node_name) {
+    NominationReleased(queue_, old_pod);
+  }
 }
 
 void PodEventHandler::OnDelete(const api::Pod& pod) {
@@ -144,7 +174,7 @@ void NodeEventHandler::OnAdd(const api::Node& node) {
   cache_.AddNode(shared);
   framework::EventObjects objects;
   objects.new_node = shared.get();
-  queue_.MoveAllToActiveOrBackoffQueue(NodeEvent(framework::action::kAdd, "NodeAdd"), objects);
+  queue_.MoveAllToActiveOrBackoffQueue(NodeEvent(framework::action::kAdd), objects);
 }
 
 void NodeEventHandler::OnUpdate(const api::Node& old_node, const api::Node& new_node) {
@@ -159,6 +189,12 @@ void NodeEventHandler::OnUpdate(const api::Node& old_node, const api::Node& new_
   }
 }
 
-void NodeEventHandler::OnDelete(const api::Node& node) { cache_.RemoveNode(node); }
+void NodeEventHandler::OnDelete(const api::Node& node) {
+  // Upstream raises NodeDelete (PodTopologySpread, for one, may then fit a pod) before removing.
+  framework::EventObjects objects;
+  objects.old_node = &node;
+  queue_.MoveAllToActiveOrBackoffQueue(NodeEvent(framework::action::kDelete), objects);
+  cache_.RemoveNode(node);
+}
 
 }  // namespace ksched::scheduler

@@ -5,10 +5,12 @@
 //                                                   (AssignedPodAdd/Update/Delete) for pods whose
 //                                                   rejecting plugins care
 //   unassigned pods of one of our profiles       -> queue (add/update/delete); a deleted pod waiting
-//                                                   at Permit is rejected
+//                                                   at Permit is rejected; a nominated pod deleted or
+//                                                   renominated raises AssignedPodDelete
 //   unassigned -> assigned (bound by us or another scheduler) -> removed from the queue, added to
 //                                                   the cache
-//   nodes                                        -> cache, and NodeAdd / Node*Change queue events
+//   nodes                                        -> cache, and NodeAdd / NodeUpdate* / NodeDelete
+//                                                   queue events
 //
 // Pods of other schedulers that are not assigned are ignored. Thread-safety: called on the
 // reflector threads (one per resource); the cache and the queue are thread-safe.
@@ -28,7 +30,10 @@
 
 namespace ksched::scheduler {
 
-// The node events an update raises (upstream nodeSchedulingPropertiesChange), in upstream's order.
+// The node events an update raises (upstream NodeSchedulingPropertiesChange), in upstream's order
+// and with its labels ("NodeUpdateNodeTaint", ...): spec.unschedulable turning false (filed as
+// UpdateNodeTaint), allocatable (semantic quantities), labels, taints, conditions (type -> status,
+// order-insensitive), annotations.
 std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChange(const api::Node& new_node,
                                                                      const api::Node& old_node);
 

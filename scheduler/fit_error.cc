@@ -4,6 +4,8 @@
 #include <map>
 #include <vector>
 
+#include "scheduler/event_object.h"
+
 namespace ksched::scheduler {
 
 void Diagnosis::AddPluginStatus(const framework::Status& status) {
@@ -45,17 +47,11 @@ std::string FitError::Message() const {
       message += '.';
     }
   }
-  if (!diagnosis.post_filter_msg.empty()) message += " " + diagnosis.post_filter_msg + ".";
+  // Appended as is: upstream adds no period after it (the preemption message ends with one).
+  if (!diagnosis.post_filter_msg.empty()) message += " " + diagnosis.post_filter_msg;
   return message;
 }
 
-std::string TruncateEventNote(std::string message) {
-  constexpr std::size_t kLimit = 1024;  // events.k8s.io validation NoteLengthLimit
-  constexpr std::string_view kSuffix = " ...";
-  if (message.size() <= kLimit) return message;
-  message.resize(kLimit - kSuffix.size());
-  message += kSuffix;
-  return message;
-}
+std::string TruncateEventNote(std::string message) { return TruncateNote(std::move(message)); }
 
 }  // namespace ksched::scheduler

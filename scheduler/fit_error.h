@@ -5,7 +5,7 @@
 //   "0/<N> nodes are available:" + " <PreFilter message>."  when a PreFilter rejected, else
 //   + " <count> <reason>, <count> <reason>, ... ." (a histogram over every node's reasons, nodes
 //   without an explicit status counted under the absent-nodes status, sorted as strings)
-//   + " <PostFilter message>." when PostFilter ran.
+//   + " <PostFilter message>" when PostFilter ran (no period added: the message brings its own).
 //
 // Thread-safety: value types.
 #pragma once
@@ -44,7 +44,8 @@ struct FitError {
 };
 
 // upstream truncateMessage: event notes are limited to 1024 bytes; longer ones are cut and end
-// with " ...".
+// with " ...". The same cut as the event recorder's (scheduler/event_object.h TruncateNote, which
+// backs off to a UTF-8 character boundary): one implementation.
 std::string TruncateEventNote(std::string message);
 
 }  // namespace ksched::scheduler

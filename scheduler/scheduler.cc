@@ -149,6 +149,9 @@ framework::Status Scheduler::SchedulingCycle(framework::Framework& framework,
     assumed.reset();
     return framework::Status::FromError(std::string(status.message()));
   }
+  // upstream assume(): a nominated pod now counts on its node through the cache; left nominated,
+  // other pods' filters would count it twice until the informer reports the binding.
+  queue_.DeleteNominatedPodIfExists(assumed->pod());
 
   auto undo = [&](const framework::Status& status) {
     framework.RunReservePluginsUnreserve(state, assumed->pod(), result.suggested_host);
@@ -218,18 +221,26 @@ void Scheduler::HandleBindingCycleError(framework::Framework& framework,
                                         const framework::Status& status) {
   const api::Pod& pod = assumed->pod();
   framework.RunReservePluginsUnreserve(state, pod, result.suggested_host);
-  if (absl::Status forgot = cache_.ForgetPod(pod); !forgot.ok()) {
-    SPDLOG_ERROR("scheduler cache ForgetPod failed: {}", std::string(forgot.message()));
-  } else {
-    // The room the assumed pod held is free again: like an assigned pod's deletion.
-    framework::EventObjects objects;
-    objects.old_pod = &pod;
-    queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
-  }
+  const bool forgotten = cache_.ForgetPod(pod).ok();
+  if (!forgotten) SPDLOG_ERROR("scheduler cache ForgetPod failed for pod=\"{}\"", PodKey(pod));
+  framework::EventObjects objects;
+  objects.old_pod = &pod;
   if (status.IsRejected()) {
     pod_info->unschedulable_plugins.clear();
     if (!status.plugin().empty()) pod_info->unschedulable_plugins.insert(status.plugin());
+    // The room the assumed pod held is free again (an AssignedPodDelete), but the pod itself was
+    // rejected: requeue it first, then offer the event to the others only, so that the event
+    // does not send the rejected pod straight to backoff (upstream defers the move likewise).
+    const std::string uid = pod.metadata.uid;
+    HandleSchedulingFailure(framework, std::move(pod_info), status, std::nullopt, ClearNominatedNode());
+    if (forgotten) {
+      queue_.MoveAllToActiveOrBackoffQueue(
+          framework::AssignedPodDeleteEvent(), objects,
+          [&uid](const api::Pod& other) { return other.metadata.uid != uid; });
+    }
+    return;
   }
+  if (forgotten) queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
   HandleSchedulingFailure(framework, std::move(pod_info), status, std::nullopt, ClearNominatedNode());
 }
 

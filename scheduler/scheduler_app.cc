@@ -20,21 +20,14 @@ constexpr std::string_view kNonTerminalPods = "status.phase!=Succeeded,status.ph
 // The default profile: upstream's v1 default plugins, less those not compiled in yet (named in a
 // warning, so that nobody mistakes this for full parity).
 framework::ProfileConfig DefaultProfile(const framework::Registry& registry) {
-  framework::ProfileConfig profile;
-  profile.plugins = config::MergePlugins(config::DefaultPlugins(), {});
-  std::vector<framework::PluginRef> kept;
-  std::string missing;
-  for (const framework::PluginRef& plugin : profile.plugins.multi_point.enabled) {
-    if (registry.Find(plugin.name) != nullptr) {
-      kept.push_back(plugin);
-    } else {
-      missing += missing.empty() ? plugin.name : ", " + plugin.name;
-    }
+  std::vector<std::string> left_out;
+  framework::ProfileConfig profile =
+      config::DefaultProfile(std::string(api::kDefaultSchedulerName), registry, {}, &left_out);
+  if (!left_out.empty()) {
+    std::string names;
+    for (const std::string& name : left_out) names += names.empty() ? name : ", " + name;
+    SPDLOG_WARN("default profile: upstream default plugins not compiled in yet, left out: {}", names);
   }
-  if (!missing.empty()) {
-    SPDLOG_WARN("default profile: upstream default plugins not compiled in yet, left out: {}", missing);
-  }
-  profile.plugins.multi_point.enabled = std::move(kept);
   return profile;
 }
 
@@ -118,8 +111,17 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   // one's QueueSort orders the shared queue.
   const framework::QueueSortPlugin& sort = impl->frameworks.begin()->second->queue_sort();
   Impl* raw = impl.get();
+  // The informer's pods, for the nominator's "still there and unbound?" check and for requeues.
+  auto informer_pod = [raw](std::string_view ns, std::string_view name) -> std::shared_ptr<const api::Pod> {
+    if (raw->pod_reflector == nullptr) return nullptr;
+    std::optional<api::Pod> pod = raw->pod_reflector->Get(std::string(ns) + "/" + std::string(name));
+    if (!pod.has_value()) return nullptr;
+    return std::make_shared<const api::Pod>(*std::move(pod));
+  };
+  SchedulingQueueOptions queue_options = opts.queue;
+  queue_options.pod_lister = informer_pod;
   impl->queue = std::make_unique<SchedulingQueue>(
-      opts.queue, *impl->clock,
+      std::move(queue_options), *impl->clock,
       [&sort](const framework::QueuedPodInfo& a, const framework::QueuedPodInfo& b) {
         return sort.Less(a, b);
       },
@@ -141,12 +143,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   scheduler_options.seed = opts.seed;
   impl->scheduler = std::make_unique<Scheduler>(
       scheduler_options, *impl->cache, *impl->queue, std::move(profiles),
-      [raw](std::string_view ns, std::string_view name) -> std::shared_ptr<const api::Pod> {
-        std::optional<api::Pod> pod =
-            raw->pod_reflector->Get(std::string(ns) + "/" + std::string(name));
-        if (!pod.has_value()) return nullptr;
-        return std::make_shared<const api::Pod>(*std::move(pod));
-      },
+      informer_pod,
       *impl->status_writer);
 
   impl->pod_handler = std::make_shared<PodEventHandler>(*impl->cache, *impl->queue, *impl->scheduler);

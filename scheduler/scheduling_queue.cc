@@ -218,13 +218,14 @@ absl::Status SchedulingQueue::AddUnschedulableIfNotPresent(QueuedPodInfoPtr pod,
 
 // --- Cluster events -----------------------------------------------------------------------------
 
-void SchedulingQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
-                                                    const framework::EventObjects& objects) {
+void SchedulingQueue::MoveAllToActiveOrBackoffQueue(
+    const ClusterEvent& event, const framework::EventObjects& objects,
+    const std::function<bool(const api::Pod&)>& precheck) {
   std::unique_lock lock(mu_);
   // No plugin cares: skip even the scan of the pool.
   if (!IsEventOfInterest(event)) return;
   MovePodsLocked(UnschedulableKeysLocked(), event, objects,
-                 [&objects] { return SharedEventObjects::CopyOf(objects); });
+                 [&objects] { return SharedEventObjects::CopyOf(objects); }, precheck);
 }
 
 void SchedulingQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
@@ -688,7 +689,8 @@ SchedulingQueue::Strategy SchedulingQueue::HintForInFlightPodLocked(
 void SchedulingQueue::MovePodsLocked(const std::vector<std::string>& keys,
                                      const ClusterEvent& event,
                                      const framework::EventObjects& objects,
-                                     const ObjectsFn& shared_objects) {
+                                     const ObjectsFn& shared_objects,
+                                     const std::function<bool(const api::Pod&)>& precheck) {
   if (!IsEventOfInterest(event)) return;
   bool activated = false;
   const std::vector<framework::ClusterEvent> no_events;
@@ -696,6 +698,7 @@ void SchedulingQueue::MovePodsLocked(const std::vector<std::string>& keys,
     auto it = unschedulable_.find(key);
     if (it == unschedulable_.end()) continue;
     const QueuedPodInfo& pod = *it->second;
+    if (precheck && !precheck(pod.pod())) continue;
     if (Gated(pod)) {
       // Only the gating plugin's events can lift a gate.
       auto registered = plugin_events_.find(pod.gating_plugin);

@@ -137,8 +137,11 @@ class SchedulingQueue : public framework::PodNominator {
   // A cluster event: moves the unschedulable pods one of whose rejecting plugins registered for it
   // and whose hint says Queue; recorded for in-flight pods. The objects are copied only when an
   // attempt in flight needs them; the second form shares them instead.
+  // `precheck` (upstream PreEnqueueCheck), when set, leaves the pods it returns false for where
+  // they are (e.g. the pod whose own failed bind raised the event).
   void MoveAllToActiveOrBackoffQueue(const framework::ClusterEvent& event,
-                                     const framework::EventObjects& objects);
+                                     const framework::EventObjects& objects,
+                                     const std::function<bool(const api::Pod&)>& precheck = nullptr);
   void MoveAllToActiveOrBackoffQueue(const framework::ClusterEvent& event,
                                      const SharedEventObjects& objects);
   // A pod was bound (informer add of an assigned pod): the event AssignedPodAdd, offered only to
@@ -217,7 +220,8 @@ class SchedulingQueue : public framework::PodNominator {
                                      const framework::EventObjects& objects) const;
   Strategy HintForInFlightPodLocked(const framework::QueuedPodInfo& pod) const;
   void MovePodsLocked(const std::vector<std::string>& keys, const framework::ClusterEvent& event,
-                      const framework::EventObjects& objects, const ObjectsFn& shared_objects);
+                      const framework::EventObjects& objects, const ObjectsFn& shared_objects,
+                      const std::function<bool(const api::Pod&)>& precheck = nullptr);
   std::vector<std::string> UnschedulableKeysLocked() const;
   std::vector<std::string> UnschedulableWithCrossTopologyTermLocked(const api::Pod& pod) const;
 

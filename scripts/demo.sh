@@ -29,10 +29,22 @@ kubectl apply -f "$repo/manifests/demo/sample-pods.yaml"
 
 say "running kube-scheduler-cpp as system:kube-scheduler"
 "$scheduler" --version
-"$scheduler" --kubeconfig "$KUBECONFIG_SCHEDULER" --v=2
+"$scheduler" --kubeconfig "$KUBECONFIG_SCHEDULER" --v=2 &
+scheduler_pid=$!
+# Wait until every sample pod is bound or carries the scheduler's PodScheduled=False condition
+# (too-big fits nowhere), then stop the scheduler with SIGTERM.
+settled() {
+  [ "$(kubectl get pods -o jsonpath='{range .items[*]}{.spec.nodeName}{.status.conditions[?(@.type=="PodScheduled")].reason}{"\n"}{end}' | grep -c .)" \
+    = "$(kubectl get pods --no-headers | wc -l)" ]
+}
+for _ in $(seq 1 120); do settled && break; sleep 0.5; done
+kill -TERM "$scheduler_pid"; wait "$scheduler_pid" || true
 
 say "pods after the scheduler ran"
 kubectl get pods -o wide
+say "scheduling events"
+kubectl get events.events.k8s.io --sort-by=.metadata.creationTimestamp \
+  -o custom-columns=TYPE:.type,REASON:.reason,POD:.regarding.name,NOTE:.note
 if [ "${DEMO_KEEP:-0}" = 1 ]; then
   echo; echo "control plane kept: . $dir/env; \$KUBECTL --kubeconfig \$KUBECONFIG_ADMIN get pods"
   echo "stop it with: make cluster-down"

@@ -1,7 +1,8 @@
 // Reflector against a scripted transport serving list pages (Send) and watch streams
 // (OpenLineStream): list+watch order, pagination and expired continue tokens, bookmarks advancing
-// the resourceVersion, ERROR 410 -> relist with synthesized deltas, skipped lines, rewatch after a
-// transport failure, Stop() while a watch blocks.
+// the resourceVersion, ERROR 410 -> relist with synthesized deltas, other ERROR events -> back off
+// and relist (429: back off and rewatch), skipped lines, rewatch after a transport failure, Stop()
+// while a watch blocks.
 #include "client/reflector.h"
 
 #include <catch2/catch.hpp>
@@ -100,6 +101,7 @@ class StreamFake : public Transport {
     {
       std::lock_guard<std::mutex> lock(mu_);
       list_targets_.push_back(request.target);
+      list_times_.push_back(std::chrono::steady_clock::now());
       if (!lists_.empty()) {
         result = std::move(lists_.front());
         lists_.pop_front();
@@ -113,6 +115,7 @@ class StreamFake : public Transport {
     {
       std::lock_guard<std::mutex> lock(mu_);
       watch_targets_.push_back(request.target);
+      watch_times_.push_back(std::chrono::steady_clock::now());
       if (!watches_.empty()) {
         script = std::move(watches_.front());
         watches_.pop_front();
@@ -130,6 +133,15 @@ class StreamFake : public Transport {
     std::lock_guard<std::mutex> lock(mu_);
     return watch_targets_;
   }
+  // When each list page was requested / each watch opened.
+  std::vector<std::chrono::steady_clock::time_point> list_times() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return list_times_;
+  }
+  std::vector<std::chrono::steady_clock::time_point> watch_times() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return watch_times_;
+  }
 
  private:
   const std::string server_ = "https://fake:6443";
@@ -138,6 +150,8 @@ class StreamFake : public Transport {
   std::deque<ScriptedStream> watches_;
   std::vector<std::string> list_targets_;
   std::vector<std::string> watch_targets_;
+  std::vector<std::chrono::steady_clock::time_point> list_times_;
+  std::vector<std::chrono::steady_clock::time_point> watch_times_;
 };
 
 // Records deltas as "add a rv", "update a rv->rv", "delete a rv".
@@ -195,6 +209,15 @@ StreamItem Bookmark(const std::string& rv) {
 StreamItem Gone() {
   return Event("ERROR", R"({"kind":"Status","status":"Failure","reason":"Expired","code":410,"message":"too old"})");
 }
+// What kube-apiserver sends when a watch starts exactly at an etcd compaction.
+StreamItem InternalError() {
+  return Event("ERROR", R"({"kind":"Status","status":"Failure","reason":"InternalError","code":500,)"
+                        R"("message":"etcd event received with PrevKv=nil"})");
+}
+StreamItem TooManyRequests() {
+  return Event("ERROR", R"({"kind":"Status","status":"Failure","reason":"TooManyRequests","code":429,)"
+                        R"("message":"too many requests"})");
+}
 
 ScriptedStream Stream(std::vector<StreamItem> items, ScriptedStream::End end = ScriptedStream::End::kBlock) {
   ScriptedStream stream;
@@ -217,6 +240,16 @@ ReflectorOptions NodeOptions() {
   options.backoff_cap = milliseconds(5);
   options.seed = 7;
   return options;
+}
+
+// Polls `done` for up to 5 s.
+template <typename Predicate>
+bool WaitUntil(Predicate done) {
+  for (int i = 0; i < 500; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  return done();
 }
 
 bool Contains(const std::string& haystack, const std::string& needle) {
@@ -351,6 +384,94 @@ TEST_CASE("an HTTP 410 on the watch request relists", "[reflector]") {
   REQUIRE(fake->watch_targets().size() == 2);
   CHECK(Contains(fake->watch_targets()[1], "resourceVersion=20"));
   CHECK(reflector.stats().relists == 1);
+  CHECK(reflector.stats().gone == 1);
+}
+
+TEST_CASE("an ERROR 410 event counts as gone and relists", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
+  fake->WatchStream(Stream({Gone()}));
+  fake->ListResponse(200, NodeList({NodeJson("b", "15")}, "20"));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), recorder);
+  reflector.Start();
+  CHECK(recorder->WaitFor(3) == std::vector<std::string>{"add a 1", "add b 15", "delete a 1"});
+  CHECK(WaitUntil([&] { return fake->watch_targets().size() >= 2; }));
+  reflector.Stop();
+  const auto stats = reflector.stats();
+  CHECK(stats.gone == 1);
+  CHECK(stats.relists == 1);
+  CHECK(stats.rewatches == 0);
+  CHECK(stats.events == 1);
+  REQUIRE(fake->list_targets().size() == 2);
+  const auto watches = fake->watch_targets();
+  REQUIRE(watches.size() == 2);
+  CHECK(Contains(watches[1], "resourceVersion=20"));
+}
+
+TEST_CASE("a watch ERROR event other than 410 and 429 backs off, then relists; the relist keeps "
+          "the backoff growing",
+          "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
+  fake->WatchStream(Stream({Event("ADDED", NodeJson("b", "11")), InternalError()}));
+  fake->ListResponse(200, NodeList({NodeJson("a", "1"), NodeJson("b", "11"), NodeJson("c", "12")}, "20"));
+  fake->WatchStream(Stream({InternalError()}));
+  fake->ListResponse(200, NodeList({NodeJson("a", "1"), NodeJson("b", "11"), NodeJson("c", "12")}, "30"));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  ReflectorOptions options = NodeOptions();
+  // Delays: [100, 200] ms after the first error, then [200, 400] ms (full jitter).
+  options.backoff_initial = milliseconds(100);
+  options.backoff_cap = milliseconds(200);
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), options, recorder);
+  reflector.Start();
+  CHECK(recorder->WaitFor(3) == std::vector<std::string>{"add a 1", "add b 11", "add c 12"});
+  CHECK(WaitUntil([&] { return fake->watch_targets().size() >= 3; }));
+  reflector.Stop();
+
+  const auto lists = fake->list_targets();
+  REQUIRE(lists.size() == 3);
+  const auto watches = fake->watch_targets();
+  REQUIRE(watches.size() == 3);
+  CHECK(Contains(watches[0], "resourceVersion=10"));
+  CHECK(Contains(watches[1], "resourceVersion=20"));  // from the relist, not from b's 11
+  CHECK(Contains(watches[2], "resourceVersion=30"));
+  const auto stats = reflector.stats();
+  CHECK(stats.relists == 2);
+  CHECK(stats.rewatches == 0);
+  CHECK(stats.gone == 0);
+  CHECK(stats.events == 3);
+  // Each relist waited for the backoff after the failed watch (which errored as soon as it
+  // opened); the second wait is the doubled one although a list succeeded in between.
+  const auto list_times = fake->list_times();
+  const auto watch_times = fake->watch_times();
+  CHECK(list_times[1] - watch_times[0] >= milliseconds(100));
+  CHECK(list_times[2] - watch_times[1] >= milliseconds(200));
+}
+
+TEST_CASE("a watch ERROR 429 event backs off and rewatches from the last resourceVersion", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
+  fake->WatchStream(Stream({Event("ADDED", NodeJson("b", "11")), TooManyRequests()}));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  ReflectorOptions options = NodeOptions();
+  options.backoff_initial = milliseconds(100);
+  options.backoff_cap = milliseconds(200);
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), options, recorder);
+  reflector.Start();
+  CHECK(recorder->WaitFor(2) == std::vector<std::string>{"add a 1", "add b 11"});
+  CHECK(WaitUntil([&] { return fake->watch_targets().size() >= 2; }));
+  reflector.Stop();
+  CHECK(fake->list_targets().size() == 1);
+  const auto watches = fake->watch_targets();
+  REQUIRE(watches.size() == 2);
+  CHECK(Contains(watches[1], "resourceVersion=11"));
+  const auto stats = reflector.stats();
+  CHECK(stats.rewatches == 1);
+  CHECK(stats.relists == 0);
+  CHECK(stats.gone == 0);
+  const auto watch_times = fake->watch_times();
+  CHECK(watch_times[1] - watch_times[0] >= milliseconds(100));
 }
 
 TEST_CASE("malformed, undecodable and oversized lines are skipped and counted", "[reflector]") {

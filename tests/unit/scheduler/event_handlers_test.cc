@@ -1,0 +1,359 @@
+// Informer event handlers (upstream eventhandlers.go and framework/events.go, v1.34): which node
+// updates raise which events, and where pod and node deltas go (cache, queue, queue events).
+#include "scheduler/event_handlers.h"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/quantity.h"
+#include "queue_test_support.h"
+#include "scheduler_harness.h"
+#include "scheduling_loop_fakes.h"
+
+namespace ksched::scheduler {
+namespace {
+
+using framework::ClusterEvent;
+using framework::EventResource;
+using framework::NodeInfo;
+using framework::Status;
+using testing::Harness;
+using testing::PodBuilder;
+using testing::ProfileBuilder;
+namespace action = framework::action;
+
+api::Quantity Q(std::string_view text) {
+  absl::StatusOr<api::Quantity> q = api::Quantity::Parse(text);
+  REQUIRE(q.ok());
+  return *q;
+}
+
+api::Node BaseNode() {
+  api::Node node;
+  node.metadata.name = "node1";
+  node.metadata.labels.Set("zone", "a");
+  node.metadata.annotations.Set("note", "x");
+  node.status.allocatable.Set("cpu", Q("1"));
+  node.status.conditions = {{"Ready", "True"}, {"MemoryPressure", "False"}};
+  return node;
+}
+
+std::vector<std::string> Labels(const std::vector<ClusterEvent>& events) {
+  std::vector<std::string> labels;
+  for (const ClusterEvent& event : events) {
+    CHECK(event.resource == EventResource::kNode);
+    labels.push_back(event.label);
+  }
+  return labels;
+}
+
+TEST_CASE("NodeSchedulingPropertiesChange: each change, in upstream's order and labels",
+          "[event_handlers]") {
+  struct Case {
+    const char* name;
+    std::function<void(api::Node& old_node, api::Node& new_node)> change;
+    std::vector<std::string> want;
+  };
+  const std::vector<Case> cases = {
+      {"nothing", [](api::Node&, api::Node&) {}, {}},
+      {"becomes schedulable", [](api::Node& o, api::Node&) { o.spec.unschedulable = true; },
+       {"NodeUpdateNodeTaint"}},
+      // Cordoning cannot help any pod.
+      {"becomes unschedulable", [](api::Node&, api::Node& n) { n.spec.unschedulable = true; }, {}},
+      {"allocatable", [](api::Node&, api::Node& n) { n.status.allocatable.Set("cpu", Q("2")); },
+       {"NodeUpdateNodeAllocatable"}},
+      {"allocatable written differently, same quantity",
+       [](api::Node&, api::Node& n) { n.status.allocatable.Set("cpu", Q("1000m")); }, {}},
+      {"labels", [](api::Node&, api::Node& n) { n.metadata.labels.Set("zone", "b"); },
+       {"NodeUpdateNodeLabel"}},
+      {"taints",
+       [](api::Node&, api::Node& n) {
+         n.spec.taints.push_back(api::Taint{"k", "v", std::string(api::kTaintEffectNoSchedule), {}});
+       },
+       {"NodeUpdateNodeTaint"}},
+      {"a condition's status",
+       [](api::Node&, api::Node& n) { n.status.conditions[0].status = "False"; },
+       {"NodeUpdateNodeCondition"}},
+      {"conditions reordered",
+       [](api::Node&, api::Node& n) {
+         std::swap(n.status.conditions[0], n.status.conditions[1]);
+       },
+       {}},
+      {"a condition added",
+       [](api::Node&, api::Node& n) { n.status.conditions.push_back({"DiskPressure", "False"}); },
+       {"NodeUpdateNodeCondition"}},
+      {"annotations", [](api::Node&, api::Node& n) { n.metadata.annotations.Set("note", "y"); },
+       {"NodeUpdateNodeAnnotation"}},
+      {"images and capacity do not matter",
+       [](api::Node&, api::Node& n) {
+         n.status.images.push_back(api::ContainerImage{{"nginx"}, 100});
+         n.status.capacity.Set("cpu", Q("8"));
+       },
+       {}},
+      {"everything at once",
+       [](api::Node& o, api::Node& n) {
+         o.spec.unschedulable = true;
+         n.status.allocatable.Set("cpu", Q("2"));
+         n.metadata.labels.Set("zone", "b");
+         n.spec.taints.push_back(api::Taint{"k", "v", std::string(api::kTaintEffectNoSchedule), {}});
+         n.status.conditions[1].status = "True";
+         n.metadata.annotations.Set("other", "z");
+       },
+       {"NodeUpdateNodeTaint", "NodeUpdateNodeAllocatable", "NodeUpdateNodeLabel",
+        "NodeUpdateNodeTaint", "NodeUpdateNodeCondition", "NodeUpdateNodeAnnotation"}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    api::Node old_node = BaseNode();
+    api::Node new_node = BaseNode();
+    c.change(old_node, new_node);
+    CHECK(Labels(NodeSchedulingPropertiesChange(new_node, old_node)) == c.want);
+  }
+
+  const std::vector<ClusterEvent> events =
+      NodeSchedulingPropertiesChange(BaseNode(), [] {
+        api::Node old_node = BaseNode();
+        old_node.metadata.labels.Set("zone", "z");
+        return old_node;
+      }());
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].action == action::kUpdateNodeLabel);
+}
+
+// A profile whose filter turns "waiter" down (and accepts everyone else), registered for `event`
+// only, so that the waiter leaves the unschedulable pool exactly on that event.
+Harness WaiterHarness(ClusterEvent event) {
+  return Harness({ProfileBuilder().Filter(
+      "FakeFilter",
+      [](const api::Pod& pod, const NodeInfo&) {
+        return pod.metadata.name == "waiter"
+                   ? Status(framework::Code::kUnschedulable, {"not the waiter"})
+                   : Status();
+      },
+      {framework::ClusterEventWithHint{std::move(event), nullptr}})});
+}
+
+// Schedules "waiter" on a one-node cluster so that it waits in the unschedulable pool.
+api::Pod ParkWaiter(Harness& harness) {
+  harness.AddNode("node1");
+  const api::Pod waiter = PodBuilder("waiter").Obj();
+  harness.AddPod(waiter);
+  harness.ScheduleOne();
+  REQUIRE(harness.Where(waiter) == QueuedIn::kUnschedulable);
+  return waiter;
+}
+
+bool Moved(Harness& harness, const api::Pod& waiter) {
+  const QueuedIn where = harness.Where(waiter);
+  return where == QueuedIn::kActive || where == QueuedIn::kBackoff;
+}
+
+api::Pod WithResourceVersion(api::Pod pod, std::string rv) {
+  pod.metadata.resource_version = std::move(rv);
+  return pod;
+}
+
+TEST_CASE("PodEventHandler: assigned pods go to the cache, our pending pods to the queue, "
+          "others nowhere",
+          "[event_handlers]") {
+  Harness harness({ProfileBuilder()});
+  harness.AddNode("node1");
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+
+  const api::Pod assigned = PodBuilder("assigned").Node("node1").Obj();
+  const api::Pod assigned_elsewhere =
+      PodBuilder("bound-by-other").Node("node1").SchedulerName("other").Obj();
+  const api::Pod pending = PodBuilder("pending").Obj();
+  const api::Pod foreign = PodBuilder("foreign").SchedulerName("other").Obj();
+  handler.OnAdd(assigned);
+  handler.OnAdd(assigned_elsewhere);
+  handler.OnAdd(pending);
+  handler.OnAdd(foreign);
+
+  CHECK(harness.cache().PodCount() == 2);
+  CHECK(harness.cache().GetNodeInfo("node1")->pods().size() == 2);
+  CHECK(harness.Where(assigned) == QueuedIn::kNowhere);
+  CHECK(harness.Where(assigned_elsewhere) == QueuedIn::kNowhere);
+  CHECK(harness.Where(pending) == QueuedIn::kActive);
+  CHECK(harness.Where(foreign) == QueuedIn::kNowhere);
+  CHECK_FALSE(harness.cache().GetPod(pending).has_value());
+
+  // Another scheduler's pending pods stay ignored through updates and deletes.
+  handler.OnUpdate(foreign, WithResourceVersion(foreign, "2"));
+  handler.OnDelete(foreign);
+  CHECK(harness.Where(foreign) == QueuedIn::kNowhere);
+  CHECK(harness.cache().PodCount() == 2);
+
+  handler.OnDelete(pending);
+  CHECK(harness.Where(pending) == QueuedIn::kNowhere);
+  handler.OnDelete(assigned);
+  CHECK(harness.cache().PodCount() == 1);
+  CHECK_FALSE(harness.cache().GetPod(assigned).has_value());
+}
+
+TEST_CASE("PodEventHandler: a pending pod that gets bound moves from the queue to the cache",
+          "[event_handlers]") {
+  Harness harness({ProfileBuilder()});
+  harness.AddNode("node1");
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+  const api::Pod pending = WithResourceVersion(PodBuilder("p").Obj(), "1");
+  handler.OnAdd(pending);
+  REQUIRE(harness.Where(pending) == QueuedIn::kActive);
+
+  const api::Pod bound = WithResourceVersion(PodBuilder("p").Node("node1").Obj(), "2");
+  handler.OnUpdate(pending, bound);
+  CHECK(harness.Where(pending) == QueuedIn::kNowhere);
+  CHECK(harness.cache().PodCount() == 1);
+  CHECK(harness.cache().GetNodeInfo("node1")->pods().size() == 1);
+  CHECK_FALSE(harness.cache().IsAssumedPod(bound));
+}
+
+TEST_CASE("PodEventHandler: updates of pending and assigned pods", "[event_handlers]") {
+  Harness harness({ProfileBuilder()});
+  harness.AddNode("node1");
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+
+  SECTION("a pending pod's update with the same resourceVersion is ignored (a relist)") {
+    const api::Pod pod = WithResourceVersion(PodBuilder("p").Obj(), "5");
+    handler.OnAdd(pod);
+    const api::Pod relisted = WithResourceVersion(PodBuilder("p").Label("app", "web").Obj(), "5");
+    handler.OnUpdate(pod, relisted);
+    CHECK(harness.queue().GetPod("ns1", "p")->pod().metadata.labels.size() == 0);
+    const api::Pod updated = WithResourceVersion(PodBuilder("p").Label("app", "web").Obj(), "6");
+    handler.OnUpdate(pod, updated);
+    CHECK(harness.queue().GetPod("ns1", "p")->pod().metadata.labels.size() == 1);
+  }
+  SECTION("an update of an assumed pod is ignored") {
+    const api::Pod pod = WithResourceVersion(PodBuilder("p").Obj(), "1");
+    api::Pod assumed = pod;
+    assumed.spec.node_name = "node1";
+    REQUIRE(harness.cache()
+                .AssumePod(framework::PodInfo::CreateOrDie(std::make_shared<const api::Pod>(assumed)))
+                .ok());
+    handler.OnUpdate(pod, WithResourceVersion(PodBuilder("p").Label("app", "web").Obj(), "2"));
+    CHECK(harness.Where(pod) == QueuedIn::kNowhere);
+  }
+  SECTION("an assigned pod's update reaches the cache") {
+    const api::Pod pod = WithResourceVersion(PodBuilder("a").Node("node1").Label("v", "1").Obj(), "1");
+    handler.OnAdd(pod);
+    const api::Pod updated =
+        WithResourceVersion(PodBuilder("a").Node("node1").Label("v", "2").Obj(), "2");
+    handler.OnUpdate(pod, updated);
+    const std::optional<framework::PodInfoPtr> cached = harness.cache().GetPod(pod);
+    REQUIRE(cached.has_value());
+    CHECK((*cached)->pod().metadata.labels.Get("v") == "2");
+    CHECK(harness.Where(pod) == QueuedIn::kNowhere);
+  }
+}
+
+TEST_CASE("PodEventHandler: a deleted assigned pod frees room (AssignedPodDelete)",
+          "[event_handlers]") {
+  Harness harness = WaiterHarness(framework::AssignedPodDeleteEvent());
+  const api::Pod waiter = ParkWaiter(harness);
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+
+  const api::Pod assigned = PodBuilder("a").Node("node1").Obj();
+  handler.OnAdd(assigned);
+  CHECK(harness.Where(waiter) == QueuedIn::kUnschedulable);  // an add frees nothing
+  handler.OnDelete(assigned);
+  CHECK(harness.cache().PodCount() == 0);
+  CHECK(Moved(harness, waiter));
+}
+
+TEST_CASE("PodEventHandler: a deleted or renominated nominated pod frees its nominated room",
+          "[event_handlers]") {
+  Harness harness = WaiterHarness(framework::AssignedPodDeleteEvent());
+  const api::Pod waiter = ParkWaiter(harness);
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+  const api::Pod nominated = WithResourceVersion(PodBuilder("q").NominatedNode("node1").Obj(), "1");
+  handler.OnAdd(nominated);
+
+  SECTION("a pending pod without nomination frees nothing") {
+    const api::Pod plain = PodBuilder("plain").Obj();
+    handler.OnAdd(plain);
+    handler.OnDelete(plain);
+    CHECK(harness.Where(waiter) == QueuedIn::kUnschedulable);
+  }
+  SECTION("deleted") {
+    handler.OnDelete(nominated);
+    CHECK(harness.Where(nominated) == QueuedIn::kNowhere);
+    CHECK(Moved(harness, waiter));
+  }
+  SECTION("nomination cleared") {
+    handler.OnUpdate(nominated, WithResourceVersion(PodBuilder("q").Obj(), "2"));
+    CHECK(Moved(harness, waiter));
+  }
+  SECTION("nomination unchanged") {
+    handler.OnUpdate(nominated, WithResourceVersion(
+                                    PodBuilder("q").NominatedNode("node1").Label("a", "b").Obj(), "2"));
+    CHECK(harness.Where(waiter) == QueuedIn::kUnschedulable);
+  }
+}
+
+TEST_CASE("PodEventHandler: deleting a pod waiting at Permit rejects it", "[event_handlers]") {
+  Harness harness({ProfileBuilder().Permit("FakePermit", [](const api::Pod&, const std::string&) {
+    return std::make_pair(Status(framework::Code::kWait), std::chrono::milliseconds(10000));
+  })});
+  harness.AddNode("node1");
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+  const api::Pod pod = PodBuilder("p").Obj();
+  harness.SetInformerPod(pod);
+  handler.OnAdd(pod);
+  harness.ScheduleOne();
+  REQUIRE(harness.cache().AssumedPodCount() == 1);
+
+  harness.RemoveInformerPod(pod);
+  handler.OnDelete(pod);
+  harness.DrainBindings();
+  CHECK(harness.cluster_api().binds().empty());
+  CHECK(harness.cache().AssumedPodCount() == 0);
+  CHECK(harness.Where(pod) == QueuedIn::kNowhere);
+  CHECK(harness.Events() == std::vector<testing::RecordedEvent>{
+                                {"ns1/p", "Warning", "FailedScheduling", "Scheduling",
+                                 "0/1 nodes are available: 1 removed."}});
+}
+
+TEST_CASE("NodeEventHandler: nodes go to the cache and raise NodeAdd / NodeUpdate* / NodeDelete",
+          "[event_handlers]") {
+  SECTION("add") {
+    Harness harness = WaiterHarness({EventResource::kNode, action::kAdd, "NodeAdd"});
+    const api::Pod waiter = ParkWaiter(harness);
+    NodeEventHandler handler(harness.cache(), harness.queue());
+    handler.OnAdd(*testing::MakeNode("node2"));
+    CHECK(harness.cache().NodeTreeOrder() == std::vector<std::string>{"node1", "node2"});
+    CHECK(Moved(harness, waiter));
+  }
+  SECTION("update: only the events the change raises") {
+    Harness harness = WaiterHarness({EventResource::kNode, action::kUpdateNodeLabel, ""});
+    const api::Pod waiter = ParkWaiter(harness);
+    NodeEventHandler handler(harness.cache(), harness.queue());
+    const api::Node old_node = *testing::MakeNode("node1");
+    api::Node tainted = old_node;
+    tainted.spec.taints.push_back(api::Taint{"k", "", std::string(api::kTaintEffectNoSchedule), {}});
+    handler.OnUpdate(old_node, tainted);
+    CHECK(harness.Where(waiter) == QueuedIn::kUnschedulable);
+    CHECK(harness.cache().GetNodeInfo("node1")->node()->spec.taints.size() == 1);
+
+    api::Node labelled = tainted;
+    labelled.metadata.labels.Set("zone", "b");
+    handler.OnUpdate(tainted, labelled);
+    CHECK(Moved(harness, waiter));
+    CHECK(harness.cache().GetNodeInfo("node1")->node()->metadata.labels.Get("zone") == "b");
+  }
+  SECTION("delete") {
+    Harness harness = WaiterHarness({EventResource::kNode, action::kDelete, "NodeDelete"});
+    const api::Pod waiter = ParkWaiter(harness);
+    NodeEventHandler handler(harness.cache(), harness.queue());
+    handler.OnDelete(*testing::MakeNode("node1"));
+    CHECK(harness.cache().NodeTreeOrder().empty());
+    CHECK(Moved(harness, waiter));
+  }
+}
+
+}  // namespace
+}  // namespace ksched::scheduler
