@@ -5,6 +5,7 @@
 
 #include "plugins/default_binder/default_binder.h"
 #include "plugins/image_locality/image_locality.h"
+#include "plugins/inter_pod_affinity/inter_pod_affinity.h"
 #include "plugins/node_affinity/node_affinity.h"
 #include "plugins/node_name/node_name.h"
 #include "plugins/node_ports/node_ports.h"
@@ -30,6 +31,7 @@ framework::Registry NewInTreeRegistry() {
       {node_resources::kFitName, node_resources::NewFit},
       {node_resources::kBalancedAllocationName, node_resources::NewBalancedAllocation},
       {image_locality::kName, image_locality::New},
+      {inter_pod_affinity::kName, inter_pod_affinity::New},
       {default_binder::kName, default_binder::New},
   };
   for (const auto& [name, factory] : factories) {

@@ -12,7 +12,7 @@
 #   - 200 pods on 20 nodes are all bound without overcommitting any node;
 #   - SIGTERM stops the scheduler with exit status 0.
 # The upstream profile disables the default plugins this project has not built yet (preemption,
-# volumes, topology spread, inter-pod affinity, DRA): none of them changes these scenarios apart
+# volumes, topology spread, DRA): none of them changes these scenarios apart
 # from preemption's message suffix.
 . "$(dirname "$0")/lib.sh"
 build_dir=${KSCHED_BUILD_DIR:-$repo/build}
@@ -45,7 +45,6 @@ profiles:
       - name: VolumeBinding
       - name: VolumeZone
       - name: PodTopologySpread
-      - name: InterPodAffinity
       - name: DynamicResources
 EOF
 
@@ -93,13 +92,14 @@ check_eq "the Scheduled event of ours" "Normal Scheduled Binding Successfully as
   "$(kubectl_admin get events.events.k8s.io --field-selector regarding.name=ours-small,reason=Scheduled -o jsonpath='{.items[0].type} {.items[0].reason} {.items[0].action} {.items[0].note} {.items[0].reportingController}')"
 
 # Unschedulable pods: too much cpu; a node selector no node matches; a GPU request without
-# toleration; a node affinity naming a missing node (PreFilter narrows to nothing); too much ephemeral storage.
+# toleration; a node affinity naming a missing node (PreFilter narrows to nothing); too much ephemeral storage; pod affinity to no pod.
 both huge 100
 both nowhere 100m ',"nodeSelector":{"no-such-label":"x"}'
 both gpu-untolerated 100m '' '"nvidia.com/gpu":"1"'
 both pinned 100m ',"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["no-such-node"]}]}]}}}'
 both fat 100m '' '"ephemeral-storage":"10Ti"'
-for name in huge nowhere gpu-untolerated pinned fat; do
+both lonely 100m ',"affinity":{"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"nobody":"here"}},"topologyKey":"kubernetes.io/hostname"}]}}'
+for name in huge nowhere gpu-untolerated pinned fat lonely; do
   check "ours reports $name as unschedulable" wait_for 60 has_condition "ours-$name"
   check "upstream reports $name as unschedulable" wait_for 60 has_condition "upstream-$name"
   check_eq "$name: same reason as upstream" "$(condition "upstream-$name" reason)" "$(condition "ours-$name" reason)"

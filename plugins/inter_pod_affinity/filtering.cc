@@ -1,0 +1,205 @@
+// InterPodAffinity PreFilter, its extensions and Filter (upstream filtering.go).
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plugins/inter_pod_affinity/filtering_state.h"
+#include "plugins/inter_pod_affinity/incoming_terms.h"
+#include "plugins/inter_pod_affinity/inter_pod_affinity.h"
+#include "plugins/inter_pod_affinity/topology_counts.h"
+
+namespace ksched::plugins::inter_pod_affinity {
+namespace {
+
+using framework::Code;
+using framework::Status;
+
+Status MissingPreFilterState() {
+  return Status::FromError("error reading \"" + std::string(kPreFilterStateKey) +
+                           "\" from cycleState: not found");
+}
+
+// upstream getExistingAntiAffinityCounts: the existing pods whose required anti-affinity terms
+// match the incoming pod, counted per topology pair of their node, in parallel over the nodes
+// that hold such pods.
+TopologyCounts ExistingAntiAffinityCounts(framework::Parallelizer& parallelizer,
+                                          const api::Pod& pod, const api::Labels& namespace_labels,
+                                          const std::vector<framework::NodeInfo*>& nodes) {
+  std::vector<TopologyCountList> per_node(nodes.size());
+  parallelizer.Until(nodes.size(), [&](std::size_t i, framework::Parallelizer::Run& /*run*/) {
+    const framework::NodeInfo& info = *nodes[i];
+    const api::Node* node = info.node();
+    if (node == nullptr) return;
+    TopologyCountList& list = per_node[i];
+    for (const framework::PodInfoPtr& existing : info.pods_with_required_anti_affinity()) {
+      for (const framework::AffinityTerm& term : existing->required_anti_affinity_terms()) {
+        if (term.Matches(pod, &namespace_labels)) {
+          AppendIfLabeled(list, *node, term.topology_key, 1);
+        }
+      }
+    }
+  });
+  TopologyCounts counts;
+  for (const TopologyCountList& list : per_node) counts.Merge(list);
+  return counts;
+}
+
+// upstream getIncomingAffinityAntiAffinityCounts: the existing pods matching all the incoming
+// pod's required affinity terms, and those matching each of its required anti-affinity terms,
+// counted per topology pair, in parallel over all nodes.
+void IncomingAffinityAntiAffinityCounts(framework::Parallelizer& parallelizer,
+                                        const framework::PodInfo& incoming,
+                                        NamespaceLabelsCache& namespaces,
+                                        const std::vector<framework::NodeInfo*>& nodes,
+                                        TopologyCounts& affinity_counts,
+                                        TopologyCounts& anti_affinity_counts) {
+  const auto& affinity_terms = incoming.required_affinity_terms();
+  const auto& anti_affinity_terms = incoming.required_anti_affinity_terms();
+  if (affinity_terms.empty() && anti_affinity_terms.empty()) return;
+
+  std::vector<TopologyCountList> affinity_per_node(nodes.size());
+  std::vector<TopologyCountList> anti_affinity_per_node(nodes.size());
+  parallelizer.Until(nodes.size(), [&](std::size_t i, framework::Parallelizer::Run& /*run*/) {
+    const framework::NodeInfo& info = *nodes[i];
+    const api::Node* node = info.node();
+    if (node == nullptr) return;
+    TopologyCountList& affinity = affinity_per_node[i];
+    TopologyCountList& anti_affinity = anti_affinity_per_node[i];
+    for (const framework::PodInfoPtr& existing : info.pods()) {
+      const api::Pod& existing_pod = existing->pod();
+      if (MatchesAllIncomingTerms(affinity_terms, existing_pod, namespaces)) {
+        for (const framework::AffinityTerm& term : affinity_terms) {
+          AppendIfLabeled(affinity, *node, term.topology_key, 1);
+        }
+      }
+      for (const framework::AffinityTerm& term : anti_affinity_terms) {
+        if (IncomingTermMatches(term, existing_pod, namespaces)) {
+          AppendIfLabeled(anti_affinity, *node, term.topology_key, 1);
+        }
+      }
+    }
+  });
+  for (const TopologyCountList& list : affinity_per_node) affinity_counts.Merge(list);
+  for (const TopologyCountList& list : anti_affinity_per_node) anti_affinity_counts.Merge(list);
+}
+
+// Whether placing the pod on the node violates no existing pod's anti-affinity term: none of the
+// node's label pairs holds a pod whose term matches the incoming pod.
+bool SatisfiesExistingPodsAntiAffinity(const PreFilterState& state, const api::Node& node) {
+  const TopologyCounts& counts = state.existing_anti_affinity_counts();
+  if (counts.empty()) return true;
+  for (const auto& [key, value] : node.metadata.labels) {
+    if (counts.Get(key, value) > 0) return false;
+  }
+  return true;
+}
+
+// Whether no pod matching one of the incoming anti-affinity terms is in the node's domain of
+// that term.
+bool SatisfiesPodAntiAffinity(const PreFilterState& state, const api::Node& node) {
+  const TopologyCounts& counts = state.anti_affinity_counts();
+  if (counts.empty()) return true;
+  for (const framework::AffinityTerm& term : state.pod_info().required_anti_affinity_terms()) {
+    std::optional<std::string_view> value = node.metadata.labels.Get(term.topology_key);
+    if (value.has_value() && counts.Get(term.topology_key, *value) > 0) return false;
+  }
+  return true;
+}
+
+// Whether the node has every affinity term's topology key and a matching pod in each term's
+// domain, or, when no pod anywhere matches the terms, the pod matches them itself (so that the
+// first pod of a group with affinity to itself is not pending forever).
+bool SatisfiesPodAffinity(const PreFilterState& state, const api::Node& node) {
+  const TopologyCounts& counts = state.affinity_counts();
+  bool pods_exist = true;
+  for (const framework::AffinityTerm& term : state.pod_info().required_affinity_terms()) {
+    std::optional<std::string_view> value = node.metadata.labels.Get(term.topology_key);
+    if (!value.has_value()) return false;  // every topology key must be on the node
+    if (counts.Get(term.topology_key, *value) <= 0) pods_exist = false;
+  }
+  if (pods_exist) return true;
+  return counts.empty() && state.pod_matches_own_affinity_terms();
+}
+
+}  // namespace
+
+std::pair<framework::PreFilterResult, Status> InterPodAffinity::PreFilter(
+    framework::CycleState& state, const api::Pod& pod,
+    const std::vector<framework::NodeInfo*>& nodes) {
+  // The pod arrives bare: compile its terms (one copy of the pod per cycle, shared by the
+  // cloned states and by PreScore).
+  absl::StatusOr<framework::PodInfoPtr> pod_info =
+      framework::PodInfo::Create(std::make_shared<const api::Pod>(pod));
+  if (!pod_info.ok()) {
+    return {{},
+            Status(Code::kUnschedulableAndUnresolvable,
+                   std::vector<std::string>{"parsing pod: " +
+                                            std::string(pod_info.status().message())})};
+  }
+  std::shared_ptr<NamespaceLabelsCache> namespaces = CycleNamespaceLabels(state, handle_);
+  const api::Labels* own_labels = namespaces->Get(pod.metadata.namespace_);
+  auto pre_filter = std::make_unique<PreFilterState>(
+      *pod_info, own_labels != nullptr ? *own_labels : api::Labels(), namespaces);
+
+  framework::Parallelizer& parallelizer = handle_.parallelizer();
+  pre_filter->mutable_existing_anti_affinity_counts() =
+      ExistingAntiAffinityCounts(parallelizer, pod, pre_filter->namespace_labels(),
+                                 handle_.snapshot().have_pods_with_required_anti_affinity());
+  const framework::PodInfo& incoming = pre_filter->pod_info();
+  IncomingAffinityAntiAffinityCounts(parallelizer, incoming, *namespaces, nodes,
+                                     pre_filter->mutable_affinity_counts(),
+                                     pre_filter->mutable_anti_affinity_counts());
+
+  if (pre_filter->existing_anti_affinity_counts().empty() &&
+      incoming.required_affinity_terms().empty() &&
+      incoming.required_anti_affinity_terms().empty()) {
+    return {{}, Status(Code::kSkip)};
+  }
+  pre_filter->set_pod_matches_own_affinity_terms(
+      MatchesAllIncomingTerms(incoming.required_affinity_terms(), incoming.pod(), *namespaces));
+  state.Write(std::string(kPreFilterStateKey), std::move(pre_filter));
+  return {{}, {}};
+}
+
+Status InterPodAffinity::AddPod(framework::CycleState& state, const api::Pod& /*pod_to_schedule*/,
+                                const framework::PodInfoPtr& pod_to_add,
+                                const framework::NodeInfo& node_info) {
+  auto* pre_filter = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (pre_filter == nullptr) return MissingPreFilterState();
+  if (node_info.node() == nullptr) return Status::FromError("node not found");
+  pre_filter->UpdateWithPod(*pod_to_add, *node_info.node(), 1);
+  return {};
+}
+
+Status InterPodAffinity::RemovePod(framework::CycleState& state,
+                                   const api::Pod& /*pod_to_schedule*/,
+                                   const framework::PodInfoPtr& pod_to_remove,
+                                   const framework::NodeInfo& node_info) {
+  auto* pre_filter = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (pre_filter == nullptr) return MissingPreFilterState();
+  if (node_info.node() == nullptr) return Status::FromError("node not found");
+  pre_filter->UpdateWithPod(*pod_to_remove, *node_info.node(), -1);
+  return {};
+}
+
+Status InterPodAffinity::Filter(const framework::CycleState& state, const api::Pod& /*pod*/,
+                                const framework::NodeInfo& node_info) {
+  const auto* pre_filter = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (pre_filter == nullptr) return MissingPreFilterState();
+  const api::Node* node = node_info.node();
+  if (node == nullptr) return Status::FromError("node not found");
+  if (!SatisfiesPodAffinity(*pre_filter, *node)) {
+    return Status(Code::kUnschedulableAndUnresolvable, {kErrReasonAffinityRulesNotMatch});
+  }
+  if (!SatisfiesPodAntiAffinity(*pre_filter, *node)) {
+    return Status(Code::kUnschedulable, {kErrReasonAntiAffinityRulesNotMatch});
+  }
+  if (!SatisfiesExistingPodsAntiAffinity(*pre_filter, *node)) {
+    return Status(Code::kUnschedulable, {kErrReasonExistingAntiAffinityRulesNotMatch});
+  }
+  return {};
+}
+
+}  // namespace ksched::plugins::inter_pod_affinity
