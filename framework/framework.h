@@ -49,6 +49,7 @@ struct FrameworkServices {
   EventRecorder* event_recorder = nullptr;       // required
   const PodNominator* nominator = nullptr;       // optional
   std::function<std::optional<api::Labels>(std::string_view)> namespace_labels;  // optional
+  const SpreadSelectorLister* spread_selector_lister = nullptr;  // optional
 };
 
 // A plugin's weighted score for one node (upstream PluginScore / NodePluginScores).
@@ -73,6 +74,9 @@ class Framework final : public Handle {
   std::optional<api::Labels> NamespaceLabels(std::string_view name) const override;
   void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) override;
   bool RejectWaitingPod(std::string_view uid) override;
+  const SpreadSelectorLister* spread_selector_lister() const override {
+    return services_.spread_selector_lister;
+  }
 
   // --- Configuration as built ---------------------------------------------------------------
   // The plugin names per extension point, in run order (for /configz and tests).
@@ -93,6 +97,10 @@ class Framework final : public Handle {
   // The queue's nominator is created after the runtimes (it needs their events); set before the
   // first cycle.
   void SetNominator(const PodNominator* nominator) { services_.nominator = nominator; }
+  // Like the nominator: set (or left nullptr) before the first cycle.
+  void SetSpreadSelectorLister(const SpreadSelectorLister* lister) {
+    services_.spread_selector_lister = lister;
+  }
 
   // --- Extension points ---------------------------------------------------------------------
   // First non-success wins; the status names the plugin.

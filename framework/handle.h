@@ -1,8 +1,9 @@
 // Handle: what the runtime gives every plugin of a profile (upstream framework.Handle): the
 // snapshot of the current cycle, the API actions plugins may take, the event recorder, the waiting
-// pods of the Permit stage, the parallelizer, and namespace labels for affinity namespace
-// selectors. Implemented by the runtime (framework/framework.h) with services the scheduler layer
-// provides (framework/cluster_api.h).
+// pods of the Permit stage, the parallelizer, namespace labels for affinity namespace
+// selectors, and (optionally) workload selectors for default spreading constraints. Implemented
+// by the runtime (framework/framework.h) with services the scheduler layer provides
+// (framework/cluster_api.h).
 //
 // Thread-safety: every method is safe from any thread. The snapshot is only meaningful during a
 // scheduling cycle (it is updated between cycles).
@@ -19,6 +20,7 @@
 #include "api/pod.h"
 #include "framework/parallelizer.h"
 #include "framework/snapshot.h"
+#include "framework/spread_selector_lister.h"
 #include "framework/status.h"
 
 namespace ksched::framework {
@@ -74,6 +76,10 @@ class Handle {
   // Waiting pods (Permit): visit, find by UID, reject.
   virtual void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) = 0;
   virtual bool RejectWaitingPod(std::string_view uid) = 0;
+
+  // The workload selectors for default spreading constraints (framework/spread_selector_lister.h);
+  // nullptr while the scheduler does not provide them (default constraints then apply to no pod).
+  virtual const SpreadSelectorLister* spread_selector_lister() const { return nullptr; }
 };
 
 }  // namespace ksched::framework

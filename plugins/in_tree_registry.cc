@@ -12,6 +12,7 @@
 #include "plugins/node_resources/balanced_allocation.h"
 #include "plugins/node_resources/fit.h"
 #include "plugins/node_unschedulable/node_unschedulable.h"
+#include "plugins/pod_topology_spread/pod_topology_spread.h"
 #include "plugins/queue_sort/priority_sort.h"
 #include "plugins/scheduling_gates/scheduling_gates.h"
 #include "plugins/taint_toleration/taint_toleration.h"
@@ -31,6 +32,7 @@ framework::Registry NewInTreeRegistry() {
       {node_resources::kFitName, node_resources::NewFit},
       {node_resources::kBalancedAllocationName, node_resources::NewBalancedAllocation},
       {image_locality::kName, image_locality::New},
+      {pod_topology_spread::kName, pod_topology_spread::New},
       {inter_pod_affinity::kName, inter_pod_affinity::New},
       {default_binder::kName, default_binder::New},
   };

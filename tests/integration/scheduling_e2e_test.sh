@@ -12,7 +12,7 @@
 #   - 200 pods on 20 nodes are all bound without overcommitting any node;
 #   - SIGTERM stops the scheduler with exit status 0.
 # The upstream profile disables the default plugins this project has not built yet (preemption,
-# volumes, topology spread, DRA): none of them changes these scenarios apart
+# volumes, DRA): none of them changes these scenarios apart
 # from preemption's message suffix.
 . "$(dirname "$0")/lib.sh"
 build_dir=${KSCHED_BUILD_DIR:-$repo/build}
@@ -44,7 +44,6 @@ profiles:
       - name: NodeVolumeLimits
       - name: VolumeBinding
       - name: VolumeZone
-      - name: PodTopologySpread
       - name: DynamicResources
 EOF
 
