@@ -1,5 +1,6 @@
 #include "config/default_plugins.h"
 
+#include <cstdint>
 #include <set>
 
 namespace ksched::config {
@@ -61,6 +62,39 @@ framework::PluginsConfig DefaultPlugins() {
       {"NodeResourcesBalancedAllocation", 1},
       {"ImageLocality", 1},
       {"DefaultBinder", 0},
+  };
+  return plugins;
+}
+
+framework::PluginsConfig DefaultPluginsFor(std::string_view api_version) {
+  const bool v1beta3 = api_version == "kubescheduler.config.k8s.io/v1beta3";
+  const bool older = api_version == "kubescheduler.config.k8s.io/v1beta2" ||
+                     api_version == "kubescheduler.config.k8s.io/v1beta1";
+  if (!v1beta3 && !older) return DefaultPlugins();
+  // v1beta3 raised these user-preference weights (TaintToleration 1->3, NodeAffinity and
+  // InterPodAffinity 1->2).
+  const std::int32_t taint_weight = older ? 1 : 3;
+  const std::int32_t affinity_weight = older ? 1 : 2;
+  framework::PluginsConfig plugins;
+  plugins.multi_point.enabled = {
+      {"PrioritySort", 0},
+      {"NodeUnschedulable", 0},
+      {"NodeName", 0},
+      {"TaintToleration", taint_weight},
+      {"NodeAffinity", affinity_weight},
+      {"NodePorts", 0},
+      {"NodeResourcesFit", 1},
+      {"VolumeRestrictions", 0},
+      {"NodeVolumeLimits", 0},
+      {"VolumeBinding", 0},
+      {"VolumeZone", 0},
+      {"PodTopologySpread", 2},
+      {"InterPodAffinity", affinity_weight},
+      {"DefaultPreemption", 0},
+      {"NodeResourcesBalancedAllocation", 1},
+      {"ImageLocality", 1},
+      {"DefaultBinder", 0},
+      {"SchedulingGates", 0},
   };
   return plugins;
 }

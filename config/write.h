@@ -1,0 +1,26 @@
+// Writing a configuration back, as kube-scheduler does:
+//   WriteConfigYaml  --write-config-to: the configuration in kubescheduler.config.k8s.io/v1 (also
+//                    for a file read as v1beta3 or older, as upstream), YAML with keys sorted,
+//                    every default present (typed plugin args with apiVersion and kind).
+//   ConfigzJson      /configz: {"componentconfig": <the internal configuration as Go's
+//                    encoding/json renders it>} (Go field names: "Parallelism",
+//                    "LeaderElection", ...), see config/internal_json.h.
+// Both show the profiles as given: upstream substitutes the frameworks' completed profiles
+// (multiPoint expanded) only when it writes the file or logs at -v=2; the caller can do the same.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+
+#include "config/kube_scheduler_configuration.h"
+#include "config/value.h"
+
+namespace ksched::config {
+
+// The v1 wire form (what WriteConfigYaml renders).
+Value ToV1Value(const KubeSchedulerConfiguration& config);
+std::string WriteConfigYaml(const KubeSchedulerConfiguration& config);
+std::string ConfigzJson(const KubeSchedulerConfiguration& config);
+
+}  // namespace ksched::config

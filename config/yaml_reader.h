@@ -1,0 +1,27 @@
+// ReadYaml: YAML text -> Value, as upstream's decoder sees a configuration file
+// (sigs.k8s.io/yaml YAMLToJSONStrict over its go-yaml v2 fork):
+//   - only the first document is read;
+//   - plain scalars resolve by YAML 1.1 rules: null (~, null, empty), bools (true/false, yes/no,
+//     on/off, y/n in their usual casings), integers (decimal, 0x hex, 0 or 0o octal, 0b binary,
+//     underscores ignored; int64, else uint64, else a float), floats; timestamps stay strings;
+//     quoted scalars and !!str are strings;
+//   - a key repeated in one mapping is an error, reported like upstream's strict conversion:
+//       strict decoding error: yaml: unmarshal errors:
+//         line 4: key "parallelism" already set in map
+//   - a syntax error reads "yaml: line <n>: <yaml-cpp's description>" (upstream has the same shape
+//     with go-yaml's wording);
+//   - .inf and .nan have no JSON form: an error ("json: unsupported value: +Inf").
+//
+// Errors: InvalidArgument. Thread-safety: reentrant.
+#pragma once
+
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "config/value.h"
+
+namespace ksched::config {
+
+absl::StatusOr<Value> ReadYaml(std::string_view text);
+
+}  // namespace ksched::config
