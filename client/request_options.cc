@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/json_writer.h"
 #include "client/resource_path.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
@@ -11,16 +12,9 @@ namespace ksched::client {
 
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void String(JsonWriter& writer, std::string_view value) {
-  writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
-void Field(JsonWriter& writer, std::string_view key, std::string_view value) {
-  String(writer, key);
-  String(writer, value);
-}
+using api::json::Field;
+using api::json::JsonWriter;
+using api::json::String;
 
 }  // namespace
 

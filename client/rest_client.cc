@@ -15,9 +15,21 @@
 
 namespace ksched::client {
 
+namespace {
+
+// client-go's URL.Host of the server: "https://127.0.0.1:6443/prefix" -> "127.0.0.1:6443".
+std::string HostOf(std::string_view server) {
+  const std::size_t scheme_end = server.find("://");
+  if (scheme_end != std::string_view::npos) server.remove_prefix(scheme_end + 3);
+  return std::string(server.substr(0, server.find('/')));
+}
+
+}  // namespace
+
 struct RestClient::Core {
   Core(Transport* t, RestClientOptions o)
       : transport(t),
+        host(HostOf(t->server())),
         options(std::move(o)),
         bucket(options.qps, options.burst,
                options.now ? options.now : TokenBucket::NowFunction([] { return TokenBucket::Clock::now(); })),
@@ -26,6 +38,7 @@ struct RestClient::Core {
   std::uint64_t NextSeed() { return seed_base + calls.fetch_add(1); }
 
   Transport* const transport;  // owned by the RestClient; alive while its callbacks can run
+  const std::string host;      // for the observer
   const RestClientOptions options;
   TokenBucket bucket;
   const std::uint64_t seed_base;
@@ -47,13 +60,15 @@ struct Call {
         done(std::move(d)),
         backoff(core->options.backoff_initial, core->options.backoff_cap, 2.0,
                 core->options.backoff_jitter, core->NextSeed()),
-        what(Concat(MethodName(request.method), " ", core->transport->server(), request.target)) {}
+        what(Concat(MethodName(request.method), " ", core->transport->server(), request.target)),
+        start(std::chrono::steady_clock::now()) {}
 
   std::shared_ptr<Core> core;
   HttpRequest request;
   RestClient::ResponseCallback done;
   Backoff backoff;
   std::string what;
+  std::chrono::steady_clock::time_point start;  // for the observer's latency
   int retries = 0;
   bool auth_retried = false;
 };
@@ -71,6 +86,10 @@ void Dispatch(const std::shared_ptr<Call>& call, TokenBucket::Clock::duration re
 }
 
 void Finish(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> result) {
+  if (RequestObserver* observer = call->core->options.observer.get()) {
+    observer->OnRequestDone(call->request.method, call->core->host,
+                            std::chrono::steady_clock::now() - call->start);
+  }
   RestClient::ResponseCallback done = std::move(call->done);
   if (done) done(std::move(result));
 }
@@ -79,6 +98,10 @@ void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> re
   const RestClientOptions& options = call->core->options;
   const bool idempotent = IsIdempotent(call->request.method);
   const bool may_retry = call->retries < options.max_retries;
+  if (options.observer) {
+    options.observer->OnAttempt(call->request.method, call->core->host,
+                                result.ok() ? result->status : 0);
+  }
   if (!result.ok()) {
     const absl::Status& status = result.status();
     if (may_retry && status.code() == absl::StatusCode::kUnavailable &&
@@ -208,6 +231,10 @@ absl::StatusOr<std::unique_ptr<LineStream>> RestClient::Watch(std::string_view p
     const TokenBucket::Clock::duration wait = core_->bucket.Reserve();
     if (wait > TokenBucket::Clock::duration::zero()) std::this_thread::sleep_for(wait);
     absl::StatusOr<std::unique_ptr<LineStream>> stream = transport_->OpenLineStream(request);
+    if (core_->options.observer) {
+      core_->options.observer->OnAttempt(request.method, core_->host,
+                                         stream.ok() ? (*stream)->status() : 0);
+    }
     if (!stream.ok()) return stream.status();
     const int code = (*stream)->status();
     if (IsSuccess(code)) return stream;

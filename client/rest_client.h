@@ -20,6 +20,9 @@
 //   client-go retries only responses with Retry-After (10 times) and only GETs on connection
 //   errors; this client also backs off on 5xx without Retry-After for idempotent verbs.
 //
+// Metrics: RestClientOptions::observer, when set, sees every attempt (Watch included) and the
+// latency of every Do/DoAsync call (client/request_observer.h).
+//
 // Results: a 2xx response is the result; any other final response becomes a Status by
 // StatusFromResponse (client/api_error.h: the code mapping, HttpStatusOf, ReasonOf), naming the
 // verb, server and path; a final transport failure is the transport's Status (kCancelled once the
@@ -46,6 +49,7 @@
 #include "absl/status/statusor.h"
 #include "client/authenticator.h"
 #include "client/http_types.h"
+#include "client/request_observer.h"
 #include "client/request_options.h"
 #include "client/rest_config.h"
 #include "client/token_bucket.h"
@@ -66,6 +70,9 @@ struct RestClientOptions {
   std::shared_ptr<Authenticator> authenticator;
   // The token bucket's clock; empty: steady_clock::now. Tests inject a fake one.
   TokenBucket::NowFunction now;
+  // Told about every attempt and every finished request (client-go's rest_client_* metrics); null:
+  // nobody.
+  std::shared_ptr<RequestObserver> observer;
 
   // qps, burst and timeout from a RestConfig.
   static RestClientOptions FromConfig(const RestConfig& config);

@@ -556,8 +556,9 @@ absl::StatusOr<KubeSchedulerConfiguration> LoadConfig(std::string_view yaml,
   return config;
 }
 
-absl::StatusOr<KubeSchedulerConfiguration> LoadConfigFile(const std::string& path,
-                                                          std::vector<std::string>* warnings) {
+namespace {
+
+absl::StatusOr<std::string> ReadConfigFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     std::string reason = std::strerror(errno);
@@ -567,7 +568,29 @@ absl::StatusOr<KubeSchedulerConfiguration> LoadConfigFile(const std::string& pat
   std::ostringstream text;
   text << file.rdbuf();
   if (file.bad()) return absl::InvalidArgumentError("read " + path + ": I/O error");
-  return LoadConfig(text.str(), path, warnings);
+  return text.str();
+}
+
+}  // namespace
+
+absl::StatusOr<KubeSchedulerConfiguration> LoadConfigFile(const std::string& path,
+                                                          std::vector<std::string>* warnings) {
+  absl::StatusOr<std::string> text = ReadConfigFile(path);
+  if (!text.ok()) return text.status();
+  return LoadConfig(*text, path, warnings);
+}
+
+absl::StatusOr<KubeSchedulerConfiguration> DecodeConfigFile(const std::string& path,
+                                                            std::vector<std::string>* warnings) {
+  absl::StatusOr<std::string> text = ReadConfigFile(path);
+  if (!text.ok()) return text.status();
+  std::vector<std::string> notes;
+  absl::StatusOr<KubeSchedulerConfiguration> config = DecodeConfig(*text, &notes);
+  if (!config.ok()) return config.status();
+  if (warnings != nullptr) {
+    for (const std::string& note : notes) warnings->push_back(path + ": " + note);
+  }
+  return config;
 }
 
 KubeSchedulerConfiguration DefaultConfig() {

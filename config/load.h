@@ -46,6 +46,11 @@ absl::StatusOr<KubeSchedulerConfiguration> LoadConfig(std::string_view yaml,
 absl::StatusOr<KubeSchedulerConfiguration> LoadConfigFile(
     const std::string& path, std::vector<std::string>* warnings = nullptr);
 
+// DecodeConfig on a file's contents (read errors as LoadConfigFile's): what kube-scheduler does
+// with --config before it applies the leader-election flags and validates.
+absl::StatusOr<KubeSchedulerConfiguration> DecodeConfigFile(
+    const std::string& path, std::vector<std::string>* warnings = nullptr);
+
 // The configuration kube-scheduler runs with when no file is given: v1 with every default.
 KubeSchedulerConfiguration DefaultConfig();
 

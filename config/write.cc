@@ -1,5 +1,7 @@
 #include "config/write.h"
 
+#include <algorithm>
+#include <set>
 #include <utility>
 
 #include "config/go_duration.h"
@@ -177,6 +179,27 @@ std::string ConfigzJson(const KubeSchedulerConfiguration& config) {
   Value root;
   root.Set("componentconfig", InternalConfigValue(config));
   return ToJson(root);
+}
+
+KubeSchedulerConfiguration WithCompletedProfiles(KubeSchedulerConfiguration config) {
+  for (KubeSchedulerProfile& profile : config.profiles) {
+    const framework::PluginsConfig& p = profile.plugins;
+    std::set<std::string, std::less<>> needed;
+    for (const framework::PluginSet* set :
+         {&p.pre_enqueue, &p.queue_sort, &p.pre_filter, &p.filter, &p.post_filter, &p.pre_score,
+          &p.score, &p.reserve, &p.permit, &p.pre_bind, &p.bind, &p.post_bind, &p.multi_point}) {
+      for (const framework::PluginRef& plugin : set->enabled) needed.insert(plugin.name);
+    }
+    std::vector<PluginConfig> kept;
+    for (PluginConfig& entry : profile.plugin_config) {
+      const bool has_args = entry.args != nullptr || entry.raw.has_value();
+      if (has_args && needed.contains(entry.name)) kept.push_back(std::move(entry));
+    }
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const PluginConfig& a, const PluginConfig& b) { return a.name < b.name; });
+    profile.plugin_config = std::move(kept);
+  }
+  return config;
 }
 
 }  // namespace ksched::config

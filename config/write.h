@@ -18,6 +18,12 @@
 
 namespace ksched::config {
 
+// The profiles as kube-scheduler's frameworks complete them before --write-config-to writes them
+// (and -v=2 logs them): each profile's pluginConfig keeps only the entries with args of plugins
+// the profile enables somewhere (an extension point or multiPoint), sorted by name; the plugin
+// sets stay as given.
+KubeSchedulerConfiguration WithCompletedProfiles(KubeSchedulerConfiguration config);
+
 // The v1 wire form (what WriteConfigYaml renders).
 Value ToV1Value(const KubeSchedulerConfiguration& config);
 std::string WriteConfigYaml(const KubeSchedulerConfiguration& config);

@@ -1,6 +1,7 @@
 #include "framework/framework.h"
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 namespace ksched::framework {
@@ -45,6 +46,45 @@ std::string GoDuration(std::chrono::milliseconds duration) {
 // Upstream AsStatus(fmt.Errorf("<prefix>: %w", status.AsError())).
 Status WrapError(std::string prefix, const Status& status) {
   return Status::FromError(std::move(prefix) + ": " + status.Message());
+}
+
+using SteadyClock = std::chrono::steady_clock;
+
+std::chrono::nanoseconds Since(SteadyClock::time_point start) { return SteadyClock::now() - start; }
+
+// The status code a plugin call returned, whatever the shape of its result.
+Code CodeOf(const Status& status) { return status.code(); }
+template <typename T>
+Code CodeOf(const std::pair<T, Status>& result) {
+  return result.second.code();
+}
+template <typename T>
+Code CodeOf(const std::pair<Status, T>& result) {
+  return result.first.code();
+}
+
+// The sink timing plugin `index` of an extension point in this cycle, nullptr when the cycle is
+// not sampled or there is no recorder.
+DurationSink* SinkAt(const std::vector<DurationSink*>& sinks, std::size_t index, bool sampled) {
+  return sampled && !sinks.empty() ? sinks[index] : nullptr;
+}
+
+// Runs `call` (one plugin method) and, when `sink` is set, observes its duration and status code
+// (upstream's run<Point>Plugin wrappers).
+template <typename Call>
+auto TimedCall(DurationSink* sink, ExtensionPoint point, Call&& call) {
+  if (sink == nullptr) return call();
+  const SteadyClock::time_point start = SteadyClock::now();
+  auto result = call();
+  sink->Observe(point, CodeOf(result), Since(start));
+  return result;
+}
+
+// Upstream samples PreEnqueue plugin timings per call (rand.Intn(100) < percent). PreEnqueue runs
+// on event threads under the queue lock, so each thread draws from a generator of its own.
+bool SampleCall(int percent) {
+  thread_local std::minstd_rand random(std::random_device{}());
+  return static_cast<int>(random() % 100) < percent;
 }
 
 // An ordered set of names preserving insertion order (upstream orderedSet).
@@ -165,6 +205,7 @@ absl::StatusOr<std::unique_ptr<Framework>> Framework::Create(const Registry& reg
   framework->percentage_ = profile.percentage_of_nodes_to_score;
   framework->services_ = std::move(services);
   if (absl::Status status = framework->Build(registry, profile); !status.ok()) return status;
+  framework->ResolveMetricSinks();
   return framework;
 }
 
@@ -327,6 +368,32 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
   return absl::OkStatus();
 }
 
+void Framework::ResolveMetricSinks() {
+  MetricsRecorder* recorder = services_.metrics_recorder;
+  if (recorder == nullptr) return;
+  extension_point_sink_ = &recorder->ExtensionPointDurations(profile_name_);
+  auto resolve = [recorder](const auto& plugins, std::vector<DurationSink*>& out) {
+    out.clear();
+    for (const auto* plugin : plugins) out.push_back(&recorder->PluginDurations(plugin->Name()));
+  };
+  resolve(pre_enqueue_, plugin_sinks_.pre_enqueue);
+  resolve(pre_filter_, plugin_sinks_.pre_filter);
+  resolve(filter_, plugin_sinks_.filter);
+  resolve(post_filter_, plugin_sinks_.post_filter);
+  resolve(pre_score_, plugin_sinks_.pre_score);
+  resolve(score_, plugin_sinks_.score);
+  resolve(reserve_, plugin_sinks_.reserve);
+  resolve(permit_, plugin_sinks_.permit);
+  resolve(pre_bind_, plugin_sinks_.pre_bind);
+  resolve(bind_, plugin_sinks_.bind);
+  resolve(post_bind_, plugin_sinks_.post_bind);
+}
+
+void Framework::ObserveExtensionPoint(ExtensionPoint point, Code status,
+                                      SteadyClock::time_point start) const {
+  if (extension_point_sink_ != nullptr) extension_point_sink_->Observe(point, status, Since(start));
+}
+
 std::optional<api::Labels> Framework::NamespaceLabels(std::string_view name) const {
   if (!services_.namespace_labels) return std::nullopt;
   return services_.namespace_labels(name);
@@ -355,19 +422,42 @@ std::map<std::string, std::vector<std::string>> Framework::ListPlugins() const {
 }
 
 Status Framework::RunPreEnqueuePlugins(const api::Pod& pod) {
-  for (PreEnqueuePlugin* plugin : pre_enqueue_) {
-    Status status = plugin->PreEnqueue(pod);
-    if (status.IsSuccess()) continue;
-    const std::string name(plugin->Name());
-    if (status.IsRejected()) return std::move(status).WithPlugin(name);
-    return WrapError("running PreEnqueue plugin " + Quoted(name), status).WithPlugin(name);
-  }
-  return Status();
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  const bool sampled = timed && SampleCall(services_.metrics_recorder->plugin_sample_percent());
+  Status result = [&]() -> Status {
+    for (std::size_t i = 0; i < pre_enqueue_.size(); ++i) {
+      PreEnqueuePlugin* plugin = pre_enqueue_[i];
+      Status status = TimedCall(SinkAt(plugin_sinks_.pre_enqueue, i, sampled),
+                                ExtensionPoint::kPreEnqueue, [&] { return plugin->PreEnqueue(pod); });
+      if (status.IsSuccess()) continue;
+      const std::string name(plugin->Name());
+      if (status.IsRejected()) return std::move(status).WithPlugin(name);
+      return WrapError("running PreEnqueue plugin " + Quoted(name), status).WithPlugin(name);
+    }
+    return Status();
+  }();
+  // Upstream's deferred observation reads a status variable its loop never assigns, so PreEnqueue
+  // is always recorded as Success; mirrored so that dashboards read the same.
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kPreEnqueue, Code::kSuccess, start);
+  return result;
 }
 
 std::pair<PreFilterResult, Status> Framework::RunPreFilterPlugins(
     CycleState& state, const api::Pod& pod,
     std::set<std::string, std::less<>>& plugins_with_nodes_out) {
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  std::pair<PreFilterResult, Status> out =
+      RunPreFilterPluginsUntimed(state, pod, plugins_with_nodes_out);
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kPreFilter, out.second.code(), start);
+  return out;
+}
+
+std::pair<PreFilterResult, Status> Framework::RunPreFilterPluginsUntimed(
+    CycleState& state, const api::Pod& pod,
+    std::set<std::string, std::less<>>& plugins_with_nodes_out) {
+  const bool sampled = state.record_plugin_metrics();
   PreFilterResult result;
   // Sorted, as upstream lists its set in the "didn't satisfy" message.
   std::set<std::string, std::less<>> plugins_with_nodes;
@@ -378,9 +468,12 @@ std::pair<PreFilterResult, Status> Framework::RunPreFilterPlugins(
     state.skip_filter_plugins() = std::move(skipped);
     return std::pair<PreFilterResult, Status>{std::move(out), std::move(status)};
   };
-  for (PreFilterPlugin* plugin : pre_filter_) {
+  for (std::size_t i = 0; i < pre_filter_.size(); ++i) {
+    PreFilterPlugin* plugin = pre_filter_[i];
     const std::string name(plugin->Name());
-    auto [plugin_result, status] = plugin->PreFilter(state, pod, snapshot_->nodes());
+    auto [plugin_result, status] =
+        TimedCall(SinkAt(plugin_sinks_.pre_filter, i, sampled), ExtensionPoint::kPreFilter,
+                  [&] { return plugin->PreFilter(state, pod, snapshot_->nodes()); });
     if (status.IsSkip()) {
       skipped.insert(name);
       continue;
@@ -423,10 +516,14 @@ std::pair<PreFilterResult, Status> Framework::RunPreFilterPlugins(
 Status Framework::RunPreFilterExtensionAddPod(CycleState& state, const api::Pod& pod,
                                               const PodInfoPtr& to_add,
                                               const NodeInfo& node) const {
-  for (PreFilterPlugin* plugin : pre_filter_) {
+  const bool sampled = state.record_plugin_metrics();
+  for (std::size_t i = 0; i < pre_filter_.size(); ++i) {
+    PreFilterPlugin* plugin = pre_filter_[i];
     PreFilterExtensions* ext = plugin->GetPreFilterExtensions();
     if (ext == nullptr || state.skip_filter_plugins().contains(plugin->Name())) continue;
-    Status status = ext->AddPod(state, pod, to_add, node);
+    Status status = TimedCall(SinkAt(plugin_sinks_.pre_filter, i, sampled),
+                              ExtensionPoint::kPreFilterExtensionAddPod,
+                              [&] { return ext->AddPod(state, pod, to_add, node); });
     if (!status.IsSuccess()) {
       return WrapError("running AddPod on PreFilter plugin " + Quoted(plugin->Name()), status);
     }
@@ -437,10 +534,14 @@ Status Framework::RunPreFilterExtensionAddPod(CycleState& state, const api::Pod&
 Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const api::Pod& pod,
                                                  const PodInfoPtr& to_remove,
                                                  const NodeInfo& node) const {
-  for (PreFilterPlugin* plugin : pre_filter_) {
+  const bool sampled = state.record_plugin_metrics();
+  for (std::size_t i = 0; i < pre_filter_.size(); ++i) {
+    PreFilterPlugin* plugin = pre_filter_[i];
     PreFilterExtensions* ext = plugin->GetPreFilterExtensions();
     if (ext == nullptr || state.skip_filter_plugins().contains(plugin->Name())) continue;
-    Status status = ext->RemovePod(state, pod, to_remove, node);
+    Status status = TimedCall(SinkAt(plugin_sinks_.pre_filter, i, sampled),
+                              ExtensionPoint::kPreFilterExtensionRemovePod,
+                              [&] { return ext->RemovePod(state, pod, to_remove, node); });
     if (!status.IsSuccess()) {
       return WrapError("running RemovePod on PreFilter plugin " + Quoted(plugin->Name()), status);
     }
@@ -451,9 +552,12 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const api::P
 Status Framework::RunFilterPlugins(const CycleState& state, const api::Pod& pod,
                                    const NodeInfo& node) const {
   const auto& skip = state.skip_filter_plugins();
-  for (FilterPlugin* plugin : filter_) {
+  const bool sampled = state.record_plugin_metrics();
+  for (std::size_t i = 0; i < filter_.size(); ++i) {
+    FilterPlugin* plugin = filter_[i];
     if (!skip.empty() && skip.contains(plugin->Name())) continue;
-    Status status = plugin->Filter(state, pod, node);
+    Status status = TimedCall(SinkAt(plugin_sinks_.filter, i, sampled), ExtensionPoint::kFilter,
+                              [&] { return plugin->Filter(state, pod, node); });
     if (status.IsSuccess()) continue;
     const std::string name(plugin->Name());
     if (!status.IsRejected()) {
@@ -497,46 +601,78 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
 std::pair<PostFilterResult, Status> Framework::RunPostFilterPlugins(CycleState& state,
                                                                     const api::Pod& pod,
                                                                     const NodeToStatus& statuses) {
-  PostFilterResult result;
-  std::vector<std::string> reasons;
-  std::string rejector;
-  for (PostFilterPlugin* plugin : post_filter_) {
-    const std::string name(plugin->Name());
-    auto [plugin_result, status] = plugin->PostFilter(state, pod, statuses);
-    if (status.IsSuccess()) return {std::move(plugin_result), std::move(status)};
-    if (status.code() == Code::kUnschedulableAndUnresolvable) {
-      return {std::move(plugin_result), std::move(status).WithPlugin(name)};
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  const bool sampled = state.record_plugin_metrics();
+  std::pair<PostFilterResult, Status> out = [&]() -> std::pair<PostFilterResult, Status> {
+    PostFilterResult result;
+    std::vector<std::string> reasons;
+    std::string rejector;
+    for (std::size_t i = 0; i < post_filter_.size(); ++i) {
+      PostFilterPlugin* plugin = post_filter_[i];
+      const std::string name(plugin->Name());
+      auto [plugin_result, status] =
+          TimedCall(SinkAt(plugin_sinks_.post_filter, i, sampled), ExtensionPoint::kPostFilter,
+                    [&] { return plugin->PostFilter(state, pod, statuses); });
+      if (status.IsSuccess()) return {std::move(plugin_result), std::move(status)};
+      if (status.code() == Code::kUnschedulableAndUnresolvable) {
+        return {std::move(plugin_result), std::move(status).WithPlugin(name)};
+      }
+      if (!status.IsRejected()) {
+        return {PostFilterResult{}, Status::FromError(status.Message()).WithPlugin(name)};
+      }
+      if (plugin_result.nominating_info.mode != NominatingMode::kNoop) result = plugin_result;
+      for (std::string& reason : status.Reasons()) reasons.push_back(std::move(reason));
+      if (rejector.empty()) rejector = name;
     }
-    if (!status.IsRejected()) {
-      return {PostFilterResult{}, Status::FromError(status.Message()).WithPlugin(name)};
-    }
-    if (plugin_result.nominating_info.mode != NominatingMode::kNoop) result = plugin_result;
-    for (std::string& reason : status.Reasons()) reasons.push_back(std::move(reason));
-    if (rejector.empty()) rejector = name;
-  }
-  return {std::move(result), Status(Code::kUnschedulable, std::move(reasons)).WithPlugin(rejector)};
+    return {std::move(result), Status(Code::kUnschedulable, std::move(reasons)).WithPlugin(rejector)};
+  }();
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kPostFilter, out.second.code(), start);
+  return out;
 }
 
 Status Framework::RunPreScorePlugins(CycleState& state, const api::Pod& pod,
                                      const std::vector<const NodeInfo*>& nodes) {
-  std::set<std::string, std::less<>> skipped;
-  for (PreScorePlugin* plugin : pre_score_) {
-    Status status = plugin->PreScore(state, pod, nodes);
-    const std::string name(plugin->Name());
-    if (status.IsSkip()) {
-      skipped.insert(name);
-      continue;
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  const bool sampled = state.record_plugin_metrics();
+  Status result = [&]() -> Status {
+    std::set<std::string, std::less<>> skipped;
+    for (std::size_t i = 0; i < pre_score_.size(); ++i) {
+      PreScorePlugin* plugin = pre_score_[i];
+      Status status = TimedCall(SinkAt(plugin_sinks_.pre_score, i, sampled),
+                                ExtensionPoint::kPreScore,
+                                [&] { return plugin->PreScore(state, pod, nodes); });
+      const std::string name(plugin->Name());
+      if (status.IsSkip()) {
+        skipped.insert(name);
+        continue;
+      }
+      if (!status.IsSuccess()) {
+        return WrapError("running PreScore plugin " + Quoted(name), status).WithPlugin(name);
+      }
     }
-    if (!status.IsSuccess()) {
-      return WrapError("running PreScore plugin " + Quoted(name), status).WithPlugin(name);
-    }
-  }
-  state.skip_score_plugins() = std::move(skipped);
-  return Status();
+    state.skip_score_plugins() = std::move(skipped);
+    return Status();
+  }();
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kPreScore, result.code(), start);
+  return result;
 }
 
 absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePlugins(
     const CycleState& state, const api::Pod& pod, const std::vector<const NodeInfo*>& nodes) {
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  absl::StatusOr<std::vector<NodePluginScores>> out = RunScorePluginsUntimed(state, pod, nodes);
+  if (timed) {
+    ObserveExtensionPoint(ExtensionPoint::kScore, out.ok() ? Code::kSuccess : Code::kError, start);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePluginsUntimed(
+    const CycleState& state, const api::Pod& pod, const std::vector<const NodeInfo*>& nodes) {
+  const bool sampled = state.record_plugin_metrics();
   std::vector<NodePluginScores> totals(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) totals[i].node = nodes[i];
 
@@ -554,7 +690,9 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePlugins(
   services_.parallelizer->Until(nodes.size(), [&](std::size_t i, Parallelizer::Run& run) {
     for (std::size_t k = 0; k < active.size(); ++k) {
       ScorePlugin* plugin = score_[active[k]];
-      auto [score, status] = plugin->Score(state, pod, *nodes[i]);
+      auto [score, status] =
+          TimedCall(SinkAt(plugin_sinks_.score, active[k], sampled), ExtensionPoint::kScore,
+                    [&] { return plugin->Score(state, pod, *nodes[i]); });
       if (!status.IsSuccess()) {
         std::lock_guard lock(error_mu);
         if (!first_error) {
@@ -574,7 +712,9 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePlugins(
   for (std::size_t k = 0; k < active.size(); ++k) {
     ScorePlugin* plugin = score_[active[k]];
     if (ScoreExtensions* ext = plugin->GetScoreExtensions()) {
-      Status status = ext->NormalizeScore(state, pod, scores[k]);
+      Status status = TimedCall(SinkAt(plugin_sinks_.score, active[k], sampled),
+                                ExtensionPoint::kScoreExtensionNormalize,
+                                [&] { return ext->NormalizeScore(state, pod, scores[k]); });
       if (!status.IsSuccess()) {
         return absl::InternalError("running Normalize on Score plugins: plugin " +
                                    Quoted(plugin->Name()) + " failed with: " + status.Message());
@@ -601,28 +741,59 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePlugins(
 
 Status Framework::RunReservePluginsReserve(CycleState& state, const api::Pod& pod,
                                            const std::string& node_name) {
-  for (ReservePlugin* plugin : reserve_) {
-    Status status = plugin->Reserve(state, pod, node_name);
-    if (status.IsSuccess()) continue;
-    const std::string name(plugin->Name());
-    if (status.IsRejected()) return std::move(status).WithPlugin(name);
-    return WrapError("running Reserve plugin " + Quoted(name), status).WithPlugin(name);
-  }
-  return Status();
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  const bool sampled = state.record_plugin_metrics();
+  Status result = [&]() -> Status {
+    for (std::size_t i = 0; i < reserve_.size(); ++i) {
+      ReservePlugin* plugin = reserve_[i];
+      Status status = TimedCall(SinkAt(plugin_sinks_.reserve, i, sampled), ExtensionPoint::kReserve,
+                                [&] { return plugin->Reserve(state, pod, node_name); });
+      if (status.IsSuccess()) continue;
+      const std::string name(plugin->Name());
+      if (status.IsRejected()) return std::move(status).WithPlugin(name);
+      return WrapError("running Reserve plugin " + Quoted(name), status).WithPlugin(name);
+    }
+    return Status();
+  }();
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kReserve, result.code(), start);
+  return result;
 }
 
 void Framework::RunReservePluginsUnreserve(CycleState& state, const api::Pod& pod,
                                            const std::string& node_name) {
-  for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) {
-    (*it)->Unreserve(state, pod, node_name);
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  const bool sampled = state.record_plugin_metrics();
+  for (std::size_t i = reserve_.size(); i-- > 0;) {
+    DurationSink* sink = SinkAt(plugin_sinks_.reserve, i, sampled);
+    const SteadyClock::time_point plugin_start =
+        sink != nullptr ? SteadyClock::now() : SteadyClock::time_point{};
+    reserve_[i]->Unreserve(state, pod, node_name);
+    // Unreserve cannot fail: upstream records Success.
+    if (sink != nullptr) sink->Observe(ExtensionPoint::kUnreserve, Code::kSuccess, Since(plugin_start));
   }
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kUnreserve, Code::kSuccess, start);
 }
 
 Status Framework::RunPermitPlugins(CycleState& state, const api::Pod& pod,
                                    const std::string& node_name) {
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  Status result = RunPermitPluginsUntimed(state, pod, node_name);
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kPermit, result.code(), start);
+  return result;
+}
+
+Status Framework::RunPermitPluginsUntimed(CycleState& state, const api::Pod& pod,
+                                          const std::string& node_name) {
+  const bool sampled = state.record_plugin_metrics();
   std::map<std::string, std::chrono::milliseconds, std::less<>> waits;
-  for (PermitPlugin* plugin : permit_) {
-    auto [status, timeout] = plugin->Permit(state, pod, node_name);
+  for (std::size_t i = 0; i < permit_.size(); ++i) {
+    PermitPlugin* plugin = permit_[i];
+    auto [status, timeout] =
+        TimedCall(SinkAt(plugin_sinks_.permit, i, sampled), ExtensionPoint::kPermit,
+                  [&] { return plugin->Permit(state, pod, node_name); });
     if (status.IsSuccess()) continue;
     const std::string name(plugin->Name());
     if (status.IsRejected()) return std::move(status).WithPlugin(name);
@@ -683,33 +854,62 @@ bool Framework::RejectWaitingPod(std::string_view uid) {
 
 Status Framework::RunPreBindPlugins(CycleState& state, const api::Pod& pod,
                                     const std::string& node_name) {
-  for (PreBindPlugin* plugin : pre_bind_) {
-    Status status = plugin->PreBind(state, pod, node_name);
-    if (status.IsSuccess()) continue;
-    const std::string name(plugin->Name());
-    if (status.IsRejected()) return std::move(status).WithPlugin(name);
-    return WrapError("running PreBind plugin " + Quoted(name), status).WithPlugin(name);
-  }
-  return Status();
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  const bool sampled = state.record_plugin_metrics();
+  Status result = [&]() -> Status {
+    for (std::size_t i = 0; i < pre_bind_.size(); ++i) {
+      PreBindPlugin* plugin = pre_bind_[i];
+      Status status = TimedCall(SinkAt(plugin_sinks_.pre_bind, i, sampled), ExtensionPoint::kPreBind,
+                                [&] { return plugin->PreBind(state, pod, node_name); });
+      if (status.IsSuccess()) continue;
+      const std::string name(plugin->Name());
+      if (status.IsRejected()) return std::move(status).WithPlugin(name);
+      return WrapError("running PreBind plugin " + Quoted(name), status).WithPlugin(name);
+    }
+    return Status();
+  }();
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kPreBind, result.code(), start);
+  return result;
 }
 
 Status Framework::RunBindPlugins(CycleState& state, const api::Pod& pod,
                                  const std::string& node_name) {
-  Status status(Code::kSkip);
-  for (BindPlugin* plugin : bind_) {
-    status = plugin->Bind(state, pod, node_name);
-    if (status.IsSkip()) continue;
-    const std::string name(plugin->Name());
-    if (status.IsSuccess()) return status;
-    if (status.IsRejected()) return std::move(status).WithPlugin(name);
-    return WrapError("running Bind plugin " + Quoted(name), status).WithPlugin(name);
-  }
-  return status;
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  const bool sampled = state.record_plugin_metrics();
+  Status result = [&]() -> Status {
+    Status status(Code::kSkip);
+    for (std::size_t i = 0; i < bind_.size(); ++i) {
+      BindPlugin* plugin = bind_[i];
+      status = TimedCall(SinkAt(plugin_sinks_.bind, i, sampled), ExtensionPoint::kBind,
+                         [&] { return plugin->Bind(state, pod, node_name); });
+      if (status.IsSkip()) continue;
+      const std::string name(plugin->Name());
+      if (status.IsSuccess()) return status;
+      if (status.IsRejected()) return std::move(status).WithPlugin(name);
+      return WrapError("running Bind plugin " + Quoted(name), status).WithPlugin(name);
+    }
+    return status;
+  }();
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kBind, result.code(), start);
+  return result;
 }
 
 void Framework::RunPostBindPlugins(CycleState& state, const api::Pod& pod,
                                    const std::string& node_name) {
-  for (PostBindPlugin* plugin : post_bind_) plugin->PostBind(state, pod, node_name);
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  const bool sampled = state.record_plugin_metrics();
+  for (std::size_t i = 0; i < post_bind_.size(); ++i) {
+    DurationSink* sink = SinkAt(plugin_sinks_.post_bind, i, sampled);
+    const SteadyClock::time_point plugin_start =
+        sink != nullptr ? SteadyClock::now() : SteadyClock::time_point{};
+    post_bind_[i]->PostBind(state, pod, node_name);
+    // PostBind cannot fail: upstream records Success.
+    if (sink != nullptr) sink->Observe(ExtensionPoint::kPostBind, Code::kSuccess, Since(plugin_start));
+  }
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kPostBind, Code::kSuccess, start);
 }
 
 }  // namespace ksched::framework

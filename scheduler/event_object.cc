@@ -4,6 +4,7 @@
 #include <random>
 #include <utility>
 
+#include "api/json_writer.h"
 #include "client/resource_path.h"
 #include "fmt/format.h"
 #include "rapidjson/stringbuffer.h"
@@ -13,24 +14,13 @@
 namespace ksched::scheduler {
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using api::json::Field;
+using api::json::JsonWriter;
+using api::json::OptionalField;
+using api::json::String;
 
 constexpr std::size_t kDnsSubdomainMaxLength = 253;
 constexpr std::string_view kTruncationSuffix = " ...";
-
-void String(JsonWriter& writer, std::string_view value) {
-  writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
-void Field(JsonWriter& writer, std::string_view key, std::string_view value) {
-  String(writer, key);
-  String(writer, value);
-}
-
-// Go's omitempty for strings.
-void OptionalField(JsonWriter& writer, std::string_view key, std::string_view value) {
-  if (!value.empty()) Field(writer, key, value);
-}
 
 void WriteReference(JsonWriter& writer, std::string_view key, const ObjectReference& ref) {
   String(writer, key);

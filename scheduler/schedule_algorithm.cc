@@ -1,6 +1,7 @@
 #include "scheduler/schedule_algorithm.h"
 
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <mutex>
 
@@ -166,6 +167,10 @@ framework::Status ScheduleAlgorithm::FindNodesThatPassFilters(
   std::mutex error_mu;
   std::optional<framework::Status> error;
 
+  // Upstream times Filter here, over all nodes of the cycle (RunFilterPlugins runs per node).
+  const std::chrono::steady_clock::time_point filter_start =
+      framework.records_metrics() ? std::chrono::steady_clock::now()
+                                  : std::chrono::steady_clock::time_point{};
   framework.parallelizer().Until(num_all, [&](std::size_t i, framework::Parallelizer::Run& run) {
     const framework::NodeInfo* node = nodes[(start + i) % num_all];
     framework::Status status = framework.RunFilterPluginsWithNominatedPods(state, pod, *node);
@@ -194,6 +199,11 @@ framework::Status ScheduleAlgorithm::FindNodesThatPassFilters(
     if (!rejected[i].has_value()) continue;
     diagnosis.AddPluginStatus(*rejected[i]);
     diagnosis.node_to_status.Set(nodes[(start + i) % num_all]->name(), std::move(*rejected[i]));
+  }
+  if (framework.records_metrics()) {
+    framework.ObserveExtensionPoint(framework::ExtensionPoint::kFilter,
+                                    error ? framework::Code::kError : framework::Code::kSuccess,
+                                    filter_start);
   }
   if (error) return *std::move(error);
   return framework::Status();

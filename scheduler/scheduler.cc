@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "scheduler/fit_error.h"
+#include "scheduler/metrics/metrics.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -36,8 +37,15 @@ Scheduler::Scheduler(SchedulerOptions options, Cache& cache, SchedulingQueue& qu
       informer_pod_(std::move(informer_pod)),
       status_writer_(status_writer),
       algorithm_(options_.percentage_of_nodes_to_score, options_.seed),
+      sample_random_(static_cast<std::minstd_rand::result_type>(
+          options_.seed.value_or(std::random_device{}()))),
       binding_pool_(options_.binding_threads) {
-  for (auto& [name, framework] : profiles_) framework->SetSnapshot(&snapshot_);
+  for (auto& [name, framework] : profiles_) {
+    framework->SetSnapshot(&snapshot_);
+    if (options_.metrics != nullptr) {
+      profile_metrics_[framework] = &options_.metrics->ForProfile(framework->profile_name());
+    }
+  }
 }
 
 Scheduler::~Scheduler() { binding_pool_.Stop(); }
@@ -86,23 +94,31 @@ bool Scheduler::ScheduleOne() {
   }
   stats_.attempts.fetch_add(1, std::memory_order_relaxed);
 
+  const TimePoint start = std::chrono::steady_clock::now();
   auto state = std::make_shared<framework::CycleState>();
+  // Plugins are timed in a sample of the cycles only (upstream pluginMetricsSamplePercent).
+  if (options_.metrics != nullptr) {
+    state->set_record_plugin_metrics(static_cast<int>(sample_random_() % 100) <
+                                     options_.metrics->plugin_sample_percent());
+  }
   ScheduleResult result;
   framework::PodInfoPtr assumed;
   std::optional<FitError> fit_error;
-  framework::Status status = SchedulingCycle(*framework, *state, *pod_info, result, assumed);
+  framework::Status status = SchedulingCycle(*framework, *state, *pod_info, result, assumed, start);
   if (!status.IsSuccess()) {
     HandleSchedulingFailure(*framework, std::move(pod_info), status, std::nullopt,
-                            result.nominating_info);
+                            result.nominating_info, start);
     return true;
   }
 
   // The binding cycle owns the pod from here.
   auto shared_info = std::make_shared<framework::QueuedPodInfoPtr>(std::move(pod_info));
-  binding_pool_.Submit([this, framework, state, result, shared_info, assumed]() mutable {
-    framework::Status bind_status = BindingCycle(*framework, *state, result, **shared_info, assumed);
+  binding_pool_.Submit([this, framework, state, result, shared_info, assumed, start]() mutable {
+    framework::Status bind_status =
+        BindingCycle(*framework, *state, result, **shared_info, assumed, start);
     if (!bind_status.IsSuccess()) {
-      HandleBindingCycleError(*framework, *state, std::move(*shared_info), result, assumed, bind_status);
+      HandleBindingCycleError(*framework, *state, std::move(*shared_info), result, assumed,
+                              bind_status, start);
     }
   });
   return true;
@@ -112,15 +128,27 @@ framework::Status Scheduler::SchedulingCycle(framework::Framework& framework,
                                              framework::CycleState& state,
                                              framework::QueuedPodInfo& pod_info,
                                              ScheduleResult& result,
-                                             framework::PodInfoPtr& assumed) {
+                                             framework::PodInfoPtr& assumed, TimePoint start) {
   const api::Pod& pod = pod_info.pod();
+  // Upstream observes the algorithm latency since the attempt began: at once after a success, after
+  // PostFilter after a failure (its deferred observation).
+  auto observe_algorithm = [&] {
+    if (options_.metrics != nullptr) {
+      options_.metrics->ObserveSchedulingAlgorithmDuration(std::chrono::steady_clock::now() - start);
+    }
+  };
   if (absl::Status updated = cache_.UpdateSnapshot(snapshot_); !updated.ok()) {
+    observe_algorithm();
     result.nominating_info = ClearNominatedNode();
     return framework::Status::FromError(std::string(updated.message()));
   }
   ScheduleOutcome outcome = algorithm_.SchedulePod(framework, state, pod, snapshot_);
   result = outcome.result;
   if (!outcome.status.IsSuccess()) {
+    struct ObserveOnReturn {
+      decltype(observe_algorithm)& observe;
+      ~ObserveOnReturn() { observe(); }
+    } observe_on_return{observe_algorithm};
     if (!outcome.fit_error.has_value()) return outcome.status;  // no nodes, or an error
     FitError& fit_error = *outcome.fit_error;
     pod_info.unschedulable_plugins = fit_error.diagnosis.unschedulable_plugins;
@@ -139,6 +167,7 @@ framework::Status Scheduler::SchedulingCycle(framework::Framework& framework,
     result.nominating_info = post_result.nominating_info;
     return framework::Status(framework::Code::kUnschedulable).WithError(fit_error.Message());
   }
+  observe_algorithm();
 
   // Assume: the cache counts the pod on its node from now on, so the next cycle sees it.
   auto assumed_pod = std::make_shared<api::Pod>(pod);
@@ -181,7 +210,7 @@ framework::Status Scheduler::BindingCycle(framework::Framework& framework,
                                           framework::CycleState& state,
                                           const ScheduleResult& result,
                                           const framework::QueuedPodInfo& pod_info,
-                                          const framework::PodInfoPtr& assumed) {
+                                          const framework::PodInfoPtr& assumed, TimePoint start) {
   const api::Pod& pod = assumed->pod();
   if (framework::Status status = framework.WaitOnPermit(pod); !status.IsSuccess()) {
     if (status.IsRejected()) {
@@ -208,7 +237,8 @@ framework::Status Scheduler::BindingCycle(framework::Framework& framework,
   SPDLOG_DEBUG("Successfully bound pod to node pod=\"{}\" node=\"{}\" evaluatedNodes={} feasibleNodes={}",
                PodKey(pod), result.suggested_host, result.evaluated_nodes, result.feasible_nodes);
   stats_.scheduled.fetch_add(1, std::memory_order_relaxed);
-  (void)pod_info;
+  ObserveAttempt(framework, metrics::AttemptResult::kScheduled, start);
+  ObservePodScheduled(pod_info);
   framework.RunPostBindPlugins(state, pod, result.suggested_host);
   return framework::Status();
 }
@@ -218,7 +248,7 @@ void Scheduler::HandleBindingCycleError(framework::Framework& framework,
                                         framework::QueuedPodInfoPtr pod_info,
                                         const ScheduleResult& result,
                                         const framework::PodInfoPtr& assumed,
-                                        const framework::Status& status) {
+                                        const framework::Status& status, TimePoint start) {
   const api::Pod& pod = assumed->pod();
   framework.RunReservePluginsUnreserve(state, pod, result.suggested_host);
   const bool forgotten = cache_.ForgetPod(pod).ok();
@@ -232,7 +262,8 @@ void Scheduler::HandleBindingCycleError(framework::Framework& framework,
     // rejected: requeue it first, then offer the event to the others only, so that the event
     // does not send the rejected pod straight to backoff (upstream defers the move likewise).
     const std::string uid = pod.metadata.uid;
-    HandleSchedulingFailure(framework, std::move(pod_info), status, std::nullopt, ClearNominatedNode());
+    HandleSchedulingFailure(framework, std::move(pod_info), status, std::nullopt, ClearNominatedNode(),
+                            start);
     if (forgotten) {
       queue_.MoveAllToActiveOrBackoffQueue(
           framework::AssignedPodDeleteEvent(), objects,
@@ -241,18 +272,23 @@ void Scheduler::HandleBindingCycleError(framework::Framework& framework,
     return;
   }
   if (forgotten) queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
-  HandleSchedulingFailure(framework, std::move(pod_info), status, std::nullopt, ClearNominatedNode());
+  HandleSchedulingFailure(framework, std::move(pod_info), status, std::nullopt, ClearNominatedNode(),
+                          start);
 }
 
 void Scheduler::HandleSchedulingFailure(framework::Framework& framework,
                                         framework::QueuedPodInfoPtr pod_info,
                                         const framework::Status& status,
                                         const std::optional<FitError>& /*fit_error*/,
-                                        const std::optional<framework::NominatingInfo>& nominating) {
+                                        const std::optional<framework::NominatingInfo>& nominating,
+                                        TimePoint start) {
   std::shared_ptr<const api::Pod> pod = pod_info->pod_info->pod_ptr();
   const bool rejected = status.IsRejected();
   const std::string message = status.Message();
   (rejected ? stats_.unschedulable : stats_.errors).fetch_add(1, std::memory_order_relaxed);
+  ObserveAttempt(framework,
+                 rejected ? metrics::AttemptResult::kUnschedulable : metrics::AttemptResult::kError,
+                 start);
   if (message == kNoNodesAvailable) {
     SPDLOG_INFO("Unable to schedule pod; no nodes are registered to the cluster; waiting pod=\"{}\"",
                 PodKey(*pod));
@@ -293,6 +329,25 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& framework,
   condition.message = message;
   condition.observed_generation = pod->metadata.generation;
   status_writer_.UpdatePodScheduledCondition(pod, std::move(condition), nominating);
+}
+
+void Scheduler::ObserveAttempt(const framework::Framework& framework, metrics::AttemptResult result,
+                               TimePoint start) {
+  auto it = profile_metrics_.find(&framework);
+  if (it == profile_metrics_.end()) return;  // no metrics
+  it->second->Observe(result, std::chrono::steady_clock::now() - start);
+}
+
+void Scheduler::ObservePodScheduled(const framework::QueuedPodInfo& pod_info) {
+  if (options_.metrics == nullptr) return;
+  if (!pod_info.has_initial_attempt) {
+    options_.metrics->ObservePodScheduled(pod_info.attempts, nullptr);
+    return;
+  }
+  const Clock::time_point now =
+      options_.clock != nullptr ? options_.clock->Now() : std::chrono::steady_clock::now();
+  const std::chrono::nanoseconds since_initial = now - pod_info.initial_attempt_timestamp;
+  options_.metrics->ObservePodScheduled(pod_info.attempts, &since_initial);
 }
 
 }  // namespace ksched::scheduler

@@ -16,13 +16,16 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "api/pod.h"
 #include "framework/framework.h"
@@ -33,6 +36,12 @@
 #include "scheduler/scheduling_queue.h"
 
 namespace ksched::scheduler {
+
+namespace metrics {
+class Metrics;
+class ProfileAttemptMetrics;
+enum class AttemptResult;
+}  // namespace metrics
 
 // Writes the PodScheduled condition (and nominatedNodeName) to pods/status; asynchronous, so
 // the scheduling thread never waits on the API server. Implemented over the REST client.
@@ -49,6 +58,13 @@ struct SchedulerOptions {
   std::int32_t percentage_of_nodes_to_score = 0;  // global; 0 = adaptive
   int binding_threads = 32;
   std::optional<std::uint64_t> seed;  // tie-break randomness; nullopt = random
+  // Optional: scheduler_schedule_attempts_total, scheduling_attempt/algorithm durations, the SLI
+  // and attempts of bound pods; also picks the cycles whose plugins are timed. Must outlive the
+  // Scheduler.
+  metrics::Metrics* metrics = nullptr;
+  // The queue's clock, against which the SLI measures a pod's initial attempt time; nullptr:
+  // steady_clock (the RealClock the daemon uses).
+  const Clock* clock = nullptr;
 };
 
 // Counters of the loop (monotonic).
@@ -86,18 +102,26 @@ class Scheduler {
  private:
   struct CycleResult;
   // Scheduling cycle: returns the result and, on failure, the status to report.
+  // `start`: when the attempt began (after the pop), for the attempt and algorithm durations.
+  using TimePoint = std::chrono::steady_clock::time_point;
   framework::Status SchedulingCycle(framework::Framework& framework, framework::CycleState& state,
                                     framework::QueuedPodInfo& pod_info, ScheduleResult& result,
-                                    framework::PodInfoPtr& assumed);
+                                    framework::PodInfoPtr& assumed, TimePoint start);
   framework::Status BindingCycle(framework::Framework& framework, framework::CycleState& state,
                                  const ScheduleResult& result, const framework::QueuedPodInfo& pod_info,
-                                 const framework::PodInfoPtr& assumed);
+                                 const framework::PodInfoPtr& assumed, TimePoint start);
   void HandleBindingCycleError(framework::Framework& framework, framework::CycleState& state,
                                framework::QueuedPodInfoPtr pod_info, const ScheduleResult& result,
-                               const framework::PodInfoPtr& assumed, const framework::Status& status);
+                               const framework::PodInfoPtr& assumed, const framework::Status& status,
+                               TimePoint start);
   void HandleSchedulingFailure(framework::Framework& framework, framework::QueuedPodInfoPtr pod_info,
                                const framework::Status& status, const std::optional<FitError>& fit_error,
-                               const std::optional<framework::NominatingInfo>& nominating);
+                               const std::optional<framework::NominatingInfo>& nominating,
+                               TimePoint start);
+  // Metrics (no-ops without SchedulerOptions::metrics).
+  void ObserveAttempt(const framework::Framework& framework, metrics::AttemptResult result,
+                      TimePoint start);
+  void ObservePodScheduled(const framework::QueuedPodInfo& pod_info);
   bool SkipPodSchedule(framework::Framework& framework, const api::Pod& pod);
 
   SchedulerOptions options_;
@@ -109,6 +133,9 @@ class Scheduler {
 
   framework::Snapshot snapshot_;  // scheduling thread only
   ScheduleAlgorithm algorithm_;   // scheduling thread only
+  std::minstd_rand sample_random_;  // scheduling thread only; picks the timed cycles
+  // The attempt series of each profile, resolved at construction (read-only afterwards).
+  std::unordered_map<const framework::Framework*, metrics::ProfileAttemptMetrics*> profile_metrics_;
   SchedulerStats stats_;
   WorkerPool binding_pool_;  // last: joined first on destruction
 };

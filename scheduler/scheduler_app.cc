@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <map>
+#include <mutex>
 
 #include "client/new_rest_client.h"
 #include "config/default_plugins.h"
@@ -53,9 +55,13 @@ class SchedulerApp::Impl {
   std::shared_ptr<NodeEventHandler> node_handler;
   std::unique_ptr<client::Reflector<api::Pod>> pod_reflector;
   std::unique_ptr<client::Reflector<api::Node>> node_reflector;
-  std::thread scheduling_thread;
-  bool started = false;
-  bool stopped = false;
+  // Start/Stop may come from different threads (a leader-election callback starts scheduling; the
+  // main thread stops): lifecycle_mu orders them, so nothing starts after Stop.
+  std::mutex lifecycle_mu;
+  std::thread scheduling_thread;     // guarded by lifecycle_mu
+  bool informers_started = false;    // guarded by lifecycle_mu
+  bool stopped = false;              // guarded by lifecycle_mu
+  std::atomic<bool> scheduling_started{false};
 };
 
 SchedulerApp::SchedulerApp(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {
@@ -63,7 +69,10 @@ SchedulerApp::SchedulerApp(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
   cache_ = impl_->cache.get();
 }
 
-SchedulerApp::~SchedulerApp() { Stop(); }
+SchedulerApp::~SchedulerApp() {
+  Stop();
+  if (impl_ != nullptr && impl_->options.metrics != nullptr) impl_->options.metrics->SetCacheSizeSource(nullptr);
+}
 
 absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     SchedulerAppOptions options, const framework::Registry& registry) {
@@ -72,11 +81,14 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   impl->options = std::move(options);
   const SchedulerAppOptions& opts = impl->options;
 
-  absl::StatusOr<std::shared_ptr<client::RestClient>> client = client::NewRestClient(opts.rest_config);
+  client::RestClientOptions client_options;
+  if (opts.metrics != nullptr) client_options.observer = opts.metrics->rest_client_observer();
+  absl::StatusOr<std::shared_ptr<client::RestClient>> client =
+      client::NewRestClient(opts.rest_config, client_options);
   if (!client.ok()) return client.status();
   impl->client = *client;
   absl::StatusOr<std::shared_ptr<client::RestClient>> event_client =
-      client::NewRestClient(opts.rest_config);
+      client::NewRestClient(opts.rest_config, client_options);
   if (!event_client.ok()) return event_client.status();
   impl->event_client = *event_client;
   impl->parallelizer = std::make_unique<framework::Parallelizer>(opts.parallelism);
@@ -96,6 +108,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     services.parallelizer = impl->parallelizer.get();
     services.cluster_api = impl->cluster_api.get();
     services.event_recorder = recorder.get();
+    services.metrics_recorder = opts.metrics;
     absl::StatusOr<std::unique_ptr<framework::Framework>> framework =
         framework::Framework::Create(registry, profile, services);
     if (!framework.ok()) {
@@ -120,6 +133,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   };
   SchedulingQueueOptions queue_options = opts.queue;
   queue_options.pod_lister = informer_pod;
+  queue_options.metrics = opts.metrics;
   impl->queue = std::make_unique<SchedulingQueue>(
       std::move(queue_options), *impl->clock,
       [&sort](const framework::QueuedPodInfo& a, const framework::QueuedPodInfo& b) {
@@ -141,6 +155,8 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   scheduler_options.percentage_of_nodes_to_score = opts.percentage_of_nodes_to_score;
   scheduler_options.binding_threads = opts.binding_threads;
   scheduler_options.seed = opts.seed;
+  scheduler_options.metrics = opts.metrics;
+  scheduler_options.clock = impl->clock.get();
   impl->scheduler = std::make_unique<Scheduler>(
       scheduler_options, *impl->cache, *impl->queue, std::move(profiles),
       informer_pod,
@@ -157,6 +173,13 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   node_options.path = "/api/v1/nodes";
   impl->node_reflector =
       std::make_unique<client::Reflector<api::Node>>(impl->client, node_options, impl->node_handler);
+  if (opts.metrics != nullptr) {
+    opts.metrics->SetCacheSizeSource([cache = impl->cache.get()] {
+      return metrics::CacheSizeSnapshot{static_cast<double>(cache->NodeCount()),
+                                        static_cast<double>(cache->PodCount()),
+                                        static_cast<double>(cache->AssumedPodCount())};
+    });
+  }
   return std::unique_ptr<SchedulerApp>(new SchedulerApp(std::move(impl)));
 }
 
@@ -165,12 +188,23 @@ bool SchedulerApp::synced() const {
 }
 
 absl::Status SchedulerApp::Start(std::chrono::milliseconds sync_timeout) {
-  if (impl_->started) return absl::OkStatus();
-  impl_->started = true;
-  // Nodes first, so that the first pods meet a populated cache (as upstream's informers, which
-  // both start before WaitForCacheSync).
-  impl_->node_reflector->Start();
-  impl_->pod_reflector->Start();
+  if (absl::Status synced = StartInformers(sync_timeout); !synced.ok()) return synced;
+  StartScheduling();
+  return absl::OkStatus();
+}
+
+absl::Status SchedulerApp::StartInformers(std::chrono::milliseconds sync_timeout) {
+  {
+    std::lock_guard<std::mutex> lock(impl_->lifecycle_mu);
+    if (impl_->stopped) return absl::CancelledError("the scheduler is stopped");
+    if (!impl_->informers_started) {
+      impl_->informers_started = true;
+      // Nodes first, so that the first pods meet a populated cache (as upstream's informers,
+      // which both start before WaitForCacheSync).
+      impl_->node_reflector->Start();
+      impl_->pod_reflector->Start();
+    }
+  }
   const auto deadline = std::chrono::steady_clock::now() + sync_timeout;
   const auto left = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -181,13 +215,22 @@ absl::Status SchedulerApp::Start(std::chrono::milliseconds sync_timeout) {
   }
   SPDLOG_INFO("informers synced: {} nodes, {} pods", impl_->node_reflector->size(),
               impl_->pod_reflector->size());
-  impl_->queue->Run();
-  impl_->scheduling_thread = std::thread([this] { impl_->scheduler->Run(); });
   return absl::OkStatus();
 }
 
+void SchedulerApp::StartScheduling() {
+  std::lock_guard<std::mutex> lock(impl_->lifecycle_mu);
+  if (impl_->stopped || impl_->scheduling_started.exchange(true)) return;
+  impl_->queue->Run();
+  impl_->scheduling_thread = std::thread([this] { impl_->scheduler->Run(); });
+}
+
+bool SchedulerApp::scheduling() const { return impl_->scheduling_started.load(); }
+
 void SchedulerApp::Stop() {
-  if (impl_ == nullptr || impl_->stopped) return;
+  if (impl_ == nullptr) return;
+  std::lock_guard<std::mutex> lock(impl_->lifecycle_mu);
+  if (impl_->stopped) return;
   impl_->stopped = true;
   impl_->queue->Close();
   if (impl_->scheduling_thread.joinable()) impl_->scheduling_thread.join();

@@ -3,9 +3,10 @@
 // profile (plugins from the registry), the scheduling thread, the binding and status-writing
 // pools, and an event recorder per profile.
 //
-// Lifecycle: Create (validates profiles: a bad profile is an error naming it) -> Start (starts the
-// reflectors, waits for their first sync, then starts the queue's flush loop and the scheduling
-// thread) -> Stop (closes the queue, finishes the binds in flight, stops the reflectors).
+// Lifecycle: Create (validates profiles: a bad profile is an error naming it; nothing is sent to
+// the API server yet) -> StartInformers (starts the reflectors, waits for their first sync) ->
+// StartScheduling (the queue's flush loop and the scheduling thread; under leader election only
+// once leading) -> Stop (closes the queue, finishes the binds in flight, stops the reflectors).
 //
 // Thread-safety: Create/Start/Stop from one owning thread; stats from any thread.
 #pragma once
@@ -26,6 +27,7 @@
 #include "framework/profile_config.h"
 #include "framework/registry.h"
 #include "scheduler/cache.h"
+#include "scheduler/metrics/metrics.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/scheduling_queue.h"
 
@@ -43,6 +45,9 @@ struct SchedulerAppOptions {
   // reportingInstance of events is "<schedulerName>-<hostname>".
   std::string hostname;
   std::optional<std::uint64_t> seed;
+  // Not owned, nullable; must outlive the app. Every client, profile, the queue and the loop
+  // report to it.
+  metrics::Metrics* metrics = nullptr;
 };
 
 class SchedulerApp {
@@ -53,8 +58,15 @@ class SchedulerApp {
   SchedulerApp(const SchedulerApp&) = delete;
   SchedulerApp& operator=(const SchedulerApp&) = delete;
 
-  // kDeadlineExceeded when the reflectors did not sync within `sync_timeout`.
+  // StartInformers, then StartScheduling.
   absl::Status Start(std::chrono::milliseconds sync_timeout);
+  // Starts the pod and node reflectors (feeding the cache and the queue) and waits for their first
+  // sync: kDeadlineExceeded when they did not sync within `sync_timeout`. A follower under leader
+  // election stays here: caches warm, nothing scheduled.
+  absl::Status StartInformers(std::chrono::milliseconds sync_timeout);
+  // Starts the queue's flush loop and the scheduling thread (after StartInformers succeeded).
+  void StartScheduling();
+  bool scheduling() const;
   void Stop();
 
   const Scheduler& scheduler() const { return *scheduler_; }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "scheduler/cluster_events.h"
+#include "scheduler/metrics/metrics.h"
 #include "scheduler/pod_update_events.h"
 
 namespace ksched::scheduler {
@@ -26,6 +27,18 @@ bool Gated(const QueuedPodInfo& pod) { return !pod.gating_plugin.empty(); }
 bool HasRejectors(const QueuedPodInfo& pod) {
   return !pod.unschedulable_plugins.empty() || !pod.pending_plugins.empty();
 }
+
+// Sets a flag for the life of a scope (the caller holds the lock guarding it).
+class FlagScope {
+ public:
+  explicit FlagScope(bool& flag) : flag_(flag) { flag_ = true; }
+  ~FlagScope() { flag_ = false; }
+  FlagScope(const FlagScope&) = delete;
+  FlagScope& operator=(const FlagScope&) = delete;
+
+ private:
+  bool& flag_;
+};
 
 }  // namespace
 
@@ -58,9 +71,22 @@ SchedulingQueue::SchedulingQueue(SchedulingQueueOptions options, Clock& clock, L
       plugin_events_[plugin].push_back(registration.event);
     }
   }
+  if (options_.metrics != nullptr) {
+    options_.metrics->SetPendingPodsSource([this] {
+      const PendingPodCounts counts = Counts();
+      return metrics::PendingPodsSnapshot{static_cast<double>(counts.active),
+                                          static_cast<double>(counts.backoff),
+                                          static_cast<double>(counts.unschedulable),
+                                          static_cast<double>(counts.gated)};
+    });
+  }
 }
 
-SchedulingQueue::~SchedulingQueue() { Close(); }
+SchedulingQueue::~SchedulingQueue() {
+  // Waits for a scrape reading Counts() to finish.
+  if (options_.metrics != nullptr) options_.metrics->SetPendingPodsSource(nullptr);
+  Close();
+}
 
 // --- Informer events ----------------------------------------------------------------------------
 
@@ -98,6 +124,7 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod) {
 
   const std::string key = PodQueueKey(pod);
   if (QueuedPodInfoPtr queued = TakeUnschedulableLocked(key); queued != nullptr) {
+    FlagScope from_pool(requeuing_from_pool_);
     queued->pod_info = new_pod;
     nominator_.UpdateNominatedPod(old, new_pod);
     // The pod's own update may resolve its rejection: ask its rejecting plugins.
@@ -119,7 +146,7 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod) {
       }
     }
     if (strategy == Strategy::kSkip) {
-      PutUnschedulableLocked(std::move(queued));
+      PutUnschedulableLocked(std::move(queued), {});
       return;
     }
     if (WakesPop(RequeueLocked(std::move(queued), strategy, label))) pop_cv_.notify_all();
@@ -159,6 +186,7 @@ QueuedPodInfoPtr SchedulingQueue::Pop() {
       pod = backoff_q_.Pop();
       SPDLOG_TRACE("Pod popped from backoffQ pod=\"{}\" event=\"{}\"", PodQueueKey(pod->pod()),
                    kPopFromBackoffQ);
+      CountIncomingLocked(metrics::QueueName::kActive, kPopFromBackoffQ);
     }
     ++pod->attempts;
     if (!in_flight_.AddPod(pod->pod_info->pod_ptr())) {
@@ -171,6 +199,7 @@ QueuedPodInfoPtr SchedulingQueue::Pop() {
     }
     ++scheduling_cycle_;
     // The next failure records its own rejectors.
+    AddUnschedulablePodsLocked(*pod, -1);
     pod->unschedulable_plugins.clear();
     pod->pending_plugins.clear();
     return pod;
@@ -205,6 +234,7 @@ absl::Status SchedulingQueue::AddUnschedulableIfNotPresent(QueuedPodInfoPtr pod,
   }
   // The backoff runs from this failure.
   pod->timestamp = clock_.Now();
+  AddUnschedulablePodsLocked(*pod, +1);
 
   // Did anything that happened during the attempt resolve the rejection?
   const Strategy strategy = HintForInFlightPodLocked(*pod);
@@ -273,10 +303,14 @@ void SchedulingQueue::Activate(const std::vector<PodInfoPtr>& pods) {
       queued = TakeBackoffLocked(key);
       from_backoff = queued != nullptr;
     }
-    if (queued != nullptr &&
-        MoveToActiveQLocked(std::move(queued), kForceActivate, from_backoff)) {
-      activated = true;
-      continue;
+    if (queued != nullptr) {
+      requeuing_from_pool_ = !from_backoff;
+      const bool moved = MoveToActiveQLocked(std::move(queued), kForceActivate, from_backoff);
+      requeuing_from_pool_ = false;
+      if (moved) {
+        activated = true;
+        continue;
+      }
     }
     // Being scheduled: requeue it when it comes back (e.g. async preemption finished meanwhile).
     const SharedEventObjects objects{nullptr, pod->pod_ptr(), nullptr, nullptr};
@@ -486,6 +520,9 @@ void SchedulingQueue::RunPreEnqueueLocked(QueuedPodInfo& pod) {
                  PodQueueKey(pod.pod()), plugin, status.Message());
   }
   pod.unschedulable_plugins.insert(plugin);
+  if (options_.metrics != nullptr) {
+    options_.metrics->AddUnschedulablePods(plugin, pod.pod().spec.scheduler_name, +1);
+  }
   pod.gating_plugin = std::move(plugin);
 }
 
@@ -497,7 +534,7 @@ bool SchedulingQueue::MoveToActiveQLocked(QueuedPodInfoPtr pod, std::string_view
   if (Gated(*pod)) {
     // A second copy of a queued pod (a repeated add) never displaces the first.
     if (FindQueuedLocked(key) != nullptr) return false;
-    PutUnschedulableLocked(std::move(pod));
+    PutUnschedulableLocked(std::move(pod), event);
     return false;
   }
   if (!pod->has_initial_attempt) {
@@ -510,29 +547,31 @@ bool SchedulingQueue::MoveToActiveQLocked(QueuedPodInfoPtr pod, std::string_view
       event == unscheduled_pod_add_.label || event == unscheduled_pod_update_.label;
   const PodInfoPtr pod_info = pod->pod_info;
   active_q_.AddOrUpdate(std::move(pod));
+  CountIncomingLocked(metrics::QueueName::kActive, event);
   if (nominate) nominator_.AddNominatedPod(pod_info, nullptr);
   return true;
 }
 
-bool SchedulingQueue::MoveToBackoffQLocked(QueuedPodInfoPtr pod, std::string_view /*event*/) {
+bool SchedulingQueue::MoveToBackoffQLocked(QueuedPodInfoPtr pod, std::string_view event) {
   const std::string key = PodQueueKey(pod->pod());
   if (options_.pop_from_backoff_q) {
     // The pod may be popped straight from the backoffQ: it must pass PreEnqueue on the way in.
     RunPreEnqueueLocked(*pod);
     if (Gated(*pod)) {
-      if (unschedulable_.count(key) == 0) PutUnschedulableLocked(std::move(pod));
+      if (unschedulable_.count(key) == 0) PutUnschedulableLocked(std::move(pod), event);
       return false;
     }
   }
   TakeUnschedulableLocked(key);
   PutBackoffLocked(std::move(pod));
+  CountIncomingLocked(metrics::QueueName::kBackoff, event);
   return true;
 }
 
 QueuedIn SchedulingQueue::RequeueLocked(QueuedPodInfoPtr pod, Strategy strategy,
                                         std::string_view event) {
   if (strategy == Strategy::kSkip) {
-    PutUnschedulableLocked(std::move(pod));
+    PutUnschedulableLocked(std::move(pod), event);
     return QueuedIn::kUnschedulable;
   }
   // The backoff may have run out while the pod waited in the pool.
@@ -549,13 +588,34 @@ bool SchedulingQueue::WakesPop(QueuedIn where) const {
   return where == QueuedIn::kActive || (options_.pop_from_backoff_q && where == QueuedIn::kBackoff);
 }
 
-void SchedulingQueue::PutUnschedulableLocked(QueuedPodInfoPtr pod) {
+void SchedulingQueue::PutUnschedulableLocked(QueuedPodInfoPtr pod, std::string_view event) {
   std::string key = PodQueueKey(pod->pod());
   const bool gated = Gated(*pod);
   auto [it, inserted] = unschedulable_.try_emplace(std::move(key));
   if (!inserted && Gated(*it->second)) --gated_count_;
   if (gated) ++gated_count_;
   it->second = std::move(pod);
+  if (inserted && !event.empty() && !requeuing_from_pool_) {
+    CountIncomingLocked(metrics::QueueName::kUnschedulable, event);
+  }
+}
+
+void SchedulingQueue::CountIncomingLocked(metrics::QueueName queue, std::string_view event) const {
+  if (options_.metrics != nullptr) options_.metrics->QueueIncomingPod(queue, event);
+}
+
+void SchedulingQueue::AddUnschedulablePodsLocked(const QueuedPodInfo& pod, double delta) const {
+  if (options_.metrics == nullptr) return;
+  const std::string& profile = pod.pod().spec.scheduler_name;
+  // The union of both sets, as upstream's UnschedulablePlugins.Union(PendingPlugins).
+  for (const std::string& plugin : pod.unschedulable_plugins) {
+    options_.metrics->AddUnschedulablePods(plugin, profile, delta);
+  }
+  for (const std::string& plugin : pod.pending_plugins) {
+    if (pod.unschedulable_plugins.count(plugin) == 0) {
+      options_.metrics->AddUnschedulablePods(plugin, profile, delta);
+    }
+  }
 }
 
 QueuedPodInfoPtr SchedulingQueue::TakeUnschedulableLocked(std::string_view key) {
@@ -710,6 +770,7 @@ void SchedulingQueue::MovePodsLocked(const std::vector<std::string>& keys,
     }
     const Strategy strategy = IsPodWorthRequeuingLocked(pod, event, objects);
     if (strategy == Strategy::kSkip) continue;
+    FlagScope from_pool(requeuing_from_pool_);
     if (WakesPop(RequeueLocked(TakeUnschedulableLocked(key), strategy, event.label))) {
       activated = true;
     }

@@ -62,6 +62,11 @@
 
 namespace ksched::scheduler {
 
+namespace metrics {
+class Metrics;
+enum class QueueName;
+}  // namespace metrics
+
 struct SchedulingQueueOptions {
   std::chrono::milliseconds pod_initial_backoff{1000};
   std::chrono::milliseconds pod_max_backoff{10000};
@@ -80,6 +85,9 @@ struct SchedulingQueueOptions {
   // A namespace's labels, for affinity terms with namespace selectors (upstream nsLister); empty or
   // nullopt: no labels.
   std::function<std::optional<api::Labels>(std::string_view ns)> namespace_labels;
+  // Optional: scheduler_pending_pods (read from Counts() at each scrape),
+  // scheduler_queue_incoming_pods_total and scheduler_unschedulable_pods. Must outlive the queue.
+  metrics::Metrics* metrics = nullptr;
 };
 
 // The queueing hints per profile (spec.schedulerName): (plugin name, registered event + hint), in
@@ -208,7 +216,12 @@ class SchedulingQueue : public framework::PodNominator {
                          std::string_view event);
   bool WakesPop(QueuedIn where) const;
 
-  void PutUnschedulableLocked(framework::QueuedPodInfoPtr pod);
+  // `event` labels scheduler_queue_incoming_pods_total when the pod is new to the pool (empty: a
+  // pod put back, not counted).
+  void PutUnschedulableLocked(framework::QueuedPodInfoPtr pod, std::string_view event);
+  void CountIncomingLocked(metrics::QueueName queue, std::string_view event) const;
+  // scheduler_unschedulable_pods{plugin, profile} += delta for each rejector of the pod.
+  void AddUnschedulablePodsLocked(const framework::QueuedPodInfo& pod, double delta) const;
   framework::QueuedPodInfoPtr TakeUnschedulableLocked(std::string_view key);
   void PutBackoffLocked(framework::QueuedPodInfoPtr pod);
   framework::QueuedPodInfoPtr TakeBackoffLocked(std::string_view key);
@@ -254,6 +267,9 @@ class SchedulingQueue : public framework::PodNominator {
   std::int64_t scheduling_cycle_ = 0;  // guarded by mu_
   std::int64_t move_request_cycle_ = -1;  // guarded by mu_
   bool closed_ = false;                // guarded by mu_
+  // guarded by mu_. Set while a pod taken out of the unschedulable pool is requeued: upstream
+  // decides with the pod still in the pool, so a pod that lands there again is not "incoming".
+  bool requeuing_from_pool_ = false;
 
   // The flush thread.
   std::mutex run_mu_;

@@ -29,7 +29,7 @@ kubectl apply -f "$repo/manifests/demo/sample-pods.yaml"
 
 say "running kube-scheduler-cpp as system:kube-scheduler"
 "$scheduler" --version
-"$scheduler" --kubeconfig "$KUBECONFIG_SCHEDULER" --v=2 &
+"$scheduler" --kubeconfig "$KUBECONFIG_SCHEDULER" --bind-address=127.0.0.1 --secure-port=0 --v=2 &
 scheduler_pid=$!
 # Wait until every sample pod is bound or carries the scheduler's PodScheduled=False condition
 # (too-big fits nowhere), then stop the scheduler with SIGTERM.

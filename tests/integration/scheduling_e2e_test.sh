@@ -47,7 +47,7 @@ profiles:
       - name: DynamicResources
 EOF
 
-"$ours" --kubeconfig "$KUBECONFIG_SCHEDULER" --v=2 >"$cp_dir/logs/ours.log" 2>&1 &
+"$ours" --kubeconfig "$KUBECONFIG_SCHEDULER" --bind-address=127.0.0.1 --secure-port=0 --v=2 >"$cp_dir/logs/ours.log" 2>&1 &
 ours_pid=$!
 "$upstream" --config "$cp_dir/upstream-scheduler.yaml" --secure-port=0 --v=2 >"$cp_dir/logs/upstream.log" 2>&1 &
 upstream_pid=$!

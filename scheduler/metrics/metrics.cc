@@ -1,0 +1,384 @@
+#include "scheduler/metrics/metrics.h"
+
+#include <algorithm>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "scheduler/metrics/buckets.h"
+#include "scheduler/metrics/rest_client_metrics.h"
+#include "scheduler/metrics/text_format.h"
+
+namespace ksched::scheduler::metrics {
+namespace {
+
+using prometheus::BuildCounter;
+using prometheus::BuildGauge;
+using prometheus::BuildHistogram;
+
+// Upstream's buckets (pkg/scheduler/metrics/metrics.go), computed once.
+const std::vector<double>& AttemptBuckets() {  // scheduling attempt and algorithm durations
+  static const std::vector<double> kBuckets = ExponentialBuckets(0.001, 2, 15);
+  return kBuckets;
+}
+const std::vector<double>& ExtensionPointBuckets() {
+  static const std::vector<double> kBuckets = ExponentialBuckets(0.0001, 2, 12);
+  return kBuckets;
+}
+const std::vector<double>& PluginBuckets() {
+  static const std::vector<double> kBuckets = ExponentialBuckets(0.00001, 1.5, 20);
+  return kBuckets;
+}
+const std::vector<double>& SliBuckets() {
+  static const std::vector<double> kBuckets = ExponentialBuckets(0.01, 2, 20);
+  return kBuckets;
+}
+
+std::string_view ResultLabel(AttemptResult result) {
+  switch (result) {
+    case AttemptResult::kScheduled:
+      return "scheduled";
+    case AttemptResult::kUnschedulable:
+      return "unschedulable";
+    case AttemptResult::kError:
+      return "error";
+  }
+  std::abort();
+}
+
+std::string_view QueueLabel(QueueName queue) {
+  switch (queue) {
+    case QueueName::kActive:
+      return "active";
+    case QueueName::kBackoff:
+      return "backoff";
+    case QueueName::kUnschedulable:
+      return "unschedulable";
+  }
+  std::abort();
+}
+
+double Seconds(std::chrono::nanoseconds duration) {
+  return std::chrono::duration<double>(duration).count();
+}
+
+bool LabelsBefore(const prometheus::ClientMetric& a, const prometheus::ClientMetric& b) {
+  return std::lexicographical_compare(
+      a.label.begin(), a.label.end(), b.label.begin(), b.label.end(),
+      [](const prometheus::ClientMetric::Label& x, const prometheus::ClientMetric::Label& y) {
+        return x.name != y.name ? x.name < y.name : x.value < y.value;
+      });
+}
+
+}  // namespace
+
+ProfileAttemptMetrics::ProfileAttemptMetrics(std::string profile,
+                                             prometheus::Family<prometheus::Counter>& attempts,
+                                             prometheus::Family<prometheus::Histogram>& durations)
+    : profile_(std::move(profile)), attempts_(attempts), durations_(durations) {}
+
+void ProfileAttemptMetrics::Observe(AttemptResult result, std::chrono::nanoseconds duration) {
+  const auto index = static_cast<std::size_t>(result);
+  // The label set is built only when a child is created (first use of this result).
+  auto labels = [&] {
+    return prometheus::Labels{{"result", std::string(ResultLabel(result))}, {"profile", profile_}};
+  };
+  attempt_durations_
+      .Get(index,
+           [&]() -> prometheus::Histogram& { return durations_.Add(labels(), AttemptBuckets()); })
+      .Observe(Seconds(duration));
+  attempt_counters_.Get(index, [&]() -> prometheus::Counter& { return attempts_.Add(labels()); })
+      .Increment();
+}
+
+Metrics::Metrics(MetricsOptions options)
+    : options_(std::move(options)),
+      registry_(std::make_shared<prometheus::Registry>()),
+      schedule_attempts_(
+          BuildCounter()
+              .Name("scheduler_schedule_attempts_total")
+              .Help(WithStability(Stability::kStable,
+                                  "Number of attempts to schedule pods, by the result. "
+                                  "'unschedulable' means a pod could not be scheduled, while "
+                                  "'error' means an internal scheduler problem."))
+              .Register(*registry_)),
+      attempt_duration_(
+          BuildHistogram()
+              .Name("scheduler_scheduling_attempt_duration_seconds")
+              .Help(WithStability(Stability::kStable,
+                                  "Scheduling attempt latency in seconds (scheduling algorithm + "
+                                  "binding)"))
+              .Register(*registry_)),
+      algorithm_duration_(BuildHistogram()
+                              .Name("scheduler_scheduling_algorithm_duration_seconds")
+                              .Help(WithStability(Stability::kAlpha,
+                                                  "Scheduling algorithm latency in seconds"))
+                              .Register(*registry_)
+                              .Add({}, AttemptBuckets())),
+      pending_pods_(
+          BuildGauge()
+              .Name("scheduler_pending_pods")
+              .Help(WithStability(
+                  Stability::kStable,
+                  "Number of pending pods, by the queue type. 'active' means number of pods in "
+                  "activeQ; 'backoff' means number of pods in backoffQ; 'unschedulable' means "
+                  "number of pods in unschedulablePods that the scheduler attempted to schedule "
+                  "and failed; 'gated' is the number of unschedulable pods that the scheduler "
+                  "never attempted to schedule because they are gated."))
+              .Register(*registry_)),
+      extension_point_duration_(
+          BuildHistogram()
+              .Name("scheduler_framework_extension_point_duration_seconds")
+              .Help(WithStability(Stability::kStable,
+                                  "Latency for running all plugins of a specific extension "
+                                  "point."))
+              .Register(*registry_)),
+      plugin_duration_(BuildHistogram()
+                           .Name("scheduler_plugin_execution_duration_seconds")
+                           .Help(WithStability(Stability::kAlpha,
+                                               "Duration for running a plugin at a specific "
+                                               "extension point."))
+                           .Register(*registry_)),
+      sli_duration_(
+          BuildHistogram()
+              .Name("scheduler_pod_scheduling_sli_duration_seconds")
+              .Help(WithStability(Stability::kBeta,
+                                  "E2e latency for a pod being scheduled, from the time the pod "
+                                  "enters the scheduling queue and might involve multiple "
+                                  "scheduling attempts."))
+              .Register(*registry_)),
+      pod_scheduling_attempts_(
+          BuildHistogram()
+              .Name("scheduler_pod_scheduling_attempts")
+              .Help(WithStability(Stability::kStable,
+                                  "Number of attempts to successfully schedule a pod."))
+              .Register(*registry_)
+              .Add({}, ExponentialBuckets(1, 2, 5))),
+      queue_incoming_(BuildCounter()
+                          .Name("scheduler_queue_incoming_pods_total")
+                          .Help(WithStability(Stability::kStable,
+                                              "Number of pods added to scheduling queues by event "
+                                              "and queue type."))
+                          .Register(*registry_)),
+      unschedulable_pods_(
+          BuildGauge()
+              .Name("scheduler_unschedulable_pods")
+              .Help(WithStability(
+                  Stability::kAlpha,
+                  "The number of unschedulable pods broken down by plugin name. A pod will "
+                  "increment the gauge for all plugins that caused it to not schedule and so this "
+                  "metric have meaning only when broken down by plugin."))
+              .Register(*registry_)),
+      preemption_attempts_(BuildCounter()
+                               .Name("scheduler_preemption_attempts_total")
+                               .Help(WithStability(Stability::kStable,
+                                                   "Total preemption attempts in the cluster till "
+                                                   "now"))
+                               .Register(*registry_)
+                               .Add({})),
+      preemption_victims_(BuildHistogram()
+                              .Name("scheduler_preemption_victims")
+                              .Help(WithStability(Stability::kStable,
+                                                  "Number of selected preemption victims"))
+                              .Register(*registry_)
+                              .Add({}, ExponentialBuckets(1, 2, 7))),
+      leader_status_(
+          BuildGauge()
+              .Name("leader_election_master_status")
+              .Help(WithStability(
+                  Stability::kAlpha,
+                  "Gauge of if the reporting system is master of the relevant lease, 0 indicates "
+                  "backup, 1 indicates master. 'name' is the string used to identify the lease. "
+                  "Please make sure to group by name."))
+              .Register(*registry_)),
+      cache_size_(BuildGauge()
+                      .Name("scheduler_cache_size")
+                      .Help(WithStability(Stability::kAlpha,
+                                          "Number of nodes, pods, and assumed (bound) pods in the "
+                                          "scheduler cache."))
+                      .Register(*registry_)),
+      rest_client_(std::make_shared<RestClientMetrics>(*registry_)),
+      process_(options_.proc_self) {
+  // Upstream creates the four pending-pods series with the queue, so they show 0 from the start.
+  const std::array<const char*, 4> queues = {"active", "backoff", "unschedulable", "gated"};
+  for (std::size_t i = 0; i < queues.size(); ++i) {
+    pending_gauges_[i] = &pending_pods_.Add({{"queue", queues[i]}});
+  }
+}
+
+Metrics::~Metrics() = default;
+
+framework::DurationSink& Metrics::ExtensionPointDurations(std::string_view profile) {
+  std::lock_guard lock(mu_);
+  auto it = profile_sinks_.find(profile);
+  if (it == profile_sinks_.end()) {
+    it = profile_sinks_
+             .emplace(std::string(profile),
+                      std::make_unique<DurationHistograms>(
+                          extension_point_duration_,
+                          prometheus::Labels{{"profile", std::string(profile)}},
+                          ExtensionPointBuckets()))
+             .first;
+  }
+  return *it->second;
+}
+
+framework::DurationSink& Metrics::PluginDurations(std::string_view plugin) {
+  std::lock_guard lock(mu_);
+  auto it = plugin_sinks_.find(plugin);
+  if (it == plugin_sinks_.end()) {
+    it = plugin_sinks_
+             .emplace(std::string(plugin),
+                      std::make_unique<DurationHistograms>(
+                          plugin_duration_, prometheus::Labels{{"plugin", std::string(plugin)}},
+                          PluginBuckets()))
+             .first;
+  }
+  return *it->second;
+}
+
+ProfileAttemptMetrics& Metrics::ForProfile(std::string_view profile) {
+  std::lock_guard lock(mu_);
+  auto it = profiles_.find(profile);
+  if (it == profiles_.end()) {
+    it = profiles_
+             .emplace(std::string(profile),
+                      std::make_unique<ProfileAttemptMetrics>(std::string(profile),
+                                                              schedule_attempts_,
+                                                              attempt_duration_))
+             .first;
+  }
+  return *it->second;
+}
+
+void Metrics::ObserveSchedulingAlgorithmDuration(std::chrono::nanoseconds duration) {
+  algorithm_duration_.Observe(Seconds(duration));
+}
+
+void Metrics::ObservePodScheduled(int attempts,
+                                  const std::chrono::nanoseconds* since_initial_attempt) {
+  pod_scheduling_attempts_.Observe(static_cast<double>(attempts));
+  if (since_initial_attempt == nullptr) return;
+  // Upstream getAttemptsLabel: capped at "15+" to bound the cardinality.
+  const std::size_t index = static_cast<std::size_t>(std::clamp(attempts, 0, 15));
+  sli_children_
+      .Get(index,
+           [&]() -> prometheus::Histogram& {
+             std::string label = index >= 15 ? std::string("15+") : std::to_string(index);
+             return sli_duration_.Add({{"attempts", std::move(label)}}, SliBuckets());
+           })
+      .Observe(Seconds(*since_initial_attempt));
+}
+
+void Metrics::PreemptionAttempted() { preemption_attempts_.Increment(); }
+
+void Metrics::ObservePreemptionVictims(int victims) {
+  preemption_victims_.Observe(static_cast<double>(victims));
+}
+
+void Metrics::QueueIncomingPod(QueueName queue, std::string_view event) {
+  prometheus::Counter* counter = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    auto& counters = incoming_[static_cast<std::size_t>(queue)];
+    auto it = counters.find(event);
+    if (it == counters.end()) {
+      prometheus::Counter& added = queue_incoming_.Add(
+          {{"queue", std::string(QueueLabel(queue))}, {"event", std::string(event)}});
+      it = counters.emplace(std::string(event), &added).first;
+    }
+    counter = it->second;
+  }
+  counter->Increment();
+}
+
+void Metrics::AddUnschedulablePods(std::string_view plugin, std::string_view profile,
+                                   double delta) {
+  prometheus::Gauge* gauge = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    auto profile_it = unschedulable_.find(profile);
+    if (profile_it == unschedulable_.end()) {
+      profile_it = unschedulable_.emplace(std::string(profile), decltype(profile_it->second){}).first;
+    }
+    auto& plugins = profile_it->second;
+    auto it = plugins.find(plugin);
+    if (it == plugins.end()) {
+      prometheus::Gauge& added = unschedulable_pods_.Add(
+          {{"plugin", std::string(plugin)}, {"profile", std::string(profile)}});
+      it = plugins.emplace(std::string(plugin), &added).first;
+    }
+    gauge = it->second;
+  }
+  gauge->Increment(delta);
+}
+
+void Metrics::SetPendingPodsSource(std::function<PendingPodsSnapshot()> source) {
+  std::lock_guard lock(source_mu_);
+  pending_source_ = std::move(source);
+}
+
+void Metrics::SetCacheSizeSource(std::function<CacheSizeSnapshot()> source) {
+  std::lock_guard lock(source_mu_);
+  cache_size_source_ = std::move(source);
+  if (cache_size_source_ && cache_gauges_[0] == nullptr) {
+    cache_gauges_[0] = &cache_size_.Add({{"type", "nodes"}});
+    cache_gauges_[1] = &cache_size_.Add({{"type", "pods"}});
+    cache_gauges_[2] = &cache_size_.Add({{"type", "assumed_pods"}});
+  }
+}
+
+void Metrics::SetLeaderElectionMasterStatus(std::string_view name, bool leading) {
+  prometheus::Gauge* gauge = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    auto it = leader_.find(name);
+    if (it == leader_.end()) {
+      it = leader_.emplace(std::string(name), &leader_status_.Add({{"name", std::string(name)}}))
+               .first;
+    }
+    gauge = it->second;
+  }
+  gauge->Set(leading ? 1.0 : 0.0);
+}
+
+std::string Metrics::SerializeText() const {
+  {
+    std::lock_guard lock(source_mu_);
+    if (pending_source_) {
+      const PendingPodsSnapshot pending = pending_source_();
+      pending_gauges_[0]->Set(pending.active);
+      pending_gauges_[1]->Set(pending.backoff);
+      pending_gauges_[2]->Set(pending.unschedulable);
+      pending_gauges_[3]->Set(pending.gated);
+    }
+    if (cache_size_source_) {
+      const CacheSizeSnapshot sizes = cache_size_source_();
+      cache_gauges_[0]->Set(sizes.nodes);
+      cache_gauges_[1]->Set(sizes.pods);
+      cache_gauges_[2]->Set(sizes.assumed_pods);
+    }
+  }
+  std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  if (!options_.proc_self.empty()) {
+    for (prometheus::MetricFamily& family : process_.Collect()) families.push_back(std::move(family));
+  }
+  // As client_golang's gatherer: no empty families, families by name, series by labels.
+  families.erase(std::remove_if(families.begin(), families.end(),
+                                [](const prometheus::MetricFamily& family) {
+                                  return family.metric.empty();
+                                }),
+                 families.end());
+  std::sort(families.begin(), families.end(),
+            [](const prometheus::MetricFamily& a, const prometheus::MetricFamily& b) {
+              return a.name < b.name;
+            });
+  for (prometheus::MetricFamily& family : families) {
+    std::sort(family.metric.begin(), family.metric.end(), LabelsBefore);
+  }
+  std::ostringstream out;
+  WriteTextFormat(out, families);
+  return out.str();
+}
+
+}  // namespace ksched::scheduler::metrics

@@ -1,0 +1,196 @@
+// Metrics: the scheduler's Prometheus metrics (prometheus-cpp), with upstream kube-scheduler
+// v1.34's names, help texts (component-base's "[STABLE]"/"[BETA]"/"[ALPHA]" prefixes), labels,
+// label values and buckets (pkg/scheduler/metrics), and the text exposition for /metrics.
+//
+//   scheduler_schedule_attempts_total{result,profile}                     Scheduler
+//   scheduler_scheduling_attempt_duration_seconds{result,profile}         Scheduler
+//   scheduler_scheduling_algorithm_duration_seconds                       Scheduler
+//   scheduler_pod_scheduling_sli_duration_seconds{attempts}               Scheduler
+//   scheduler_pod_scheduling_attempts                                     Scheduler
+//   scheduler_framework_extension_point_duration_seconds{extension_point,status,profile}
+//   scheduler_plugin_execution_duration_seconds{plugin,extension_point,status}
+//                                                   Framework (this is its MetricsRecorder)
+//   scheduler_pending_pods{queue}                   SchedulingQueue (read at scrape time)
+//   scheduler_cache_size{type}                      the Cache, read at scrape time through
+//                                                   SetCacheSizeSource (upstream: every second)
+//   scheduler_queue_incoming_pods_total{queue,event}, scheduler_unschedulable_pods{plugin,profile}
+//                                                   SchedulingQueue
+//   scheduler_preemption_attempts_total, scheduler_preemption_victims   registered (0) for
+//                                                   parity; no preemption plugin yet
+//   leader_election_master_status{name}             leader election (SetLeaderElectionMasterStatus)
+//   rest_client_requests_total, rest_client_request_duration_seconds   RestClients given
+//                                                   rest_client_observer()
+//   process_*                                       /proc at scrape time
+//
+// Exposition (SerializeText): families sorted by name and series by labels, families without any
+// series left out, numbers and histogram lines as client_golang's expfmt prints them
+// (scheduler/metrics/text_format.h), so that the text matches upstream's for equal values.
+//
+// Cost: label sets are resolved once (per profile / plugin / result, lazily, under a mutex) and
+// then reached by index; no observation allocates or looks a name up, except the queue's
+// per-pod event and plugin labels (a short locked map lookup per queue move, not per node).
+//
+// Ownership: the app owns one Metrics, which owns the Registry; it must outlive the frameworks,
+// the queue and the scheduler that report to it. RestClients share the observer.
+// Thread-safety: every method is safe from any thread.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include "client/request_observer.h"
+#include "framework/metrics_recorder.h"
+#include "scheduler/metrics/duration_histograms.h"
+#include "scheduler/metrics/lazy_children.h"
+#include "scheduler/metrics/process_metrics.h"
+
+namespace ksched::scheduler::metrics {
+
+struct MetricsOptions {
+  // Upstream's pluginMetricsSamplePercent: the share of scheduling cycles (and PreEnqueue calls)
+  // whose plugins are timed.
+  int plugin_sample_percent = 10;
+  // Where process_* metrics are read; empty leaves them out (tests).
+  std::string proc_self = "/proc/self";
+};
+
+// The result label of scheduler_schedule_attempts_total (upstream ScheduledResult, ...).
+enum class AttemptResult { kScheduled, kUnschedulable, kError };
+
+// The queue label of scheduler_queue_incoming_pods_total.
+enum class QueueName { kActive, kBackoff, kUnschedulable };
+
+// The scheduler_pending_pods gauges.
+struct PendingPodsSnapshot {
+  double active = 0;
+  double backoff = 0;
+  double unschedulable = 0;
+  double gated = 0;
+};
+
+// The scheduler_cache_size gauges (upstream cacheImpl.updateMetrics).
+struct CacheSizeSnapshot {
+  double nodes = 0;
+  double pods = 0;
+  double assumed_pods = 0;
+};
+
+// A profile's scheduling-attempt series, resolved once per profile (Metrics::ForProfile).
+class ProfileAttemptMetrics {
+ public:
+  ProfileAttemptMetrics(std::string profile, prometheus::Family<prometheus::Counter>& attempts,
+                        prometheus::Family<prometheus::Histogram>& durations);
+  // Upstream observeScheduleAttemptAndLatency: one attempt and its duration since the pod was
+  // popped.
+  void Observe(AttemptResult result, std::chrono::nanoseconds duration);
+
+ private:
+  const std::string profile_;
+  prometheus::Family<prometheus::Counter>& attempts_;
+  prometheus::Family<prometheus::Histogram>& durations_;
+  LazyChildren<prometheus::Counter> attempt_counters_{3};
+  LazyChildren<prometheus::Histogram> attempt_durations_{3};
+};
+
+class Metrics final : public framework::MetricsRecorder {
+ public:
+  explicit Metrics(MetricsOptions options = {});
+  ~Metrics() override;
+  Metrics(const Metrics&) = delete;
+  Metrics& operator=(const Metrics&) = delete;
+
+  // --- framework::MetricsRecorder -------------------------------------------------------------
+  framework::DurationSink& ExtensionPointDurations(std::string_view profile) override;
+  framework::DurationSink& PluginDurations(std::string_view plugin) override;
+  int plugin_sample_percent() const override { return options_.plugin_sample_percent; }
+
+  // --- Scheduling loop ------------------------------------------------------------------------
+  // The profile's attempt series (a locked lookup: callers keep the reference).
+  ProfileAttemptMetrics& ForProfile(std::string_view profile);
+  void ObserveSchedulingAlgorithmDuration(std::chrono::nanoseconds duration);
+  // A pod bound: scheduler_pod_scheduling_attempts, and, when the pod has an initial attempt
+  // time, scheduler_pod_scheduling_sli_duration_seconds{attempts="1".."14","15+"}.
+  void ObservePodScheduled(int attempts, const std::chrono::nanoseconds* since_initial_attempt);
+
+  // --- Preemption (for a preemption PostFilter; none is compiled in yet) -----------------------
+  void PreemptionAttempted();
+  void ObservePreemptionVictims(int victims);
+
+  // --- Scheduling queue -----------------------------------------------------------------------
+  void QueueIncomingPod(QueueName queue, std::string_view event);
+  void AddUnschedulablePods(std::string_view plugin, std::string_view profile, double delta);
+  // Read at every scrape (the queue registers itself; nullptr unregisters). The source runs with
+  // this object's source mutex held, so that unregistering waits for a scrape in progress.
+  void SetPendingPodsSource(std::function<PendingPodsSnapshot()> source);
+
+  // --- Cache ----------------------------------------------------------------------------------
+  // Read at every scrape, like the pending pods (e.g. Cache::NodeCount, PodCount,
+  // AssumedPodCount); nullptr unregisters. The series appear once a source is set.
+  void SetCacheSizeSource(std::function<CacheSizeSnapshot()> source);
+
+  // --- Leader election --------------------------------------------------------------------------
+  // leader_election_master_status{name}: 1 while leading, 0 otherwise (client-go On/Off).
+  void SetLeaderElectionMasterStatus(std::string_view name, bool leading);
+
+  // --- REST clients -----------------------------------------------------------------------------
+  // For RestClientOptions::observer of every client whose requests should be counted.
+  std::shared_ptr<client::RequestObserver> rest_client_observer() const { return rest_client_; }
+
+  // --- Exposition -------------------------------------------------------------------------------
+  // The Prometheus text format (version 0.0.4) of everything above.
+  std::string SerializeText() const;
+  prometheus::Registry& registry() { return *registry_; }
+
+ private:
+  const MetricsOptions options_;
+  std::shared_ptr<prometheus::Registry> registry_;
+
+  prometheus::Family<prometheus::Counter>& schedule_attempts_;
+  prometheus::Family<prometheus::Histogram>& attempt_duration_;
+  prometheus::Histogram& algorithm_duration_;
+  prometheus::Family<prometheus::Gauge>& pending_pods_;
+  prometheus::Family<prometheus::Histogram>& extension_point_duration_;
+  prometheus::Family<prometheus::Histogram>& plugin_duration_;
+  prometheus::Family<prometheus::Histogram>& sli_duration_;
+  prometheus::Histogram& pod_scheduling_attempts_;
+  prometheus::Family<prometheus::Counter>& queue_incoming_;
+  prometheus::Family<prometheus::Gauge>& unschedulable_pods_;
+  prometheus::Counter& preemption_attempts_;
+  prometheus::Histogram& preemption_victims_;
+  prometheus::Family<prometheus::Gauge>& leader_status_;
+  prometheus::Family<prometheus::Gauge>& cache_size_;
+  std::array<prometheus::Gauge*, 4> pending_gauges_{};  // active, backoff, unschedulable, gated
+
+  LazyChildren<prometheus::Histogram> sli_children_{16};  // attempts 0..14, "15+"
+  std::shared_ptr<client::RequestObserver> rest_client_;
+  ProcessMetrics process_;
+
+  mutable std::mutex mu_;  // guards the maps below (not the metrics, which are thread-safe)
+  std::map<std::string, std::unique_ptr<DurationHistograms>, std::less<>> profile_sinks_;
+  std::map<std::string, std::unique_ptr<DurationHistograms>, std::less<>> plugin_sinks_;
+  std::map<std::string, std::unique_ptr<ProfileAttemptMetrics>, std::less<>> profiles_;
+  std::array<std::map<std::string, prometheus::Counter*, std::less<>>, 3> incoming_;  // by queue
+  // profile -> plugin -> gauge
+  std::map<std::string, std::map<std::string, prometheus::Gauge*, std::less<>>, std::less<>>
+      unschedulable_;
+  std::map<std::string, prometheus::Gauge*, std::less<>> leader_;
+
+  mutable std::mutex source_mu_;  // guards the sources; held while they run
+  std::function<PendingPodsSnapshot()> pending_source_;
+  std::function<CacheSizeSnapshot()> cache_size_source_;
+  std::array<prometheus::Gauge*, 3> cache_gauges_{};  // guarded by source_mu_; nodes, pods, assumed
+};
+
+}  // namespace ksched::scheduler::metrics

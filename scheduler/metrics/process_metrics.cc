@@ -1,0 +1,136 @@
+#include "scheduler/metrics/process_metrics.h"
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+namespace ksched::scheduler::metrics {
+namespace {
+
+std::optional<std::string> ReadWhole(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+prometheus::MetricFamily Family(std::string name, std::string help, prometheus::MetricType type,
+                                double value) {
+  prometheus::MetricFamily family;
+  family.name = std::move(name);
+  family.help = std::move(help);
+  family.type = type;
+  prometheus::ClientMetric metric;
+  if (type == prometheus::MetricType::Counter) {
+    metric.counter.value = value;
+  } else {
+    metric.gauge.value = value;
+  }
+  family.metric.push_back(std::move(metric));
+  return family;
+}
+
+// The fields of /proc/<pid>/stat after the command (which may hold spaces and parentheses):
+// fields[0] is field 3 (state) of proc(5).
+std::optional<std::vector<std::string>> StatFields(const std::string& text) {
+  const std::size_t close = text.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream in(text.substr(close + 1));
+  std::vector<std::string> fields;
+  for (std::string field; in >> field;) fields.push_back(std::move(field));
+  if (fields.size() < 22) return std::nullopt;
+  return fields;
+}
+
+// A soft limit from /proc/<pid>/limits ("Max open files  1024  4096  files"); "unlimited" is
+// reported as client_golang does, the largest uint64 as a float.
+std::optional<double> SoftLimit(const std::string& limits, std::string_view name) {
+  const std::size_t at = limits.find(name);
+  if (at == std::string::npos) return std::nullopt;
+  std::istringstream in(limits.substr(at + name.size()));
+  std::string soft;
+  if (!(in >> soft)) return std::nullopt;
+  if (soft == "unlimited") return static_cast<double>(std::numeric_limits<std::uint64_t>::max());
+  try {
+    return std::stod(soft);
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+ProcessMetrics::ProcessMetrics(std::string proc_self, std::string proc_root)
+    : proc_self_(std::move(proc_self)), proc_root_(std::move(proc_root)) {}
+
+std::vector<prometheus::MetricFamily> ProcessMetrics::Collect() const {
+  using prometheus::MetricType;
+  std::vector<prometheus::MetricFamily> out;
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  const double page_size = static_cast<double>(sysconf(_SC_PAGESIZE));
+
+  if (std::optional<std::string> stat = ReadWhole(proc_self_ + "/stat")) {
+    if (std::optional<std::vector<std::string>> fields = StatFields(*stat)) {
+      try {
+        // proc(5): utime 14, stime 15, starttime 22, vsize 23, rss 24 (1-based field numbers).
+        const double utime = std::stod((*fields)[11]);
+        const double stime = std::stod((*fields)[12]);
+        const double start_ticks = std::stod((*fields)[19]);
+        const double vsize = std::stod((*fields)[20]);
+        const double rss = std::stod((*fields)[21]);
+        out.push_back(Family("process_cpu_seconds_total",
+                             "Total user and system CPU time spent in seconds.",
+                             MetricType::Counter, (utime + stime) / ticks));
+        out.push_back(Family("process_virtual_memory_bytes", "Virtual memory size in bytes.",
+                             MetricType::Gauge, vsize));
+        out.push_back(Family("process_resident_memory_bytes", "Resident memory size in bytes.",
+                             MetricType::Gauge, rss * page_size));
+        // Boot time from /proc/stat's btime, as client_golang's procfs.
+        if (std::optional<std::string> system = ReadWhole(proc_root_ + "/stat")) {
+          const std::size_t at = system->find("\nbtime ");
+          if (at != std::string::npos) {
+            const double boot = std::stod(system->substr(at + 7));
+            out.push_back(Family("process_start_time_seconds",
+                                 "Start time of the process since unix epoch in seconds.",
+                                 MetricType::Gauge, boot + start_ticks / ticks));
+          }
+        }
+      } catch (...) {
+        // A malformed stat line: these metrics are left out of this scrape.
+      }
+    }
+  }
+
+  std::error_code error;
+  std::size_t open_fds = 0;
+  for (std::filesystem::directory_iterator it(proc_self_ + "/fd", error), end; !error && it != end;
+       it.increment(error)) {
+    ++open_fds;
+  }
+  if (!error) {
+    out.push_back(Family("process_open_fds", "Number of open file descriptors.", MetricType::Gauge,
+                         static_cast<double>(open_fds)));
+  }
+
+  if (std::optional<std::string> limits = ReadWhole(proc_self_ + "/limits")) {
+    if (std::optional<double> max_fds = SoftLimit(*limits, "Max open files")) {
+      out.push_back(Family("process_max_fds", "Maximum number of open file descriptors.",
+                           MetricType::Gauge, *max_fds));
+    }
+    if (std::optional<double> max_vm = SoftLimit(*limits, "Max address space")) {
+      out.push_back(Family("process_virtual_memory_max_bytes",
+                           "Maximum amount of virtual memory available in bytes.",
+                           MetricType::Gauge, *max_vm));
+    }
+  }
+  return out;
+}
+
+}  // namespace ksched::scheduler::metrics

@@ -1,0 +1,54 @@
+// RestClientMetrics: client-go's rest_client_requests_total{code,method,host} and
+// rest_client_request_duration_seconds{verb,host} (component-base/metrics/prometheus/restclient),
+// fed by the RestClients this observer is given to (client/request_observer.h).
+//
+// Label values as client-go's: code is the HTTP status ("200") or "<error>" for an exchange without
+// a response; method/verb "GET", "POST", ...; host the server's host:port.
+//
+// Ownership: registers its two families in the Registry passed in, which must outlive it (the app
+// owns both through scheduler/metrics/metrics.h; RestClients share this object).
+// Thread-safety: the observer methods are called from transport I/O threads and callers' threads;
+// one mutex guards the child tables, the children themselves are atomic.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include "client/request_observer.h"
+
+namespace ksched::scheduler::metrics {
+
+class RestClientMetrics final : public client::RequestObserver {
+ public:
+  explicit RestClientMetrics(prometheus::Registry& registry);
+
+  void OnAttempt(client::HttpMethod method, std::string_view host, int status_code) override;
+  void OnRequestDone(client::HttpMethod method, std::string_view host,
+                     std::chrono::steady_clock::duration latency) override;
+
+ private:
+  static constexpr std::size_t kMethods = 5;  // client::HttpMethod values
+  struct HostSeries {
+    std::map<std::pair<int, int>, prometheus::Counter*> requests;  // (status code, method)
+    std::array<prometheus::Histogram*, kMethods> durations{};      // by method
+  };
+  HostSeries& SeriesLocked(std::string_view host);
+
+  prometheus::Family<prometheus::Counter>& requests_;
+  prometheus::Family<prometheus::Histogram>& durations_;
+  std::mutex mu_;
+  std::map<std::string, HostSeries, std::less<>> hosts_;  // guarded by mu_
+};
+
+}  // namespace ksched::scheduler::metrics

@@ -1,0 +1,99 @@
+#include "scheduler/scheduler_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include "client/build_config.h"
+#include "client/in_cluster_config.h"
+#include "client/new_rest_client.h"
+#include "config/write.h"
+
+namespace ksched::scheduler {
+namespace {
+
+// upstream getClient() for the delegated authenticator/authorizer: the kubeconfig flag, else
+// in-cluster, else none; QPS 200, burst 400, 10 s timeout.
+absl::StatusOr<std::shared_ptr<client::RestClient>> DelegatedClient(
+    const std::string& kubeconfig, std::string_view purpose,
+    const std::shared_ptr<client::RequestObserver>& observer) {
+  absl::StatusOr<client::RestConfig> rest;
+  if (!kubeconfig.empty()) {
+    rest = client::BuildConfigFromFlags("", kubeconfig);
+    if (!rest.ok()) {
+      return absl::InvalidArgumentError("failed to get delegated " + std::string(purpose) +
+                                        " kubeconfig: " + std::string(rest.status().message()));
+    }
+  } else {
+    rest = client::InClusterConfig();
+    if (!rest.ok()) return std::shared_ptr<client::RestClient>();
+  }
+  rest->qps = 200;
+  rest->burst = 400;
+  rest->timeout = std::chrono::seconds(10);
+  client::RestClientOptions options;
+  options.observer = observer;
+  absl::StatusOr<std::shared_ptr<client::RestClient>> made = client::NewRestClient(*rest, options);
+  if (!made.ok()) {
+    return absl::InvalidArgumentError("failed to create delegated " + std::string(purpose) +
+                                      " client: " + std::string(made.status().message()));
+  }
+  return made;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
+    const CommandFlags& flags, const config::KubeSchedulerConfiguration& cfg,
+    std::function<std::string()> metrics_text, std::shared_ptr<client::RequestObserver> observer,
+    SchedulerServerState& state) {
+  serving::SecureServingOptions serving_options;
+  serving_options.bind_address = flags.serving.bind_address;
+  serving_options.port = flags.serving.secure_port;
+  serving_options.tls_cert_file = flags.serving.tls_cert_file;
+  serving_options.tls_private_key_file = flags.serving.tls_private_key_file;
+  serving_options.cert_dir = flags.serving.cert_dir;
+
+  serving::DelegatingAuthOptions auth;
+  absl::StatusOr<std::shared_ptr<client::RestClient>> authn =
+      DelegatedClient(flags.authentication.kubeconfig, "authentication", observer);
+  if (!authn.ok()) return authn.status();
+  absl::StatusOr<std::shared_ptr<client::RestClient>> authz =
+      DelegatedClient(flags.authorization.kubeconfig, "authorization", observer);
+  if (!authz.ok()) return authz.status();
+  auth.authentication_client = *authn;
+  auth.authorization_client = *authz;
+  auth.always_allow_paths = flags.authorization.always_allow_paths;
+  auth.token_cache_ttl = flags.authentication.token_webhook_cache_ttl;
+  auth.authorized_cache_ttl = flags.authorization.cache_authorized_ttl;
+  auth.unauthorized_cache_ttl = flags.authorization.cache_unauthorized_ttl;
+
+  auto server = std::make_unique<serving::SecureServer>(std::move(serving_options), std::move(auth));
+  if (cfg.leader_election.leader_elect) {
+    auto leader = [&state] { return state.leader_check.Check(); };
+    server->healthz().AddCheck(client::LeaderHealthCheck::Name(), leader);
+    server->readyz().AddCheck(client::LeaderHealthCheck::Name(), leader);
+  }
+  server->readyz().AddCheck("shutdown", [&state] {
+    return state.shutting_down.load() ? absl::UnavailableError("process is shutting down")
+                                      : absl::OkStatus();
+  });
+  server->readyz().AddCheck("sched-handler-sync", [&state] {
+    return state.handlers_synced.load() ? absl::OkStatus()
+                                        : absl::UnavailableError("waiting for handlers to sync");
+  });
+  server->AddHandler("/metrics", [metrics_text = std::move(metrics_text)](const serving::ServingRequest&) {
+    serving::ServingResponse response;
+    response.content_type = "text/plain; version=0.0.4; charset=utf-8; escaping=underscores";
+    response.body = metrics_text ? metrics_text() : std::string();
+    return response;
+  });
+  // The configuration does not change while running: render it once.
+  server->AddHandler("/configz", [configz = config::ConfigzJson(cfg)](const serving::ServingRequest&) {
+    serving::ServingResponse response;
+    response.content_type = "application/json";
+    response.body = configz;
+    return response;
+  });
+  return server;
+}
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,46 @@
+// The daemon's HTTPS endpoints (port 10259) as kube-scheduler v1.34 serves them
+// (cmd/kube-scheduler/app/server.go newHealthEndpointsAndMetricsHandler and Run):
+//   /healthz   checks: leaderElection (with leader election), else ping
+//   /livez     ping
+//   /readyz    checks: leaderElection (with leader election), shutdown, sched-handler-sync
+//   /metrics   the Prometheus text exposition (`metrics_text`); `observer` sees the TokenReview
+//              and SubjectAccessReview requests (rest_client_* metrics)
+//   /configz   {"componentconfig": ...} of the configuration in use
+// behind delegated authentication (TokenReview through --authentication-kubeconfig) and
+// authorization (SubjectAccessReview through --authorization-kubeconfig), --authorization-always-
+// allow-paths skipping authorization. Without a kubeconfig flag the in-cluster configuration is
+// used, and without that none (as upstream: every request is then anonymous, and only the
+// always-allow paths are served).
+//
+// Errors: a kubeconfig flag naming a bad file ("failed to get delegated authentication kubeconfig:
+// ..."); certificate and listener errors come from SecureServer::Start.
+//
+// Thread-safety: SchedulerServerState is read by the server's threads and written by the owner.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "client/leader_health_check.h"
+#include "client/request_observer.h"
+#include "config/kube_scheduler_configuration.h"
+#include "scheduler/command_flags.h"
+#include "serving/secure_server.h"
+
+namespace ksched::scheduler {
+
+struct SchedulerServerState {
+  std::atomic<bool> handlers_synced{false};  // sched-handler-sync
+  std::atomic<bool> shutting_down{false};    // shutdown
+  client::LeaderHealthCheck leader_check;    // leaderElection (registered with leader election only)
+};
+
+absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
+    const CommandFlags& flags, const config::KubeSchedulerConfiguration& cfg,
+    std::function<std::string()> metrics_text, std::shared_ptr<client::RequestObserver> observer,
+    SchedulerServerState& state);
+
+}  // namespace ksched::scheduler

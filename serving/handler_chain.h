@@ -1,0 +1,52 @@
+// HandlerChain: what every request goes through, as kube-scheduler's buildHandlerChain:
+// authentication -> authorization -> the router, with upstream's refusals:
+//
+//   authentication failed  401, application/json metav1.Status
+//                          {"kind":"Status",...,"message":"Unauthorized","reason":"Unauthorized","code":401}
+//                          (upstream sends no X-Content-Type-Options with it; 403 has one)
+//   authorization: no Allow, no error
+//                          403, application/json metav1.Status, message
+//                          forbidden: User "<name>" cannot <verb> path "<path>"[: <reason>]
+//   authorization error    500, text/plain "Internal Server Error: \"<request URI>\": <error>"
+//   and on every response "Cache-Control: no-cache, private" unless the handler set one
+//   (WithCacheControl). The verb is the lowercased HTTP method (non-resource request). The JSON
+//   bodies are indented when upstream's negotiation would pretty-print: ?pretty=<true>, or a
+//   User-Agent starting with curl, Wget or Mozilla/5.0.
+//
+// Thread-safety: Handle may be called concurrently; the parts it holds must allow that (they do).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "serving/http_exchange.h"
+#include "serving/request_authenticator.h"
+#include "serving/request_authorizer.h"
+#include "serving/router.h"
+
+namespace ksched::serving {
+
+class HandlerChain {
+ public:
+  // All three must outlive the chain.
+  HandlerChain(RequestAuthenticator& authenticator, RequestAuthorizer& authorizer, const Router& router);
+
+  ServingResponse Handle(const ServingRequest& request) const;
+
+ private:
+  RequestAuthenticator& authenticator_;
+  RequestAuthorizer& authorizer_;
+  const Router& router_;
+};
+
+// The metav1.Status JSON of an error response, as the apiserver's JSON serializer writes it
+// (HTML-safe escaping and a trailing newline; `pretty`: indented by two spaces, no trailing newline,
+// as json.MarshalIndent).
+// `details_empty_object`: write "details":{} (Forbidden has empty StatusDetails, Unauthorized none).
+std::string StatusJson(std::string_view message, std::string_view reason, int code, bool details_empty_object,
+                       bool pretty = false);
+
+// Whether upstream would pretty-print a JSON response to this request (negotiation.isPrettyPrint).
+bool IsPrettyPrint(const ServingRequest& request);
+
+}  // namespace ksched::serving

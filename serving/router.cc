@@ -1,0 +1,60 @@
+#include "serving/router.h"
+
+#include <cstdlib>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+namespace ksched::serving {
+
+Router::Router() = default;
+
+const HealthChecks* Router::FamilyOf(const std::string& path, std::string* check_name) const {
+  for (const HealthChecks* family : {&healthz_, &livez_, &readyz_}) {
+    const std::string root = family->root_path();
+    if (path == root) {
+      check_name->clear();
+      return family;
+    }
+    if (path.size() > root.size() + 1 && path.compare(0, root.size(), root) == 0 &&
+        path[root.size()] == '/') {
+      *check_name = path.substr(root.size() + 1);
+      return family;
+    }
+  }
+  return nullptr;
+}
+
+void Router::Handle(std::string path, Handler handler) {
+  std::string check_name;
+  if (path.empty() || path[0] != '/' || !handler || FamilyOf(path, &check_name) != nullptr) {
+    spdlog::critical("serving: cannot register a handler for path '{}'", path);
+    std::abort();
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!handlers_.emplace(path, std::move(handler)).second) {
+    spdlog::critical("serving: path '{}' registered twice", path);
+    std::abort();
+  }
+}
+
+ServingResponse Router::Serve(const ServingRequest& request) const {
+  Handler handler;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = handlers_.find(request.path);
+    if (it != handlers_.end()) handler = it->second;
+  }
+  if (handler) return handler(request);
+
+  std::string check_name;
+  if (const HealthChecks* family = FamilyOf(request.path, &check_name)) {
+    if (check_name.empty()) return family->ServeRoot(request.query);
+    if (check_name.find('/') == std::string::npos) {
+      if (std::optional<ServingResponse> response = family->ServeCheck(check_name)) return *response;
+    }
+  }
+  return ServingResponse::NotFound();
+}
+
+}  // namespace ksched::serving

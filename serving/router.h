@@ -1,0 +1,46 @@
+// Router: exact-path handlers plus the three health families, as kube-scheduler's
+// PathRecorderMux is filled by server.go (healthz.InstallHandler / InstallLivezHandler /
+// InstallReadyzHandler, then /metrics, /configz, ...). Matching is on the exact path: "/metrics/"
+// is not "/metrics". Anything unmatched is Go's 404 "404 page not found\n".
+//
+// Thread-safety: Handle may be called while Serve runs on other threads (a handler added later
+// serves the next request). Serve calls the handler without the router's lock held.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "serving/health_checks.h"
+#include "serving/http_exchange.h"
+
+namespace ksched::serving {
+
+class Router {
+ public:
+  Router();
+  Router(const Router&) = delete;
+  Router& operator=(const Router&) = delete;
+
+  // Serves `path` exactly. The path must start with '/' and must not be taken: by another handler,
+  // by a health family ("/healthz", "/livez", "/readyz") or one of their sub-paths. Aborts on
+  // misuse (a programming error).
+  void Handle(std::string path, Handler handler);
+
+  HealthChecks& healthz() { return healthz_; }
+  HealthChecks& livez() { return livez_; }
+  HealthChecks& readyz() { return readyz_; }
+
+  ServingResponse Serve(const ServingRequest& request) const;
+
+ private:
+  const HealthChecks* FamilyOf(const std::string& path, std::string* check_name) const;
+
+  HealthChecks healthz_{"healthz"};
+  HealthChecks livez_{"livez"};
+  HealthChecks readyz_{"readyz"};
+  mutable std::mutex mu_;
+  std::map<std::string, Handler> handlers_;  // guarded by mu_
+};
+
+}  // namespace ksched::serving

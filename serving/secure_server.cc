@@ -1,0 +1,373 @@
+// The serving layer's one translation unit that includes Boost.Beast/Asio (compile time): the
+// listener, TLS and HTTP/1.1 sessions. Everything the sessions decide is in handler_chain.cc and
+// below, written against plain values.
+#include "serving/secure_server.h"
+
+#include <openssl/ssl.h>
+
+#include <atomic>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "serving/handler_chain.h"
+#include "serving/query_string.h"
+#include "serving/request_authenticator.h"
+#include "serving/request_authorizer.h"
+#include "serving/serving_certificate.h"
+
+namespace ksched::serving {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+namespace ssl = net::ssl;
+using tcp = net::ip::tcp;
+
+constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
+constexpr auto kRequestTimeout = std::chrono::seconds(60);  // idle keep-alive or slow request
+constexpr auto kWriteTimeout = std::chrono::seconds(60);
+constexpr std::uint64_t kMaxRequestBodyBytes = 1 << 20;
+constexpr std::uint32_t kMaxHeaderBytes = 64 << 10;
+
+// ServingRequest from a parsed request; nullopt when the path is not valid percent-encoding.
+std::optional<ServingRequest> ToServingRequest(const http::request<http::string_body>& req, std::string remote) {
+  ServingRequest out;
+  out.method = std::string(req.method_string());
+  out.target = std::string(req.target());
+  const std::size_t question = out.target.find('?');
+  std::optional<std::string> path = PercentDecode(std::string_view(out.target).substr(0, question), false);
+  if (!path || path->empty() || (*path)[0] != '/') return std::nullopt;
+  out.path = *std::move(path);
+  if (question != std::string::npos) out.query = out.target.substr(question + 1);
+  out.authorization = std::string(req[http::field::authorization]);
+  out.user_agent = std::string(req[http::field::user_agent]);
+  out.remote = std::move(remote);
+  return out;
+}
+
+// `head`: a HEAD request gets the headers of the GET answer, Content-Length included, and no body
+// (as Go's server).
+http::response<http::string_body> ToBeastResponse(ServingResponse response, unsigned version, bool keep_alive,
+                                                  bool head) {
+  http::response<http::string_body> res{static_cast<http::status>(response.status), version};
+  if (!response.content_type.empty()) res.set(http::field::content_type, response.content_type);
+  for (auto& [name, value] : response.headers) res.insert(name, value);
+  res.body() = std::move(response.body);
+  res.keep_alive(keep_alive);
+  res.prepare_payload();
+  if (head) {
+    const std::size_t length = res.body().size();
+    res.body().clear();
+    res.content_length(length);
+  }
+  return res;
+}
+
+}  // namespace
+
+class SecureServer::Impl {
+ public:
+  Impl(std::unique_ptr<RequestAuthenticator> authenticator, std::unique_ptr<RequestAuthorizer> authorizer,
+       const Router& router, std::unique_ptr<ssl::context> tls, int worker_threads)
+      : authenticator_(std::move(authenticator)),
+        authorizer_(std::move(authorizer)),
+        chain_(*authenticator_, *authorizer_, router),
+        tls_(std::move(tls)),
+        workers_(static_cast<std::size_t>(worker_threads < 1 ? 1 : worker_threads)),
+        work_(net::make_work_guard(ioc_)),
+        acceptor_(ioc_) {}
+
+  ~Impl() { Stop(); }
+
+  absl::Status Listen(const std::string& bind_address, int port) {
+    boost::system::error_code ec;
+    const net::ip::address address = net::ip::make_address(bind_address, ec);
+    if (ec) return absl::InvalidArgumentError("invalid --bind-address \"" + bind_address + "\": " + ec.message());
+    if (port < 0 || port > 65535) {
+      return absl::InvalidArgumentError(fmt::format("--secure-port {} must be between 0 and 65535, inclusive", port));
+    }
+    const tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
+    const std::string where = address.is_v6() ? fmt::format("[{}]:{}", bind_address, port)
+                                              : fmt::format("{}:{}", bind_address, port);
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return absl::FailedPreconditionError(
+          fmt::format("failed to create listener: listen tcp {}: {}", where, ec.message()));
+    }
+    port_ = acceptor_.local_endpoint().port();
+    DoAccept();
+    io_thread_ = std::thread([this] { ioc_.run(); });
+    return absl::OkStatus();
+  }
+
+  int port() const { return port_; }
+
+  void Stop() {
+    if (stopped_.exchange(true)) return;
+    if (io_thread_.joinable()) {
+      // Close the listener and every connection on the I/O thread that owns them.
+      std::promise<void> closed;
+      net::post(ioc_, [this, &closed] {
+        boost::system::error_code ignored;
+        acceptor_.close(ignored);
+        CloseSessions();
+        closed.set_value();
+      });
+      closed.get_future().wait();
+    }
+    workers_.join();  // running handlers finish; their replies are posted to the I/O thread
+    work_.reset();
+    ioc_.stop();
+    if (io_thread_.joinable()) io_thread_.join();
+  }
+
+ private:
+  class Session;
+
+  void DoAccept() {
+    acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+      if (ec) {
+        if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+        SPDLOG_WARN("serving: accept failed: {}", ec.message());
+      } else {
+        StartSession(std::move(socket));
+      }
+      DoAccept();
+    });
+  }
+
+  void StartSession(tcp::socket socket);
+  void CloseSessions();
+
+  std::unique_ptr<RequestAuthenticator> authenticator_;
+  std::unique_ptr<RequestAuthorizer> authorizer_;
+  HandlerChain chain_;
+  std::unique_ptr<ssl::context> tls_;
+  net::io_context ioc_;
+  net::thread_pool workers_;
+  net::executor_work_guard<net::io_context::executor_type> work_;
+  tcp::acceptor acceptor_;            // I/O thread only (after Listen)
+  std::vector<std::weak_ptr<Session>> sessions_;  // I/O thread only
+  std::thread io_thread_;
+  std::atomic<int> port_{0};
+  std::atomic<bool> stopped_{false};
+};
+
+// One TLS connection: handshake, then request -> worker -> response, repeated while keep-alive.
+// All its socket operations run on the I/O thread; only chain_.Handle runs on a worker.
+class SecureServer::Impl::Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(Impl& server, tcp::socket socket)
+      : server_(server), stream_(std::move(socket), *server.tls_) {
+    boost::system::error_code ec;
+    const tcp::endpoint peer = beast::get_lowest_layer(stream_).socket().remote_endpoint(ec);
+    if (!ec) remote_ = fmt::format("{}:{}", peer.address().to_string(), peer.port());
+  }
+
+  void Start() {
+    beast::get_lowest_layer(stream_).expires_after(kHandshakeTimeout);
+    stream_.async_handshake(ssl::stream_base::server,
+                            [self = shared_from_this()](beast::error_code ec) {
+                              if (ec) {
+                                SPDLOG_DEBUG("serving: TLS handshake with {} failed: {}", self->remote_, ec.message());
+                                return;
+                              }
+                              self->Read();
+                            });
+  }
+
+  void Close() {
+    boost::system::error_code ignored;
+    beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_both, ignored);
+    beast::get_lowest_layer(stream_).socket().close(ignored);
+  }
+
+ private:
+  void Read() {
+    parser_.emplace();
+    parser_->body_limit(kMaxRequestBodyBytes);
+    parser_->header_limit(kMaxHeaderBytes);
+    beast::get_lowest_layer(stream_).expires_after(kRequestTimeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->OnRead(ec); });
+  }
+
+  void OnRead(beast::error_code ec) {
+    if (ec) {
+      if (ec != http::error::end_of_stream && ec != net::error::operation_aborted &&
+          ec != beast::error::timeout && ec != ssl::error::stream_truncated) {
+        SPDLOG_DEBUG("serving: reading a request from {}: {}", remote_, ec.message());
+      }
+      if (ec == http::error::body_limit || ec == http::error::header_limit) {
+        head_ = false;
+        Respond(ServingResponse::Error(413, "Request Entity Too Large"), 11, false);
+        return;
+      }
+      Shutdown();
+      return;
+    }
+    beast::get_lowest_layer(stream_).expires_never();
+    http::request<http::string_body> req = parser_->release();
+    const unsigned version = req.version();
+    const bool keep_alive = req.keep_alive();
+    head_ = req.method() == http::verb::head;
+    std::optional<ServingRequest> request = ToServingRequest(req, remote_);
+    if (!request) {
+      head_ = false;
+      Respond(ServingResponse::Error(400, "400 Bad Request"), version, false);
+      return;
+    }
+    net::post(server_.workers_, [self = shared_from_this(), request = *std::move(request), version, keep_alive] {
+      ServingResponse response = self->server_.chain_.Handle(request);
+      net::post(self->server_.ioc_, [self, response = std::move(response), version, keep_alive]() mutable {
+        self->Respond(std::move(response), version, keep_alive);
+      });
+    });
+  }
+
+  void Respond(ServingResponse response, unsigned version, bool keep_alive) {
+    response_ = ToBeastResponse(std::move(response), version, keep_alive, head_);
+    beast::get_lowest_layer(stream_).expires_after(kWriteTimeout);
+    http::async_write(stream_, response_, [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+      if (ec) {
+        SPDLOG_DEBUG("serving: writing a response to {}: {}", self->remote_, ec.message());
+        return;
+      }
+      if (keep_alive) {
+        self->Read();
+      } else {
+        self->Shutdown();
+      }
+    });
+  }
+
+  void Shutdown() {
+    beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(5));
+    stream_.async_shutdown([self = shared_from_this()](beast::error_code) { self->Close(); });
+  }
+
+  Impl& server_;
+  beast::ssl_stream<beast::tcp_stream> stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> response_;
+  bool head_ = false;  // the request being answered is a HEAD
+  std::string remote_ = "unknown";
+};
+
+void SecureServer::Impl::StartSession(tcp::socket socket) {
+  auto session = std::make_shared<Session>(*this, std::move(socket));
+  if (sessions_.size() >= 64) {
+    std::erase_if(sessions_, [](const std::weak_ptr<Session>& s) { return s.expired(); });
+  }
+  sessions_.push_back(session);
+  session->Start();
+}
+
+void SecureServer::Impl::CloseSessions() {
+  for (const std::weak_ptr<Session>& weak : sessions_) {
+    if (std::shared_ptr<Session> session = weak.lock()) session->Close();
+  }
+  sessions_.clear();
+}
+
+SecureServer::SecureServer(SecureServingOptions serving, DelegatingAuthOptions auth)
+    : serving_(std::move(serving)), auth_(std::move(auth)) {}
+
+SecureServer::~SecureServer() { Stop(); }
+
+void SecureServer::AddHandler(std::string path, Handler handler) { router_.Handle(std::move(path), std::move(handler)); }
+
+int SecureServer::port() const { return impl_ == nullptr ? 0 : impl_->port(); }
+
+void SecureServer::Stop() {
+  if (impl_ != nullptr) impl_->Stop();
+}
+
+absl::Status SecureServer::Start() {
+  if (impl_ != nullptr) return absl::FailedPreconditionError("SecureServer::Start called twice");
+  {
+    boost::system::error_code ec;
+    net::ip::make_address(serving_.bind_address, ec);
+    if (ec) {
+      return absl::InvalidArgumentError("invalid --bind-address \"" + serving_.bind_address + "\": " + ec.message());
+    }
+  }
+
+  absl::StatusOr<ServingCertificate> certificate = LoadServingCertificate(serving_);
+  if (!certificate.ok()) return certificate.status();
+  auto tls = std::make_unique<ssl::context>(ssl::context::tls_server);
+  SSL_CTX_set_min_proto_version(tls->native_handle(), TLS1_2_VERSION);
+  tls->set_options(ssl::context::default_workarounds | ssl::context::no_compression |
+                   ssl::context::single_dh_use);
+  boost::system::error_code ec;
+  tls->use_certificate_chain(net::buffer(certificate->cert_pem), ec);
+  if (!ec) tls->use_private_key(net::buffer(certificate->key_pem), ssl::context::pem, ec);
+  if (ec) {
+    return absl::InvalidArgumentError("unable to load server certificate (" + certificate->source + "): " + ec.message());
+  }
+
+  std::shared_ptr<TokenReviewer> token_reviewer = auth_.token_reviewer;
+  if (token_reviewer == nullptr && auth_.authentication_client != nullptr) {
+    token_reviewer = std::make_shared<RestTokenReviewer>(auth_.authentication_client, auth_.webhook_backoff);
+  }
+  if (token_reviewer == nullptr) {
+    SPDLOG_WARN("No authentication-kubeconfig provided in order to lookup client-ca-file in "
+                 "configmap/extension-apiserver-authentication in kube-system, so client certificate "
+                 "authentication won't work.");
+    SPDLOG_WARN("No authentication-kubeconfig provided in order to lookup requestheader-client-ca-file in "
+                 "configmap/extension-apiserver-authentication in kube-system, so request-header client "
+                 "certificate authentication won't work.");
+  }
+  std::shared_ptr<SubjectAccessReviewer> access_reviewer = auth_.access_reviewer;
+  if (access_reviewer == nullptr && auth_.authorization_client != nullptr) {
+    access_reviewer = std::make_shared<RestSubjectAccessReviewer>(auth_.authorization_client, auth_.webhook_backoff);
+  }
+
+  RequestAuthenticatorOptions authn_options;
+  authn_options.success_ttl = auth_.token_cache_ttl;
+  authn_options.failure_ttl = auth_.token_cache_ttl;
+  auto authenticator = std::make_unique<RequestAuthenticator>(std::move(token_reviewer), authn_options);
+
+  RequestAuthorizerOptions authz_options;
+  authz_options.always_allow_paths = auth_.always_allow_paths;
+  authz_options.always_allow_groups = auth_.always_allow_groups;
+  authz_options.allowed_ttl = auth_.authorized_cache_ttl;
+  authz_options.denied_ttl = auth_.unauthorized_cache_ttl;
+  absl::StatusOr<std::unique_ptr<RequestAuthorizer>> authorizer =
+      RequestAuthorizer::Create(std::move(access_reviewer), authz_options);
+  if (!authorizer.ok()) return authorizer.status();
+
+  auto impl = std::make_unique<Impl>(std::move(authenticator), *std::move(authorizer), router_, std::move(tls),
+                                     serving_.worker_threads);
+  if (absl::Status listening = impl->Listen(serving_.bind_address, serving_.port); !listening.ok()) {
+    return listening;  // impl's destructor stops its (unstarted) threads
+  }
+  impl_ = std::move(impl);
+  SPDLOG_INFO("Serving securely on {}:{} (certificate: {})", serving_.bind_address, impl_->port(),
+               certificate->source);
+  return absl::OkStatus();
+}
+
+}  // namespace ksched::serving

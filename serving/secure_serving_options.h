@@ -1,0 +1,28 @@
+// SecureServingOptions: where and with which certificate the HTTPS endpoints are served
+// (kube-scheduler's --bind-address, --secure-port, --tls-cert-file, --tls-private-key-file,
+// --cert-dir; apiserver SecureServingOptions).
+//
+// Plain value type. The scheduler decides whether to serve at all (upstream: --secure-port=0 turns
+// serving off); here port 0 means an ephemeral port, which SecureServer::port() reports.
+#pragma once
+
+#include <string>
+
+namespace ksched::serving {
+
+inline constexpr int kDefaultSecurePort = 10259;
+
+struct SecureServingOptions {
+  std::string bind_address = "0.0.0.0";  // an IPv4 or IPv6 literal ("::" for all IPv6)
+  int port = kDefaultSecurePort;         // 0: ephemeral
+  // Both or neither. With neither, a self-signed certificate for localhost / 127.0.0.1 (and the bind
+  // address when it is not unspecified) is generated: into cert_dir/<pair_name>.{crt,key} when
+  // cert_dir is set (reused when both files are already there), else kept in memory.
+  std::string tls_cert_file;
+  std::string tls_private_key_file;
+  std::string cert_dir;
+  std::string pair_name = "kube-scheduler";
+  int worker_threads = 4;  // threads running authentication, authorization and handlers
+};
+
+}  // namespace ksched::serving

@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# Integration: bad input (flags, configuration files, kubeconfigs, certificates) on a real control
+# plane. Every case must exit 1 within seconds with ONE line of output that names the flag, field
+# or file, and nothing may be bound: a pending pod for the default profile stays pending through
+# all of them. Configuration cases are also given to the upstream kube-scheduler v1.34.4, which
+# must reject them too (same verdict).
+. "$(dirname "$0")/lib.sh"
+build_dir=${KSCHED_BUILD_DIR:-$repo/build}
+ours="$build_dir/scheduler/kube-scheduler-cpp"
+[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+upstream=$(ls -d "${HOME}"/.cache/kube-scheduler-cpp/k8s-bins/*/kube-scheduler 2>/dev/null | head -1)
+
+start_controlplane
+note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL"
+python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix bad --count 2 >/dev/null
+kubectl_admin apply -f - >/dev/null <<'POD'
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"must-stay-pending","namespace":"default"},
+ "spec":{"terminationGracePeriodSeconds":0,"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10"}]}}
+POD
+work="$cp_dir/bad-input"
+mkdir -p "$work"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# Valid connection flags, serving on loopback only; a case's own flags come after and win.
+base=(--kubeconfig "$KUBECONFIG_SCHEDULER" --bind-address 127.0.0.1 --secure-port 0 --leader-elect=false)
+cases=0
+# bad NAME EXPECTED-SUBSTRING ARGS...: exit 1, one line, naming the problem.
+# The output is compared with klog's quoting undone (err="open \"x\"" reads as open "x").
+bad() {
+  run_bad "$1" "$2" "${base[@]}" "${@:3}"
+}
+run_bad() {
+  local name=$1 expected=$2; shift 2
+  cases=$((cases + 1))
+  local rc=0
+  timeout 30 "$ours" "$@" >"$work/raw" 2>&1 || rc=$?
+  sed 's/\\"/"/g' "$work/raw" >"$work/out"
+  local lines
+  lines=$(wc -l <"$work/out" | tr -d ' ')
+  if [ "$rc" = 1 ] && [ "$lines" = 1 ] && grep -qF -- "$expected" "$work/out"; then
+    check "$name: exit 1, one line: $(cut -c1-150 "$work/out")" true
+  else
+    check "$name: expected exit 1 and one line naming '$expected'; got exit $rc, $lines lines" false
+    head -n 5 "$work/out"
+  fi
+}
+# config NAME: the configuration file for the next case, from stdin.
+config() { cat >"$work/$1.yaml"; echo "$work/$1.yaml"; }
+# bad_config NAME EXPECTED < file: ours and upstream both reject the file.
+bad_config() {
+  local name=$1 expected=$2 file
+  file=$(config "$name")
+  # The file's clientConnection.kubeconfig is empty: --master points both at the API server.
+  # No --kubeconfig (ignored with --config) and no --leader-elect (it would override the file).
+  run_bad "config $name" "$expected" --config "$file" --master "$APISERVER_URL" \
+    --bind-address 127.0.0.1 --secure-port 0
+  if [ -x "$upstream" ]; then
+    local rc=0
+    timeout 30 "$upstream" --config "$file" --master https://127.0.0.1:1 --secure-port 0 \
+      --write-config-to "$work/upstream-out.yaml" >"$work/upstream.log" 2>&1 || rc=$?
+    check "config $name: upstream kube-scheduler rejects it too (exit $rc)" [ "$rc" != 0 ]
+  fi
+}
+header='apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration'
+
+# --- flags ---------------------------------------------------------------------------------------
+bad "unknown flag" "unknown flag: --foo" --foo
+bad "positional argument" 'does not take any arguments, got ["extra"]' extra
+bad "bad duration" '"--leader-elect-lease-duration" flag' --leader-elect-lease-duration=abc
+bad "port not a number" '"--secure-port" flag' --secure-port=x
+bad "port out of range" "--secure-port 70000 must be between 1 and 65535" --secure-port=70000
+bad "bind address not an IP" '"--bind-address" flag: failed to parse IP' --bind-address=foo
+bad "verbosity not a number" '"-v, --v" flag' -v=x
+bad "bad boolean" '"--leader-elect" flag' --leader-elect=maybe
+bad "unknown log format" 'format: Invalid value: "xml": Unsupported log format' --logging-format=xml
+bad "renew deadline not below lease duration" "leaderElection.leaseDuration" \
+  --leader-elect=true --leader-elect-renew-deadline=20s
+bad "resource lock not leases" "leaderElection.resourceLock" --leader-elect=true --leader-elect-resource-lock=configmaps
+
+# --- files ---------------------------------------------------------------------------------------
+run_bad "missing config file" "open $work/none.yaml: no such file or directory" --config "$work/none.yaml" \
+  --bind-address 127.0.0.1 --secure-port 0
+bad "missing kubeconfig" "$work/none.kubeconfig" --kubeconfig "$work/none.kubeconfig"
+printf 'apiVersion: v1\nkind: Config\nclusters: [ {name: x\n' >"$work/garbage.kubeconfig"
+bad "kubeconfig not YAML" "$work/garbage.kubeconfig" --kubeconfig "$work/garbage.kubeconfig"
+sed 's/^current-context:.*/current-context: nowhere/' "$KUBECONFIG_SCHEDULER" >"$work/nocontext.kubeconfig"
+bad "kubeconfig context missing" "nowhere" --kubeconfig "$work/nocontext.kubeconfig"
+bad "certificate file missing" "$work/none.crt" --secure-port "$(free_port)" \
+  --tls-cert-file "$work/none.crt" --tls-private-key-file "$work/none.key"
+bad "certificate without key" "--tls-private-key-file" --secure-port "$(free_port)" --tls-cert-file "$work/none.crt"
+bad "authentication kubeconfig missing" "$work/none-authn.kubeconfig" --secure-port "$(free_port)" \
+  --authentication-kubeconfig "$work/none-authn.kubeconfig"
+bad "write-config-to in a missing directory" "$work/none/out.yaml" --write-config-to "$work/none/out.yaml"
+
+# --- configuration files -------------------------------------------------------------------------
+bad_config wrong-api-version 'no kind "KubeSchedulerConfiguration" is registered for version "foo/v1"' <<Y
+apiVersion: foo/v1
+kind: KubeSchedulerConfiguration
+Y
+bad_config wrong-kind 'no kind "SchedulerConfig" is registered' <<Y
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: SchedulerConfig
+Y
+bad_config unknown-field 'unknown field "profiles[0].pluginz"' <<Y
+$header
+profiles:
+- schedulerName: a
+  pluginz: {}
+Y
+bad_config not-yaml 'yaml' <<Y
+$header
+profiles: [ {schedulerName: a
+Y
+bad_config wrong-type 'parallelism' <<Y
+$header
+parallelism: many
+Y
+bad_config negative-parallelism 'parallelism: Invalid value: -1' <<Y
+$header
+parallelism: -1
+Y
+bad_config percentage-over-100 'percentageOfNodesToScore: Invalid value: 101' <<Y
+$header
+percentageOfNodesToScore: 101
+Y
+bad_config profile-percentage-over-100 'profiles[0].percentageOfNodesToScore: Invalid value: 120' <<Y
+$header
+profiles:
+- schedulerName: a
+  percentageOfNodesToScore: 120
+Y
+bad_config duplicate-scheduler-name 'profiles[1].schedulerName: Duplicate value' <<Y
+$header
+profiles:
+- schedulerName: a
+- schedulerName: a
+Y
+bad_config empty-scheduler-name 'profiles[0].schedulerName: Required value' <<Y
+$header
+profiles:
+- schedulerName: ""
+Y
+bad_config two-queue-sorts 'queueSort' <<Y
+$header
+profiles:
+- schedulerName: a
+- schedulerName: b
+  plugins:
+    queueSort:
+      disabled:
+      - name: "*"
+Y
+bad_config unknown-plugin '"Foo" does not exist' <<Y
+$header
+profiles:
+- schedulerName: a
+  plugins:
+    score:
+      enabled:
+      - name: Foo
+Y
+bad_config negative-weight 'weight' <<Y
+$header
+profiles:
+- schedulerName: a
+  plugins:
+    score:
+      enabled:
+      - name: ImageLocality
+        weight: -3
+Y
+bad_config bad-args 'scoringStrategy.type: Unsupported value: "Foo"' <<Y
+$header
+profiles:
+- schedulerName: a
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: Foo
+Y
+bad_config args-unknown-field 'unknown field' <<Y
+$header
+profiles:
+- schedulerName: a
+  pluginConfig:
+  - name: InterPodAffinity
+    args:
+      hardPodAffinityWeigth: 3
+Y
+bad_config renew-deadline-not-below-lease 'leaderElection.leaseDuration: Invalid value' <<Y
+$header
+leaderElection:
+  leaderElect: true
+  leaseDuration: 10s
+  renewDeadline: 10s
+Y
+bad_config initial-backoff-zero 'podInitialBackoffSeconds: Invalid value: 0' <<Y
+$header
+podInitialBackoffSeconds: 0
+Y
+bad_config max-backoff-below-initial 'podMaxBackoffSeconds: Invalid value: 1' <<Y
+$header
+podInitialBackoffSeconds: 5
+podMaxBackoffSeconds: 1
+Y
+bad_config removed-plugin 'AzureDiskLimits' <<Y
+$header
+profiles:
+- schedulerName: a
+  plugins:
+    filter:
+      enabled:
+      - name: AzureDiskLimits
+Y
+bad_config bad-duration 'time: invalid duration' <<Y
+$header
+leaderElection:
+  leaseDuration: soon
+Y
+
+check "at least 25 cases ($cases)" [ "$cases" -ge 25 ]
+check_eq "nothing was bound: the pending pod is still pending" "" \
+  "$(kubectl_admin get pod must-stay-pending -o jsonpath='{.spec.nodeName}')"
+finish

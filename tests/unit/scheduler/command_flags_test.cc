@@ -1,0 +1,181 @@
+// The kube-scheduler command line: pflag's syntax and messages, the leader-election and
+// deprecated flag rules over --config (upstream Options.ApplyTo).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "scheduler/command_flags.h"
+#include "scheduler/component_config.h"
+
+namespace ksched::scheduler {
+namespace {
+
+absl::StatusOr<CommandFlags> Parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "kube-scheduler");
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  return ParseCommandFlags(static_cast<int>(argv.size()), argv.data());
+}
+
+std::string TempFile(const std::string& name, const std::string& content) {
+  std::string path = "/tmp/ksched-command-flags-test-" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+TEST_CASE("defaults are kube-scheduler's") {
+  absl::StatusOr<CommandFlags> flags = Parse({});
+  REQUIRE(flags.ok());
+  CHECK(flags->serving.bind_address == "0.0.0.0");
+  CHECK(flags->serving.secure_port == 10259);
+  CHECK(flags->leader_election.leader_elect);
+  CHECK(flags->leader_election.lease_duration == std::chrono::seconds(15));
+  CHECK(flags->authorization.always_allow_paths == std::vector<std::string>{"/healthz", "/readyz", "/livez"});
+  CHECK(flags->authentication.tolerate_lookup_failure);
+  CHECK(flags->logging.format == "text");
+  CHECK(flags->changed.empty());
+  CHECK(flags->warnings.empty());
+}
+
+TEST_CASE("pflag syntax: =value, separate value, shorthand, booleans, lists, last one wins") {
+  absl::StatusOr<CommandFlags> flags =
+      Parse({"--kubeconfig=/k", "--master", "https://127.0.0.1:6443", "-v=3", "--leader-elect=false",
+             "--secure-port", "1234", "--secure-port=4321", "--authorization-always-allow-paths=/a,/b",
+             "--authorization-always-allow-paths", "/c", "--leader-elect-lease-duration=1m30s",
+             "--kube-api-qps=12.5", "--permit-port-sharing"});
+  REQUIRE(flags.ok());
+  CHECK(flags->deprecated.kubeconfig == "/k");
+  CHECK(flags->master == "https://127.0.0.1:6443");
+  CHECK(flags->logging.verbosity == 3);
+  CHECK_FALSE(flags->leader_election.leader_elect);
+  CHECK(flags->serving.secure_port == 4321);
+  CHECK(flags->authorization.always_allow_paths == std::vector<std::string>{"/a", "/b", "/c"});
+  CHECK(flags->leader_election.lease_duration == std::chrono::seconds(90));
+  CHECK(flags->deprecated.kube_api_qps == 12.5F);
+  CHECK(flags->serving.permit_port_sharing);
+  CHECK(flags->Changed("leader-elect"));
+  CHECK(flags->Changed("v"));
+  CHECK_FALSE(flags->Changed("leader-elect-renew-deadline"));
+
+  absl::StatusOr<CommandFlags> separate = Parse({"-v", "5"});
+  REQUIRE(separate.ok());
+  CHECK(separate->logging.verbosity == 5);
+  absl::StatusOr<CommandFlags> long_v = Parse({"--v=2"});
+  REQUIRE(long_v.ok());
+  CHECK(long_v->logging.verbosity == 2);
+}
+
+TEST_CASE("bad flags read as pflag's errors") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"--foo"}, "unknown flag: --foo"},
+      {{"--foo=bar"}, "unknown flag: --foo"},
+      {{"extra"}, "\"kube-scheduler\" does not take any arguments, got [\"extra\"]"},
+      {{"--leader-elect", "maybe"}, "\"kube-scheduler\" does not take any arguments, got [\"maybe\"]"},
+      {{"--leader-elect-lease-duration=abc"},
+       "invalid argument \"abc\" for \"--leader-elect-lease-duration\" flag: time: invalid duration \"abc\""},
+      {{"--secure-port=x"},
+       "invalid argument \"x\" for \"--secure-port\" flag: strconv.ParseInt: parsing \"x\": invalid syntax"},
+      {{"-v=x"}, "invalid argument \"x\" for \"-v, --v\" flag: strconv.ParseUint: parsing \"x\": invalid syntax"},
+      {{"--leader-elect=maybe"},
+       "invalid argument \"maybe\" for \"--leader-elect\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax"},
+      {{"--bind-address=foo"}, "invalid argument \"foo\" for \"--bind-address\" flag: failed to parse IP: \"foo\""},
+      {{"--kube-api-burst=99999999999"},
+       "invalid argument \"99999999999\" for \"--kube-api-burst\" flag: strconv.ParseInt: parsing "
+       "\"99999999999\": value out of range"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.args.front());
+    absl::StatusOr<CommandFlags> flags = Parse(c.args);
+    REQUIRE_FALSE(flags.ok());
+    CHECK(std::string(flags.status().message()) == c.message);
+  }
+}
+
+TEST_CASE("--help and --version") {
+  absl::StatusOr<CommandFlags> help = Parse({"--help"});
+  REQUIRE(help.ok());
+  CHECK(help->help);
+  CHECK(help->help_text.find("--leader-elect-lease-duration") != std::string::npos);
+  absl::StatusOr<CommandFlags> version = Parse({"--version"});
+  REQUIRE(version.ok());
+  CHECK(version->version == "true");
+  absl::StatusOr<CommandFlags> raw = Parse({"--version=raw"});
+  REQUIRE(raw.ok());
+  CHECK(raw->version == "raw");
+  absl::StatusOr<CommandFlags> off = Parse({"--version=false"});
+  REQUIRE(off.ok());
+  CHECK(off->version.empty());
+}
+
+TEST_CASE("flags without effect here are accepted with a warning") {
+  absl::StatusOr<CommandFlags> flags = Parse({"--tls-sni-cert-key=a.crt,a.key", "--disabled-metrics=x"});
+  REQUIRE(flags.ok());
+  REQUIRE(flags->warnings.size() == 2);
+  CHECK(flags->warnings[0].find("--tls-sni-cert-key is accepted but has no effect") == 0);
+}
+
+TEST_CASE("without --config: deprecated and leader-election flags apply over the defaults") {
+  absl::StatusOr<CommandFlags> flags =
+      Parse({"--kubeconfig=/k", "--kube-api-qps=7", "--kube-api-burst=9", "--leader-elect=false",
+             "--leader-elect-resource-name=mine"});
+  REQUIRE(flags.ok());
+  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, nullptr);
+  REQUIRE(cfg.ok());
+  CHECK(cfg->client_connection.kubeconfig == "/k");
+  CHECK(cfg->client_connection.qps == 7.0F);
+  CHECK(cfg->client_connection.burst == 9);
+  CHECK_FALSE(cfg->leader_election.leader_elect);
+  CHECK(cfg->leader_election.resource_name == "mine");
+  CHECK(cfg->leader_election.resource_namespace == "kube-system");
+  CHECK(cfg->profiles.size() == 1);
+  CHECK(cfg->parallelism == 16);
+}
+
+TEST_CASE("with --config: leader-election flags given override the file, deprecated flags are ignored") {
+  const std::string path = TempFile("le.yaml",
+                                    "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                    "kind: KubeSchedulerConfiguration\n"
+                                    "clientConnection:\n  kubeconfig: /from-file\n"
+                                    "leaderElection:\n  leaderElect: true\n  resourceName: from-file\n"
+                                    "  leaseDuration: 30s\n");
+  absl::StatusOr<CommandFlags> flags =
+      Parse({"--config=" + path, "--kubeconfig=/from-flag", "--leader-elect-lease-duration=20s"});
+  REQUIRE(flags.ok());
+  REQUIRE(flags->warnings.size() == 1);
+  CHECK(flags->warnings[0].find("--kubeconfig is ignored because --config is given") == 0);
+  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, nullptr);
+  REQUIRE(cfg.ok());
+  CHECK(cfg->client_connection.kubeconfig == "/from-file");
+  CHECK(cfg->leader_election.resource_name == "from-file");
+  CHECK(cfg->leader_election.lease_duration == std::chrono::seconds(20));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("leader-election flags are validated with the file") {
+  const std::string path = TempFile("le-bad.yaml",
+                                    "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                    "kind: KubeSchedulerConfiguration\n");
+  absl::StatusOr<CommandFlags> flags = Parse({"--config=" + path, "--leader-elect-renew-deadline=20s"});
+  REQUIRE(flags.ok());
+  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, nullptr);
+  REQUIRE_FALSE(cfg.ok());
+  CHECK(std::string(cfg.status().message()).find("leaderElection.leaseDuration") != std::string::npos);
+  std::remove(path.c_str());
+
+  absl::StatusOr<CommandFlags> missing = Parse({"--config=/nonexistent/ksched.yaml"});
+  REQUIRE(missing.ok());
+  absl::StatusOr<config::KubeSchedulerConfiguration> none = ResolveComponentConfig(*missing, nullptr);
+  REQUIRE_FALSE(none.ok());
+  CHECK(std::string(none.status().message()) ==
+        "open /nonexistent/ksched.yaml: no such file or directory");
+}
+
+}  // namespace
+}  // namespace ksched::scheduler
