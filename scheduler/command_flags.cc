@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -322,6 +323,22 @@ std::vector<FlagSpec> FlagTable(CommandFlags& f) {
   return t;
 }
 
+// Where the setting of a deprecated flag lives in a KubeSchedulerConfiguration.
+std::string DeprecationAdvice(std::string_view flag) {
+  static constexpr std::pair<std::string_view, std::string_view> kFields[] = {
+      {"profiling", "enableProfiling"},
+      {"contention-profiling", "enableContentionProfiling"},
+      {"kubeconfig", "clientConnection.kubeconfig"},
+      {"kube-api-content-type", "clientConnection.contentType"},
+      {"kube-api-qps", "clientConnection.qps"},
+      {"kube-api-burst", "clientConnection.burst"},
+  };
+  for (const auto& [name, field] : kFields) {
+    if (name == flag) return "set " + std::string(field) + " in the file given to --config instead";
+  }
+  return "it will be removed in a future version";
+}
+
 std::string DisplayName(const FlagSpec& spec) {
   return spec.shorthand.empty() ? "--" + spec.name : "-" + spec.shorthand + ", --" + spec.name;
 }
@@ -477,6 +494,9 @@ absl::StatusOr<CommandFlags> ParseCommandFlags(int argc, const char* const* argv
       flags.warnings.push_back("--" + spec.name +
                                " is ignored because --config is given (as upstream kube-scheduler); "
                                "set it in the configuration file instead");
+    } else if (spec.deprecated) {
+      flags.warnings.push_back("Flag --" + spec.name + " has been deprecated, " +
+                               DeprecationAdvice(spec.name));
     }
   }
   return flags;

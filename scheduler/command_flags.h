@@ -5,7 +5,8 @@
 // (--kubeconfig, --kube-api-qps, ...). Flags whose behaviour this scheduler does not implement
 // (HTTP/2 tuning, SNI certificates, request-header authentication, metric allow-lists, feature
 // gates, ...) are accepted and recorded as warnings, so that an existing manifest starts; none of
-// them changes a scheduling decision.
+// them changes a scheduling decision. The deprecated flags work (without --config, as upstream)
+// and each one given adds a warning naming the configuration field that replaces it.
 //
 // Syntax as spf13/pflag: `--name=value`, `--name value`, `-v=2`, `-v 2`, `--v=2`; booleans take
 // `--name` or `--name=false` only; list flags take comma-separated values and accumulate when

@@ -22,7 +22,13 @@ mkdir -p "$work"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # Valid connection flags, serving on loopback only; a case's own flags come after and win.
-base=(--kubeconfig "$KUBECONFIG_SCHEDULER" --bind-address 127.0.0.1 --secure-port 0 --leader-elect=false)
+# (--kubeconfig would add its deprecation warning: the connection comes from a configuration file.)
+with_kubeconfig() {  # with_kubeconfig PATH: a configuration file whose clientConnection names PATH
+  local file="$work/with-$(basename "$1").yaml"
+  printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nclientConnection:\n  kubeconfig: %s\nleaderElection:\n  leaderElect: false\n' "$1" >"$file"
+  echo "$file"
+}
+base=(--config "$(with_kubeconfig "$KUBECONFIG_SCHEDULER")" --bind-address 127.0.0.1 --secure-port 0)
 cases=0
 # bad NAME EXPECTED-SUBSTRING ARGS...: exit 1, one line, naming the problem.
 # The output is compared with klog's quoting undone (err="open \"x\"" reads as open "x").
@@ -81,11 +87,11 @@ bad "resource lock not leases" "leaderElection.resourceLock" --leader-elect=true
 # --- files ---------------------------------------------------------------------------------------
 run_bad "missing config file" "open $work/none.yaml: no such file or directory" --config "$work/none.yaml" \
   --bind-address 127.0.0.1 --secure-port 0
-bad "missing kubeconfig" "$work/none.kubeconfig" --kubeconfig "$work/none.kubeconfig"
+bad "missing kubeconfig" "$work/none.kubeconfig" --config "$(with_kubeconfig "$work/none.kubeconfig")"
 printf 'apiVersion: v1\nkind: Config\nclusters: [ {name: x\n' >"$work/garbage.kubeconfig"
-bad "kubeconfig not YAML" "$work/garbage.kubeconfig" --kubeconfig "$work/garbage.kubeconfig"
+bad "kubeconfig not YAML" "$work/garbage.kubeconfig" --config "$(with_kubeconfig "$work/garbage.kubeconfig")"
 sed 's/^current-context:.*/current-context: nowhere/' "$KUBECONFIG_SCHEDULER" >"$work/nocontext.kubeconfig"
-bad "kubeconfig context missing" "nowhere" --kubeconfig "$work/nocontext.kubeconfig"
+bad "kubeconfig context missing" "nowhere" --config "$(with_kubeconfig "$work/nocontext.kubeconfig")"
 bad "certificate file missing" "$work/none.crt" --secure-port "$(free_port)" \
   --tls-cert-file "$work/none.crt" --tls-private-key-file "$work/none.key"
 bad "certificate without key" "--tls-private-key-file" --secure-port "$(free_port)" --tls-cert-file "$work/none.crt"

@@ -126,6 +126,10 @@ TEST_CASE("without --config: deprecated and leader-election flags apply over the
       Parse({"--kubeconfig=/k", "--kube-api-qps=7", "--kube-api-burst=9", "--leader-elect=false",
              "--leader-elect-resource-name=mine"});
   REQUIRE(flags.ok());
+  REQUIRE(flags->warnings.size() == 3);
+  CHECK(flags->warnings[0] ==
+        "Flag --kubeconfig has been deprecated, set clientConnection.kubeconfig in the file given "
+        "to --config instead");
   absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, nullptr);
   REQUIRE(cfg.ok());
   CHECK(cfg->client_connection.kubeconfig == "/k");
