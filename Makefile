@@ -5,14 +5,15 @@
 # Other targets: build (Release), debug (Debug build in build-debug/), controlplane (Go-built
 # binaries, cached), cluster-up / cluster-down / cluster-list, unit-test, bench-decode (the api
 # layer's JSON decode throughput and bytes per cached pod/node; BENCH_ARGS="--json FILE" also writes
-# them as JSON), clean.
+# them as JSON), bench-gpu (the GPU packing study of docs/gpu-packing.md; BENCH_ARGS="--runs 5"
+# passes options), clean.
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 KSCHED_WERROR ?= OFF
 CTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: all deps build debug controlplane test unit-test bench-decode demo cluster-up cluster-down \
+.PHONY: all deps build debug controlplane test unit-test bench-decode bench-gpu demo cluster-up cluster-down \
         cluster-list clean
 
 all: build
@@ -38,6 +39,9 @@ unit-test: build
 
 bench-decode: build
 	@$(BUILD_DIR)/bench/ksched_decode_bench $(BENCH_ARGS)
+
+bench-gpu: build
+	@$(BUILD_DIR)/bench/ksched_gpu_packing_bench $(BENCH_ARGS)
 
 demo: build controlplane
 	@BUILD_DIR=$(BUILD_DIR) scripts/demo.sh

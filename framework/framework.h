@@ -57,6 +57,7 @@ struct FrameworkServices {
   std::function<std::optional<api::Labels>(std::string_view)> namespace_labels;  // optional
   const SpreadSelectorLister* spread_selector_lister = nullptr;  // optional
   MetricsRecorder* metrics_recorder = nullptr;  // optional: nullptr measures nothing
+  NodeMetricsProvider* node_metrics = nullptr;  // optional: per-node metrics for score plugins
 };
 
 // A plugin's weighted score for one node (upstream PluginScore / NodePluginScores).
@@ -84,6 +85,7 @@ class Framework final : public Handle {
   const SpreadSelectorLister* spread_selector_lister() const override {
     return services_.spread_selector_lister;
   }
+  NodeMetricsProvider* node_metrics() override { return services_.node_metrics; }
 
   // --- Configuration as built ---------------------------------------------------------------
   // The plugin names per extension point, in run order (for /configz and tests).

@@ -18,6 +18,7 @@
 
 #include "api/labels.h"
 #include "api/pod.h"
+#include "framework/node_metrics.h"
 #include "framework/parallelizer.h"
 #include "framework/snapshot.h"
 #include "framework/spread_selector_lister.h"
@@ -80,6 +81,10 @@ class Handle {
   // The workload selectors for default spreading constraints (framework/spread_selector_lister.h);
   // nullptr while the scheduler does not provide them (default constraints then apply to no pod).
   virtual const SpreadSelectorLister* spread_selector_lister() const { return nullptr; }
+
+  // Per-node metrics for score plugins (framework/node_metrics.h); nullptr when the scheduler
+  // provides none (the metrics plugins then score every node neutral).
+  virtual NodeMetricsProvider* node_metrics() { return nullptr; }
 };
 
 }  // namespace ksched::framework

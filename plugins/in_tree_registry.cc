@@ -3,9 +3,11 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "plugins/binpack/binpack.h"
 #include "plugins/default_binder/default_binder.h"
 #include "plugins/image_locality/image_locality.h"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.h"
+#include "plugins/metrics_traffic/metrics_traffic.h"
 #include "plugins/node_affinity/node_affinity.h"
 #include "plugins/node_name/node_name.h"
 #include "plugins/node_ports/node_ports.h"
@@ -35,6 +37,15 @@ framework::Registry NewInTreeRegistry() {
       {pod_topology_spread::kName, pod_topology_spread::New},
       {inter_pod_affinity::kName, inter_pod_affinity::New},
       {default_binder::kName, default_binder::New},
+      // The Prometheus-metrics plugins of the seed article (plugins/metrics_traffic/).
+      {metrics_traffic::kCpuName, metrics_traffic::FactoryFor(metrics_traffic::MetricKind::kCpu)},
+      {metrics_traffic::kMemoryName, metrics_traffic::FactoryFor(metrics_traffic::MetricKind::kMemory)},
+      {metrics_traffic::kDiskSpaceName,
+       metrics_traffic::FactoryFor(metrics_traffic::MetricKind::kDiskSpace)},
+      {metrics_traffic::kDiskIoName, metrics_traffic::FactoryFor(metrics_traffic::MetricKind::kDiskIo)},
+      {metrics_traffic::kNetworkName,
+       metrics_traffic::FactoryFor(metrics_traffic::MetricKind::kNetwork)},
+      {binpack::kName, binpack::New},
   };
   for (const auto& [name, factory] : factories) {
     if (absl::Status status = registry.Register(std::string(name), factory); !status.ok()) {

@@ -11,6 +11,7 @@
 #include "scheduler/cluster_api.h"
 #include "scheduler/event_handlers.h"
 #include "scheduler/event_recorder.h"
+#include "scheduler/prometheus_collector.h"
 #include "scheduler/rest_pod_status_writer.h"
 
 namespace ksched::scheduler {
@@ -45,6 +46,9 @@ class SchedulerApp::Impl {
   std::unique_ptr<framework::Parallelizer> parallelizer;
   std::unique_ptr<RestClusterApi> cluster_api;
   std::map<std::string, std::unique_ptr<RestEventRecorder>, std::less<>> recorders;
+  // Node metrics of the Prometheus-metrics plugins: always there (plugins may keep its pointer),
+  // its thread runs only when a profile registered a query. Outlives the frameworks.
+  std::unique_ptr<PrometheusCollector> node_metrics;
   std::map<std::string, std::unique_ptr<framework::Framework>, std::less<>> frameworks;
   std::unique_ptr<RealClock> clock;
   std::unique_ptr<Cache> cache;
@@ -95,6 +99,9 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   impl->cluster_api = std::make_unique<RestClusterApi>(impl->client);
   impl->clock = std::make_unique<RealClock>();
   impl->cache = std::make_unique<Cache>();
+  PrometheusCollectorOptions collector_options;
+  collector_options.metrics = opts.metrics;
+  impl->node_metrics = std::make_unique<PrometheusCollector>(std::move(collector_options));
 
   std::map<std::string, std::vector<std::pair<std::string, framework::ClusterEventWithHint>>> events;
   for (const framework::ProfileConfig& profile : opts.profiles) {
@@ -109,6 +116,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     services.cluster_api = impl->cluster_api.get();
     services.event_recorder = recorder.get();
     services.metrics_recorder = opts.metrics;
+    services.node_metrics = impl->node_metrics.get();
     absl::StatusOr<std::unique_ptr<framework::Framework>> framework =
         framework::Framework::Create(registry, profile, services);
     if (!framework.ok()) {
@@ -203,6 +211,8 @@ absl::Status SchedulerApp::StartInformers(std::chrono::milliseconds sync_timeout
       // which both start before WaitForCacheSync).
       impl_->node_reflector->Start();
       impl_->pod_reflector->Start();
+      // Node metrics warm up with the caches (a follower keeps them warm too).
+      impl_->node_metrics->Start();
     }
   }
   const auto deadline = std::chrono::steady_clock::now() + sync_timeout;
@@ -237,6 +247,7 @@ void SchedulerApp::Stop() {
   impl_->scheduler->DrainBindings();
   impl_->pod_reflector->Stop();
   impl_->node_reflector->Stop();
+  impl_->node_metrics->Stop();
 }
 
 }  // namespace ksched::scheduler

@@ -1,7 +1,9 @@
 // SchedulerApp: the daemon's scheduling machinery wired together: one REST client, the pod and
 // node reflectors feeding the cache and the queue through the event handlers, one runtime per
 // profile (plugins from the registry), the scheduling thread, the binding and status-writing
-// pools, and an event recorder per profile.
+// pools, an event recorder per profile, and the Prometheus collector of the metrics plugins
+// (scheduler/prometheus_collector.h; its thread runs from StartInformers to Stop when a profile
+// registered a query).
 //
 // Lifecycle: Create (validates profiles: a bad profile is an error naming it; nothing is sent to
 // the API server yet) -> StartInformers (starts the reflectors, waits for their first sync) ->

@@ -3,6 +3,7 @@
 #include <span>
 #include <string>
 
+#include "plugins/helper/pod_requests_state.h"
 #include "plugins/node_resources/scorers.h"
 
 namespace ksched::plugins::node_resources {
@@ -13,18 +14,8 @@ using framework::Status;
 
 constexpr std::string_view kPreScoreStateKey = "PreScoreNodeResourcesBalancedAllocation";
 
-class PreScoreState final : public framework::StateData {
- public:
-  explicit PreScoreState(std::vector<std::int64_t> pod_requests)
-      : pod_requests_(std::move(pod_requests)) {}
-  std::unique_ptr<framework::StateData> Clone() const override {
-    return std::make_unique<PreScoreState>(pod_requests_);
-  }
-  const std::vector<std::int64_t>& pod_requests() const { return pod_requests_; }
-
- private:
-  std::vector<std::int64_t> pod_requests_;
-};
+// The pod's request of each weighed resource, computed once per cycle in PreScore.
+using PreScoreState = helper::PodRequestsState;
 
 std::int64_t ScoreAmounts(std::span<const std::int64_t> requested,
                           std::span<const std::int64_t> allocatable) {

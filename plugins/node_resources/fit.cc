@@ -5,6 +5,7 @@
 
 #include "api/resource_list.h"
 #include "framework/resource.h"
+#include "plugins/helper/pod_requests_state.h"
 
 namespace ksched::plugins::node_resources {
 
@@ -45,18 +46,8 @@ class PreFilterState final : public framework::StateData {
   FitRequest request_;
 };
 
-class PreScoreState final : public framework::StateData {
- public:
-  explicit PreScoreState(std::vector<std::int64_t> pod_requests)
-      : pod_requests_(std::move(pod_requests)) {}
-  std::unique_ptr<framework::StateData> Clone() const override {
-    return std::make_unique<PreScoreState>(pod_requests_);
-  }
-  const std::vector<std::int64_t>& pod_requests() const { return pod_requests_; }
-
- private:
-  std::vector<std::int64_t> pod_requests_;
-};
+// The pod's request of each weighed resource, computed once per cycle in PreScore.
+using PreScoreState = helper::PodRequestsState;
 
 // upstream computePodResourceRequest: the pod is not scheduled yet, so the status resources of an
 // in-place resize do not apply.

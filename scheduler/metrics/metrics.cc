@@ -197,6 +197,37 @@ Metrics::Metrics(MetricsOptions options)
                                           "Number of nodes, pods, and assumed (bound) pods in the "
                                           "scheduler cache."))
                       .Register(*registry_)),
+      node_metrics_queries_(BuildCounter()
+                                .Name("ksched_node_metrics_queries_total")
+                                .Help("Node-metrics queries sent to Prometheus by the metrics "
+                                      "plugins' collector, by query and result.")
+                                .Register(*registry_)),
+      node_metrics_errors_(BuildCounter()
+                               .Name("ksched_node_metrics_query_errors_total")
+                               .Help("Failed node-metrics queries by reason (unreachable, "
+                                     "timeout, http_status, prometheus_error, bad_response), "
+                                     "and samples dropped as non-numeric or NaN (bad_sample).")
+                               .Register(*registry_)),
+      node_metrics_nodes_(BuildGauge()
+                              .Name("ksched_node_metrics_nodes")
+                              .Help("Nodes with a value in the last successful answer of a "
+                                    "node-metrics query.")
+                              .Register(*registry_)),
+      node_metrics_stale_(BuildGauge()
+                              .Name("ksched_node_metrics_stale_nodes")
+                              .Help("Nodes whose cached value of a node-metrics query is older "
+                                    "than its staleness limit (they score neutral).")
+                              .Register(*registry_)),
+      node_metrics_last_success_(BuildGauge()
+                                     .Name("ksched_node_metrics_last_success_timestamp_seconds")
+                                     .Help("Unix time of the last successful answer of a "
+                                           "node-metrics query.")
+                                     .Register(*registry_)),
+      node_metrics_neutral_(BuildCounter()
+                                .Name("ksched_node_metrics_neutral_scores_total")
+                                .Help("Node scores a metrics plugin set to neutral for want of "
+                                      "fresh data (missing or stale).")
+                                .Register(*registry_)),
       rest_client_(std::make_shared<RestClientMetrics>(*registry_)),
       process_(options_.proc_self) {
   // Upstream creates the four pending-pods series with the queue, so they show 0 from the start.
@@ -340,6 +371,33 @@ void Metrics::SetLeaderElectionMasterStatus(std::string_view name, bool leading)
     gauge = it->second;
   }
   gauge->Set(leading ? 1.0 : 0.0);
+}
+
+NodeMetricsQuerySeries& Metrics::NodeMetricsQuery(std::string_view query) {
+  std::lock_guard lock(mu_);
+  auto it = node_metrics_.find(query);
+  if (it != node_metrics_.end()) return *it->second;
+  auto series = std::make_unique<NodeMetricsQuerySeries>();
+  const std::string name(query);
+  series->success = &node_metrics_queries_.Add({{"query", name}, {"result", "success"}});
+  series->failure = &node_metrics_queries_.Add({{"query", name}, {"result", "error"}});
+  for (std::size_t i = 0; i < kNodeMetricsErrorReasons.size(); ++i) {
+    series->errors[i] = &node_metrics_errors_.Add({{"query", name}, {"reason", kNodeMetricsErrorReasons[i]}});
+  }
+  series->nodes = &node_metrics_nodes_.Add({{"query", name}});
+  series->stale_nodes = &node_metrics_stale_.Add({{"query", name}});
+  series->last_success = &node_metrics_last_success_.Add({{"query", name}});
+  return *node_metrics_.emplace(name, std::move(series)).first->second;
+}
+
+prometheus::Counter& Metrics::NeutralScores(std::string_view plugin) {
+  std::lock_guard lock(mu_);
+  auto it = neutral_.find(plugin);
+  if (it == neutral_.end()) {
+    it = neutral_.emplace(std::string(plugin), &node_metrics_neutral_.Add({{"plugin", std::string(plugin)}}))
+             .first;
+  }
+  return *it->second;
 }
 
 std::string Metrics::SerializeText() const {

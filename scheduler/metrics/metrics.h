@@ -21,6 +21,8 @@
 //   rest_client_requests_total, rest_client_request_duration_seconds   RestClients given
 //                                                   rest_client_observer()
 //   process_*                                       /proc at scrape time
+//   ksched_node_metrics_*{query,...}                 the Prometheus collector of the metrics
+//                                                   plugins (NodeMetricsQuery, NeutralScores)
 //
 // Exposition (SerializeText): families sorted by name and series by labels, families without any
 // series left out, numbers and histogram lines as client_golang's expfmt prints them
@@ -87,6 +89,23 @@ struct CacheSizeSnapshot {
   double assumed_pods = 0;
 };
 
+// The series of one node-metrics query (scheduler/prometheus_collector.h), label query=<plugin>:
+//   ksched_node_metrics_queries_total{query,result="success"|"error"}
+//   ksched_node_metrics_query_errors_total{query,reason}  reason: one of kNodeMetricsErrorReasons
+//   ksched_node_metrics_nodes{query}                      nodes in the last successful answer
+//   ksched_node_metrics_stale_nodes{query}                cached nodes older than the staleness limit
+//   ksched_node_metrics_last_success_timestamp_seconds{query}
+inline constexpr std::array<const char*, 6> kNodeMetricsErrorReasons = {
+    "unreachable", "timeout", "http_status", "prometheus_error", "bad_response", "bad_sample"};
+struct NodeMetricsQuerySeries {
+  prometheus::Counter* success = nullptr;
+  prometheus::Counter* failure = nullptr;
+  std::array<prometheus::Counter*, kNodeMetricsErrorReasons.size()> errors{};
+  prometheus::Gauge* nodes = nullptr;
+  prometheus::Gauge* stale_nodes = nullptr;
+  prometheus::Gauge* last_success = nullptr;
+};
+
 // A profile's scheduling-attempt series, resolved once per profile (Metrics::ForProfile).
 class ProfileAttemptMetrics {
  public:
@@ -144,6 +163,12 @@ class Metrics final : public framework::MetricsRecorder {
   // leader_election_master_status{name}: 1 while leading, 0 otherwise (client-go On/Off).
   void SetLeaderElectionMasterStatus(std::string_view name, bool leading);
 
+  // --- Node metrics (Prometheus collector) ------------------------------------------------------
+  // The series of query `query` (created with 0 on first call; the reference stays valid).
+  NodeMetricsQuerySeries& NodeMetricsQuery(std::string_view query);
+  // ksched_node_metrics_neutral_scores_total{plugin}: node scores made neutral for want of data.
+  prometheus::Counter& NeutralScores(std::string_view plugin);
+
   // --- REST clients -----------------------------------------------------------------------------
   // For RestClientOptions::observer of every client whose requests should be counted.
   std::shared_ptr<client::RequestObserver> rest_client_observer() const { return rest_client_; }
@@ -172,6 +197,12 @@ class Metrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Gauge>& leader_status_;
   prometheus::Family<prometheus::Gauge>& cache_size_;
   std::array<prometheus::Gauge*, 4> pending_gauges_{};  // active, backoff, unschedulable, gated
+  prometheus::Family<prometheus::Counter>& node_metrics_queries_;
+  prometheus::Family<prometheus::Counter>& node_metrics_errors_;
+  prometheus::Family<prometheus::Gauge>& node_metrics_nodes_;
+  prometheus::Family<prometheus::Gauge>& node_metrics_stale_;
+  prometheus::Family<prometheus::Gauge>& node_metrics_last_success_;
+  prometheus::Family<prometheus::Counter>& node_metrics_neutral_;
 
   LazyChildren<prometheus::Histogram> sli_children_{16};  // attempts 0..14, "15+"
   std::shared_ptr<client::RequestObserver> rest_client_;
@@ -186,6 +217,8 @@ class Metrics final : public framework::MetricsRecorder {
   std::map<std::string, std::map<std::string, prometheus::Gauge*, std::less<>>, std::less<>>
       unschedulable_;
   std::map<std::string, prometheus::Gauge*, std::less<>> leader_;
+  std::map<std::string, std::unique_ptr<NodeMetricsQuerySeries>, std::less<>> node_metrics_;
+  std::map<std::string, prometheus::Counter*, std::less<>> neutral_;
 
   mutable std::mutex source_mu_;  // guards the sources; held while they run
   std::function<PendingPodsSnapshot()> pending_source_;

@@ -19,7 +19,6 @@ kubectl_admin apply -f - >/dev/null <<'POD'
 POD
 work="$cp_dir/bad-input"
 mkdir -p "$work"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # Valid connection flags, serving on loopback only; a case's own flags come after and win.
 # (--kubeconfig would add its deprecation warning: the connection comes from a configuration file.)

@@ -61,7 +61,6 @@ cleanup() {
   stop_controlplane
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 for name in "${replicas[@]}"; do
   port_of[$name]=$(free_port)
   # unshare execs (no fork) and so does bash: $! is the daemon's PID.
@@ -76,10 +75,6 @@ done
 log_of() { echo "$cp_dir/logs/$1.log"; }
 lease_field() {
   kubectl_admin -n kube-system get lease kube-scheduler -o jsonpath="{.spec.$1}" 2>/dev/null || true
-}
-wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds
-  local deadline=$((SECONDS + $1)); shift
-  until "$@"; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.2; done
 }
 
 # --- exactly one leader ----------------------------------------------------------------------------

@@ -37,3 +37,9 @@ running() { local st; st=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$st" ] && [
 # still_running PID...: prints the PIDs among the arguments that are running
 still_running() { local p out=""; for p in "$@"; do running "$p" && out+=" $p"; done; echo "${out# }"; }
 kubectl_admin() { "$KUBECTL" --kubeconfig "$KUBECONFIG_ADMIN" "$@"; }
+# free_port: a free TCP port on 127.0.0.1 (the tests listen on loopback only).
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.2; done
+}

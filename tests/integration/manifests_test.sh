@@ -64,6 +64,14 @@ for path in "$manifests"/configs/*.yaml "$manifests/static-pod/kube-scheduler-co
   if [ -f "$work/written-$name" ]; then
     check "ours writes manifests/.../$name as upstream does" \
       bash -c "[ $rc = 0 ] && diff <(grep -v '^#' '$work/written-$name') '$work/ours-written-$name'"
+  elif [[ $name == binpack* ]]; then
+    # Binpack is compiled in (issue #6): the article's profile and its v1 form load and are written.
+    check "ours loads manifests/configs/$name with the Binpack plugin" \
+      bash -c "[ $rc = 0 ] && grep -q 'name: Binpack' '$work/ours-written-$name'"
+  elif [[ $name == metrics-traffic* ]]; then
+    # The Prometheus-metrics plugins are compiled in (issue #6): the article's profile loads.
+    check "ours loads manifests/configs/$name with the metrics plugins" \
+      bash -c "[ $rc = 0 ] && grep -q 'name: cputraffic' '$work/ours-written-$name'"
   else
     check "ours reads manifests/configs/$name (only its out-of-tree plugins are missing)" \
       grep -Eq 'plugin \\?"(Binpack|cputraffic|memorytraffic|diskspacetraffic|networktraffic)\\?" does not exist' \
@@ -130,7 +138,7 @@ printf 'clientConnection:\n  kubeconfig: %s\n' "$kubeconfig" >>"$config"
 # Serving on a free loopback port, not 10259 (other runs may hold it). In the pod the in-cluster
 # configuration serves delegated authentication and authorization; here the same identity comes
 # from the token kubeconfig.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 extra=(--bind-address=127.0.0.1 --secure-port="$port"
        --authentication-kubeconfig="$kubeconfig" --authorization-kubeconfig="$kubeconfig")
 log="$cp_dir/logs/ksched-cpp.log"

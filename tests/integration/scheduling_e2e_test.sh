@@ -70,10 +70,6 @@ both() {  # both NAME CPU [extra spec] [extended resource]: the same pod for eac
   pod "ours-$1" default-scheduler "$2" "${3:-}" "${4:-}"
   pod "upstream-$1" upstream-scheduler "$2" "${3:-}" "${4:-}"
 }
-wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds
-  local deadline=$((SECONDS + $1)); shift
-  until "$@"; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.5; done
-}
 node_of() { kubectl_admin get pod "$1" -o jsonpath='{.spec.nodeName}'; }
 bound() { [ -n "$(node_of "$1")" ]; }
 condition() {  # condition POD FIELD: the PodScheduled condition's reason or message

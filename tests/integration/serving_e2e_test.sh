@@ -45,11 +45,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds
-  local deadline=$((SECONDS + $1)); shift
-  until "$@"; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.5; done
-}
 # fetch PORT PATH [TOKEN]: the body into $work/body, the status code on stdout, the headers into
 # $work/headers. Loopback only.
 fetch() {
