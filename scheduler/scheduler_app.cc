@@ -75,7 +75,10 @@ SchedulerApp::SchedulerApp(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 
 SchedulerApp::~SchedulerApp() {
   Stop();
-  if (impl_ != nullptr && impl_->options.metrics != nullptr) impl_->options.metrics->SetCacheSizeSource(nullptr);
+  if (impl_ != nullptr && impl_->options.metrics != nullptr) {
+    impl_->options.metrics->SetCacheSizeSource(nullptr);
+    impl_->options.metrics->SetInformerSkipsSource(nullptr);
+  }
 }
 
 absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
@@ -182,6 +185,12 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   impl->node_reflector =
       std::make_unique<client::Reflector<api::Node>>(impl->client, node_options, impl->node_handler);
   if (opts.metrics != nullptr) {
+    opts.metrics->SetInformerSkipsSource([raw] {
+      const client::ReflectorStats pods = raw->pod_reflector->stats();
+      const client::ReflectorStats nodes = raw->node_reflector->stats();
+      return std::vector<metrics::InformerSkips>{{"pods", pods.decode_errors, pods.oversized},
+                                                 {"nodes", nodes.decode_errors, nodes.oversized}};
+    });
     opts.metrics->SetCacheSizeSource([cache = impl->cache.get()] {
       return metrics::CacheSizeSnapshot{static_cast<double>(cache->NodeCount()),
                                         static_cast<double>(cache->PodCount()),

@@ -197,6 +197,12 @@ Metrics::Metrics(MetricsOptions options)
                                           "Number of nodes, pods, and assumed (bound) pods in the "
                                           "scheduler cache."))
                       .Register(*registry_)),
+      informer_skipped_(BuildCounter()
+                            .Name("ksched_informer_skipped_objects_total")
+                            .Help(WithStability(Stability::kAlpha,
+                                                "Watch-stream objects the informers skipped, by "
+                                                "resource and reason (decode_error, oversized)."))
+                            .Register(*registry_)),
       node_metrics_queries_(BuildCounter()
                                 .Name("ksched_node_metrics_queries_total")
                                 .Help("Node-metrics queries sent to Prometheus by the metrics "
@@ -359,6 +365,11 @@ void Metrics::SetCacheSizeSource(std::function<CacheSizeSnapshot()> source) {
   }
 }
 
+void Metrics::SetInformerSkipsSource(std::function<std::vector<InformerSkips>()> source) {
+  std::lock_guard lock(source_mu_);
+  informer_skips_source_ = std::move(source);
+}
+
 void Metrics::SetLeaderElectionMasterStatus(std::string_view name, bool leading) {
   prometheus::Gauge* gauge = nullptr;
   {
@@ -415,6 +426,17 @@ std::string Metrics::SerializeText() const {
       cache_gauges_[0]->Set(sizes.nodes);
       cache_gauges_[1]->Set(sizes.pods);
       cache_gauges_[2]->Set(sizes.assumed_pods);
+    }
+    if (informer_skips_source_) {
+      // The reflectors count; the counters catch up to them (Add finds an existing series).
+      for (const InformerSkips& skips : informer_skips_source_()) {
+        for (const auto& [reason, total] : {std::pair<const char*, std::uint64_t>{"decode_error", skips.decode_errors},
+                                            std::pair<const char*, std::uint64_t>{"oversized", skips.oversized}}) {
+          prometheus::Counter& counter = informer_skipped_.Add({{"resource", skips.resource}, {"reason", reason}});
+          const double behind = static_cast<double>(total) - counter.Value();
+          if (behind > 0) counter.Increment(behind);
+        }
+      }
     }
   }
   std::vector<prometheus::MetricFamily> families = registry_->Collect();

@@ -21,6 +21,8 @@
 //   rest_client_requests_total, rest_client_request_duration_seconds   RestClients given
 //                                                   rest_client_observer()
 //   process_*                                       /proc at scrape time
+//   ksched_informer_skipped_objects_total{resource,reason}  the reflectors' skipped watch lines,
+//                                                   read at scrape time (SetInformerSkipsSource)
 //   ksched_node_metrics_*{query,...}                 the Prometheus collector of the metrics
 //                                                   plugins (NodeMetricsQuery, NeutralScores)
 //
@@ -45,6 +47,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
@@ -87,6 +90,15 @@ struct CacheSizeSnapshot {
   double nodes = 0;
   double pods = 0;
   double assumed_pods = 0;
+};
+
+// What the informers skipped in their watch streams, per resource ("pods", "nodes"): lines that
+// were not valid JSON or not a valid object or event, and lines longer than the transport's limit
+// (client/reflector.h ReflectorStats).
+struct InformerSkips {
+  std::string resource;
+  std::uint64_t decode_errors = 0;
+  std::uint64_t oversized = 0;
 };
 
 // The series of one node-metrics query (scheduler/prometheus_collector.h), label query=<plugin>:
@@ -158,6 +170,9 @@ class Metrics final : public framework::MetricsRecorder {
   // Read at every scrape, like the pending pods (e.g. Cache::NodeCount, PodCount,
   // AssumedPodCount); nullptr unregisters. The series appear once a source is set.
   void SetCacheSizeSource(std::function<CacheSizeSnapshot()> source);
+  // ksched_informer_skipped_objects_total{resource,reason="decode_error"|"oversized"}, read at
+  // every scrape from `source` (nullptr unregisters).
+  void SetInformerSkipsSource(std::function<std::vector<InformerSkips>()> source);
 
   // --- Leader election --------------------------------------------------------------------------
   // leader_election_master_status{name}: 1 while leading, 0 otherwise (client-go On/Off).
@@ -197,6 +212,7 @@ class Metrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Gauge>& leader_status_;
   prometheus::Family<prometheus::Gauge>& cache_size_;
   std::array<prometheus::Gauge*, 4> pending_gauges_{};  // active, backoff, unschedulable, gated
+  prometheus::Family<prometheus::Counter>& informer_skipped_;
   prometheus::Family<prometheus::Counter>& node_metrics_queries_;
   prometheus::Family<prometheus::Counter>& node_metrics_errors_;
   prometheus::Family<prometheus::Gauge>& node_metrics_nodes_;
@@ -224,6 +240,7 @@ class Metrics final : public framework::MetricsRecorder {
   std::function<PendingPodsSnapshot()> pending_source_;
   std::function<CacheSizeSnapshot()> cache_size_source_;
   std::array<prometheus::Gauge*, 3> cache_gauges_{};  // guarded by source_mu_; nodes, pods, assumed
+  std::function<std::vector<InformerSkips>()> informer_skips_source_;  // guarded by source_mu_
 };
 
 }  // namespace ksched::scheduler::metrics

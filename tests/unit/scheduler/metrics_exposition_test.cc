@@ -254,6 +254,23 @@ TEST_CASE("scheduler_cache_size is read from its source at each scrape") {
   CHECK(HasLine(metrics.SerializeText(), "scheduler_cache_size{type=\"nodes\"} 4"));
 }
 
+TEST_CASE("skipped watch objects are counted per resource and reason from the reflectors' stats") {
+  Metrics metrics;
+  std::uint64_t bad_pods = 3;
+  metrics.SetInformerSkipsSource([&bad_pods] {
+    return std::vector<metrics::InformerSkips>{{"pods", bad_pods, 0}, {"nodes", 0, 2}};
+  });
+  std::string text = metrics.SerializeText();
+  CHECK(HasLine(text, "# TYPE ksched_informer_skipped_objects_total counter"));
+  CHECK(HasLine(text, "ksched_informer_skipped_objects_total{reason=\"decode_error\",resource=\"pods\"} 3"));
+  CHECK(HasLine(text, "ksched_informer_skipped_objects_total{reason=\"oversized\",resource=\"nodes\"} 2"));
+  CHECK(HasLine(text, "ksched_informer_skipped_objects_total{reason=\"oversized\",resource=\"pods\"} 0"));
+  bad_pods = 5;
+  text = metrics.SerializeText();
+  CHECK(HasLine(text, "ksched_informer_skipped_objects_total{reason=\"decode_error\",resource=\"pods\"} 5"));
+  metrics.SetInformerSkipsSource(nullptr);
+}
+
 TEST_CASE("process metrics are read from /proc with client_golang's names and help") {
   Metrics metrics;  // /proc/self
   const std::string text = metrics.SerializeText();

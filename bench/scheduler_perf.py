@@ -1,0 +1,1008 @@
+#!/usr/bin/env python3
+"""scheduler_perf-style benchmarks of kube-scheduler-cpp, the upstream kube-scheduler and a null
+binder, one after the other on identical fresh real control planes (issue #7).
+
+  bench/scheduler_perf.py [--workloads NAME,...] [--schedulers ours,upstream,null] [--scale F]
+                          [--short] [--build-dir build] [--out docs/bench/<UTC timestamp>]
+                          [--log-dir DIR] [--v 2] [--creators 4] [--creator-threads 8]
+                          [--create-rate PODS_PER_S] [--precreate] [--no-decision-rate] [--verify]
+  bench/scheduler_perf.py --list
+  bench/scheduler_perf.py --verify-only DIR      (checks the JSON of a finished run)
+
+For each workload and scheduler: a fresh control plane (tests/controlplane/start.sh --owner <this
+process>); the workload's nodes (scheduler_perf's templates/node-default.yaml: 4 CPU, 32Gi, 110 pods,
+through tests/controlplane/nodes.py, plus the workload's labels/zones/extended resources); the
+scheduler under test started with a KubeSchedulerConfiguration setting clientConnection qps/burst
+5000 (as scheduler_perf's client), leader election off, parallelism default; the initial pods
+created and scheduled by that scheduler before the measurement, as scheduler_perf's createPods op
+does; then the measured pods created as fast as `--creators` processes of `--creator-threads`
+keep-alive connections can, while
+  - a pod watch (one per run, from this process) records, per measured pod, when it was seen
+    without a node (ADDED) and when first seen with spec.nodeName;
+  - a ticker samples the number of bound measured pods every second, exactly as scheduler_perf's
+    throughputCollector (util.go): ticks before the first bound pod are ignored, the first non-zero
+    sample only sets the baseline, intervals with no new pod are merged into the next sample, which
+    is recorded (skipped + 1) times; mean, and Perc50/90/95/99 nearest-rank on the sorted samples;
+  - the scheduler's CPU seconds (utime + stime of /proc/<pid>/stat, children excluded) over the
+    measured phase and over its whole life, and its peak RSS (VmHWM of /proc/<pid>/status).
+--create-rate caps the measured pods' creation (50/s by default with --short, so that a smoke run
+spans several samples on any machine; none otherwise). --precreate changes the order: initial pods
+created already bound (round-robin), measured pods created pending, and only then the scheduler
+started, so that pod creation does not compete with it (latency then counts from its start).
+Per-pod latency is watch-seen-bound minus watch-seen-created (ms; both stamps from the same watch,
+so its delivery lag mostly cancels), reported as p50/p90/p99/max nearest-rank.
+Everything started is stopped by PID (the scheduler: SIGTERM, SIGKILL after 15 s; the control
+plane: stop.sh DIR).
+
+Schedulers: `ours` = BUILD/scheduler/kube-scheduler-cpp, `upstream` = kube-scheduler v1.34.4 from
+the control-plane binaries, both with the same configuration file (the upstream default plugins
+not compiled into ours yet are disabled for both: equivalent profiles); `null` =
+BUILD/bench/ksched-null-binder (round-robin bindings, no scheduling logic, same client settings):
+the API server's ceiling on this machine.
+
+Output: OUT/<workload>.<scheduler>.json per run, OUT/decision_rate.json, OUT/summary.json, OUT/
+results.md (three schedulers side by side per workload, with the goals of issue #7 as ratios), and
+PNG plots when matplotlib is importable (otherwise a note in results.md). Logs of every process go
+to --log-dir (default /tmp/ksched-bench-<timestamp>), not into docs/.
+Standard library only. Talks to 127.0.0.1 only (nodes.Api refuses anything else).
+"""
+import argparse
+import datetime
+import http.client
+import importlib.util
+import json
+import math
+import os
+import platform
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+CONTROLPLANE = os.path.join(REPO, "tests", "controlplane")
+PAUSE_IMAGE = "registry.k8s.io/pause:3.10.1"  # scheduler_perf v1.34.4 templates
+INIT_NS, MEASURED_NS, CHURN_NS = "sched-0", "sched-1", "churn"
+QPS = BURST = 5000
+# Upstream v1 default plugins that kube-scheduler-cpp does not compile in yet: disabled for every
+# scheduler so that the profiles are equivalent (ours logs the same list as "left out").
+DISABLED_PLUGINS = ["DefaultPreemption", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
+                    "VolumeZone", "DynamicResources"]
+
+
+def load_nodes_module():
+    spec = importlib.util.spec_from_file_location("nodes", os.path.join(CONTROLPLANE, "nodes.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+nodes_mod = load_nodes_module()
+
+
+def log(message):
+    print(f"[scheduler_perf {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# --- templates (scheduler_perf test/integration/scheduler_perf/templates, v1.34.4) ----------------
+
+def container(requests, limits=None):
+    c = {"name": "pause", "image": PAUSE_IMAGE, "ports": [{"containerPort": 80}],
+         "resources": {"requests": dict(requests)}}
+    if limits is not None:
+        c["resources"]["limits"] = dict(limits)
+    return c
+
+
+DEFAULT_RESOURCES = {"cpu": "100m", "memory": "500Mi"}
+
+
+def pod_default(name, namespace, _index):
+    """templates/pod-default.yaml"""
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": namespace},
+            "spec": {"containers": [container(DEFAULT_RESOURCES, DEFAULT_RESOURCES)]}}
+
+
+def pod_node_affinity(name, namespace, index):
+    """templates/pod-with-node-affinity.yaml"""
+    pod = pod_default(name, namespace, index)
+    pod["spec"]["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchExpressions": [
+            {"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["zone1", "zone2"]}]}]}}}
+    return pod
+
+
+def pod_anti_affinity(name, namespace, index):
+    """templates/pod-with-pod-anti-affinity.yaml"""
+    pod = pod_default(name, namespace, index)
+    pod["metadata"]["labels"] = {"color": "green"}
+    pod["spec"]["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"color": "green"}}, "topologyKey": "kubernetes.io/hostname",
+         "namespaces": [MEASURED_NS, INIT_NS]}]}}
+    return pod
+
+
+def pod_topology_spreading(name, namespace, index):
+    """templates/pod-with-topology-spreading.yaml"""
+    pod = pod_default(name, namespace, index)
+    pod["metadata"]["labels"] = {"color": "blue"}
+    pod["spec"]["topologySpreadConstraints"] = [{
+        "maxSkew": 5, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+        "labelSelector": {"matchLabels": {"color": "blue"}}}]
+    return pod
+
+
+GPU_SIZES = (1, 2, 4, 8)
+
+
+def pod_gpu(name, namespace, index):
+    """Not in scheduler_perf: the default pod asking for 1, 2, 4 or 8 nvidia.com/gpu in turn."""
+    gpus = str(GPU_SIZES[index % len(GPU_SIZES)])
+    requests = dict(DEFAULT_RESOURCES, **{"nvidia.com/gpu": gpus})
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": namespace},
+            "spec": {"containers": [container(requests, requests)]}}
+
+
+def pod_high_priority_large_cpu(name, namespace, _index):
+    """templates/pod-high-priority-large-cpu.yaml: 9 CPUs fit no 4-CPU node."""
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": namespace},
+            "spec": {"priority": 10, "containers": [container({"cpu": "9", "memory": "500Mi"})]}}
+
+
+TEMPLATES = {f.__name__: f for f in (pod_default, pod_node_affinity, pod_anti_affinity,
+                                       pod_topology_spreading, pod_gpu, pod_high_priority_large_cpu)}
+
+# --- workloads --------------------------------------------------------------------------------------
+# nodes/init/measured: the full sizes (scaled by --scale); short: the --short sizes. node_args:
+# extra tests/controlplane/nodes.py arguments. churn_interval_ms: an unschedulable pod created every
+# so often during the measured phase (scheduler_perf's churn op, mode create).
+WORKLOADS = {
+    "SchedulingBasic_5000Nodes_10000Pods": dict(
+        shape="misc/SchedulingBasic 5000Nodes_10000Pods", nodes=5000, init=1000, measured=10000,
+        short=(20, 10, 300), init_template="pod_default", measured_template="pod_default", node_args=[]),
+    "SchedulingBasic_5000Nodes_50000Pods": dict(
+        shape="misc/SchedulingBasic 5000Nodes_50000Pods", nodes=5000, init=5000, measured=50000,
+        short=(20, 10, 600), init_template="pod_default", measured_template="pod_default", node_args=[]),
+    "SchedulingNodeAffinity_5000Nodes_10000Pods": dict(
+        shape="affinity/SchedulingNodeAffinity 5000Nodes_10000Pods (every node labelled zone1)",
+        nodes=5000, init=5000, measured=10000, short=(20, 10, 300),
+        init_template="pod_node_affinity", measured_template="pod_node_affinity",
+        node_args=["--label", "topology.kubernetes.io/zone=zone1"]),
+    "SchedulingPodAntiAffinity_5000Nodes_1000Pods": dict(
+        shape="affinity/SchedulingPodAntiAffinity 5000Nodes (init in sched-0, measured in sched-1)",
+        nodes=5000, init=1000, measured=1000, short=(250, 10, 200),
+        init_template="pod_anti_affinity", measured_template="pod_anti_affinity", node_args=[]),
+    "TopologySpreading_5000Nodes_5000Pods": dict(
+        shape="topology_spreading/TopologySpreading 5000Nodes_5000Pods (3 zones)",
+        nodes=5000, init=5000, measured=5000, short=(21, 10, 300),
+        init_template="pod_default", measured_template="pod_topology_spreading", node_args=["--zones", "3"]),
+    "GPUBinPacking_1000Nodes_1500Pods": dict(
+        shape="not in scheduler_perf: nodes with nvidia.com/gpu=8, pods asking 1/2/4/8 GPUs in turn (75% of the "
+              "GPUs), NodeResourcesFit MostAllocated with nvidia.com/gpu weight 5 for both schedulers",
+        nodes=1000, init=100, measured=1500, short=(160, 10, 200),
+        init_template="pod_gpu", measured_template="pod_gpu", node_args=["--resource", "nvidia.com/gpu=8"],
+        plugin_config="""  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources:
+        - name: cpu
+          weight: 1
+        - name: memory
+          weight: 1
+        - name: nvidia.com/gpu
+          weight: 5
+"""),
+    "Unschedulable_5000Nodes_10000Pods": dict(
+        shape="misc/Unschedulable 5kNodes/100Init/10kPods (a 9-CPU priority-10 pod every 200 ms)",
+        nodes=5000, init=100, measured=10000, short=(20, 5, 300), churn_interval_ms=200,
+        init_template="pod_default", measured_template="pod_default", node_args=[]),
+}
+SCHEDULERS = ("ours", "upstream", "null")
+
+
+def sizes(workload, args):
+    w = WORKLOADS[workload]
+    if args.short:
+        return w["short"]
+    return tuple(max(1, int(round(w[k] * args.scale))) for k in ("nodes", "init", "measured"))
+
+
+# --- pod creation (subprocesses: the GIL would cap one process) --------------------------------------
+
+def create_pods_main(argv):
+    """`_create` sub-command: create pods [start, start+count) of a template; prints one JSON line."""
+    p = argparse.ArgumentParser()
+    for flag in ("--env", "--namespace", "--template", "--prefix"):
+        p.add_argument(flag, required=True)
+    p.add_argument("--start", type=int, required=True)
+    p.add_argument("--count", type=int, required=True)
+    p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--rate", type=float, default=0, help="pods/s of this process; 0: as fast as it can")
+    p.add_argument("--bind-round-robin", type=int, default=0,
+                   help="N > 0: create the pods already bound, pod i on node perf-(i mod N)")
+    a = p.parse_args(argv)
+    api = admin_api(a.env)
+    template = TEMPLATES[a.template]
+    errors, lock, next_index = [], threading.Lock(), [a.start]
+    end = a.start + a.count
+
+    def worker():
+        while True:
+            with lock:
+                i = next_index[0]
+                if i >= end:
+                    return
+                next_index[0] += 1
+            if a.rate > 0:  # pod i is due (i - start) / rate seconds after the start
+                delay = started + (i - a.start) / a.rate - time.time()
+                if delay > 0:
+                    time.sleep(delay)
+            pod = template(f"{a.prefix}-{i}", a.namespace, i)
+            if a.bind_round_robin > 0:
+                pod["spec"]["nodeName"] = f"perf-{i % a.bind_round_robin}"
+            try:
+                status, body = api.request("POST", f"/api/v1/namespaces/{a.namespace}/pods", pod)
+            except RuntimeError as e:
+                status, body = 0, {"message": str(e)}
+            if status != 201:
+                with lock:
+                    errors.append(f"{a.prefix}-{i}: HTTP {status}: {body.get('message', body)}")
+
+    started = time.time()
+    threads = [threading.Thread(target=worker) for _ in range(a.threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print(json.dumps({"created": a.count - len(errors), "errors": errors[:5], "n_errors": len(errors),
+                      "start": started, "end": time.time()}), flush=True)
+
+
+def admin_api(env_path):
+    env = nodes_mod.read_env(env_path)
+    pki = env["PKI_DIR"]
+    return nodes_mod.Api(env["APISERVER_URL"], f"{pki}/ca.crt", f"{pki}/admin.crt", f"{pki}/admin.key")
+
+
+def create_pods(env_path, namespace, template, prefix, count, processes, threads, log_dir, bind_round_robin=0,
+                rate=0.0):
+    """Creates `count` pods split over `processes` subprocesses; returns (created, errors, start, end)."""
+    if count <= 0:
+        return 0, [], time.time(), time.time()
+    processes = max(1, min(processes, count))
+    per, extra = divmod(count, processes)
+    procs, start = [], 0
+    for k in range(processes):
+        n = per + (1 if k < extra else 0)
+        cmd = [sys.executable, os.path.abspath(__file__), "_create", "--env", env_path, "--namespace", namespace,
+               "--template", template, "--prefix", prefix, "--start", str(start), "--count", str(n),
+               "--threads", str(threads), "--bind-round-robin", str(bind_round_robin),
+               "--rate", str(rate / processes if rate > 0 else 0)]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=open(os.path.join(log_dir, f"create-{prefix}-{k}.log"), "w"), text=True))
+        start += n
+    created, errors, t0, t1 = 0, [], float("inf"), 0.0
+    for proc in procs:
+        out, _ = proc.communicate()
+        try:
+            r = json.loads(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            errors.append(f"creator pid {proc.pid} exited {proc.returncode} without a result")
+            continue
+        created += r["created"]
+        errors += r["errors"]
+        t0, t1 = min(t0, r["start"]), max(t1, r["end"])
+    return created, errors, t0, t1
+
+
+# --- the pod watch -----------------------------------------------------------------------------------
+
+class PodWatch:
+    """Watches every pod from a list's resourceVersion; per namespace of interest, records when each
+    pod was first seen unbound and when first seen bound (time.monotonic())."""
+
+    def __init__(self, api, namespaces):
+        self.api = api
+        self.namespaces = set(namespaces)
+        self.lock = threading.Lock()
+        self.seen = {ns: {} for ns in namespaces}    # ns -> name -> monotonic time first seen unbound
+        self.bound = {ns: {} for ns in namespaces}   # ns -> name -> monotonic time first seen bound
+        self.errors = []
+        self.stop = threading.Event()
+        self.events = 0
+        status, body = api.request("GET", "/api/v1/pods?limit=1")
+        if status != 200:
+            raise RuntimeError(f"list pods: HTTP {status}")
+        self.rv = body["metadata"]["resourceVersion"]
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def bound_count(self, ns):
+        with self.lock:
+            return len(self.bound[ns])
+
+    def snapshot(self, ns):
+        with self.lock:
+            return dict(self.seen[ns]), dict(self.bound[ns])
+
+    def _run(self):
+        while not self.stop.is_set():
+            conn = http.client.HTTPSConnection(self.api.url.hostname, self.api.url.port, context=self.api.context,
+                                               timeout=60)
+            try:
+                conn.request("GET", f"/api/v1/pods?watch=1&allowWatchBookmarks=true&resourceVersion={self.rv}"
+                                    f"&timeoutSeconds=1800", headers={"Accept": "application/json"})
+                resp = conn.getresponse()
+                if resp.status != 200:
+                    self.errors.append(f"watch: HTTP {resp.status}")
+                    time.sleep(0.5)
+                    continue
+                while not self.stop.is_set():
+                    line = resp.readline()
+                    if not line:
+                        break
+                    now = time.monotonic()
+                    event = json.loads(line)
+                    obj = event["object"]
+                    meta = obj.get("metadata", {})
+                    self.rv = meta.get("resourceVersion", self.rv)
+                    if event["type"] == "ERROR":
+                        self.errors.append(f"watch ERROR event: {obj.get('message')}")
+                        return  # a 410 would need a relist; the run is invalid anyway
+                    if event["type"] not in ("ADDED", "MODIFIED"):
+                        continue
+                    ns = meta.get("namespace")
+                    if ns not in self.namespaces:
+                        continue
+                    name = meta["name"]
+                    self.events += 1
+                    with self.lock:
+                        if obj.get("spec", {}).get("nodeName"):
+                            self.bound[ns].setdefault(name, now)
+                            self.seen[ns].setdefault(name, now)
+                        else:
+                            self.seen[ns].setdefault(name, now)
+            except (OSError, http.client.HTTPException, ValueError) as e:
+                if not self.stop.is_set():
+                    self.errors.append(f"watch reconnect after: {e}")
+                    time.sleep(0.1)
+            finally:
+                conn.close()
+
+
+class ThroughputCollector:
+    """scheduler_perf's throughputCollector (test/integration/scheduler_perf/util.go), counting bound
+    pods of one namespace from the PodWatch every second."""
+
+    def __init__(self, watch, namespace, interval=1.0):
+        self.watch, self.namespace, self.interval = watch, namespace, interval
+        self.samples = []    # pods/s, one per interval (merged intervals repeated)
+        self.progress = []   # [seconds since collector start, bound pods] at every tick
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self):
+        self.t0 = time.monotonic()
+        self.thread.start()
+
+    def _run(self):
+        last_count, last_time, started, skipped = 0, time.monotonic(), False, 0
+        next_tick = time.monotonic() + self.interval
+        while not self.stop.is_set():
+            delay = next_tick - time.monotonic()
+            if delay > 0 and self.stop.wait(delay):
+                return
+            next_tick += self.interval
+            now = time.monotonic()
+            scheduled = self.watch.bound_count(self.namespace)
+            self.progress.append([round(now - self.t0, 3), scheduled])
+            if scheduled == 0:
+                continue
+            if not started:  # the first non-zero sample only sets the baseline
+                started, last_count, last_time = True, scheduled, now
+                continue
+            new = scheduled - last_count
+            if new == 0:
+                skipped += 1
+                continue
+            throughput = new / (now - last_time)
+            self.samples.extend([throughput] * (skipped + 1))
+            last_count, last_time, skipped = scheduled, now, 0
+
+    def summary(self):
+        s = sorted(self.samples)
+        if not s:
+            return {"samples": 0, "average": None, "perc50": None, "perc90": None, "perc95": None, "perc99": None}
+
+        def rank(p):
+            return s[int(math.ceil(len(s) * p / 100)) - 1]
+        return {"samples": len(s), "average": sum(s) / len(s), "perc50": rank(50), "perc90": rank(90),
+                "perc95": rank(95), "perc99": rank(99)}
+
+
+def nearest_rank(values, p):
+    s = sorted(values)
+    return s[int(math.ceil(len(s) * p / 100)) - 1] if s else None
+
+
+# --- the scheduler process ---------------------------------------------------------------------------
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """utime + stime of the process (its threads included, children not), in seconds."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK  # fields 14 and 15 of proc(5)
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def status_kib(pid, key):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def write_config(path, kubeconfig, plugin_config=""):
+    disabled = "".join(f"      - name: {name}\n" for name in DISABLED_PLUGINS)
+    with open(path, "w") as f:
+        f.write(f"""apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection:
+  kubeconfig: {kubeconfig}
+  qps: {QPS}
+  burst: {BURST}
+leaderElection:
+  leaderElect: false
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      disabled:
+{disabled}{plugin_config}""")
+
+
+def scheduler_command(which, args, env, config_path):
+    if which == "ours":
+        return [os.path.join(args.build_dir, "scheduler", "kube-scheduler-cpp"), f"--config={config_path}",
+                "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", f"--v={args.v}"]
+    if which == "upstream":
+        return [os.path.join(env["KSCHED_CP_BIN"], "kube-scheduler"), f"--config={config_path}",
+                "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", f"--v={args.v}"]
+    return [os.path.join(args.build_dir, "bench", "ksched-null-binder"), f"--kubeconfig={env['KUBECONFIG_SCHEDULER']}",
+            f"--qps={QPS}", f"--burst={BURST}"]
+
+
+def stop_process(proc, grace=15.0):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            log(f"pid {proc.pid} ignored SIGTERM for {grace:.0f} s: SIGKILL")
+            proc.kill()
+            proc.wait()
+    return proc.returncode
+
+
+def wait_bound(watch, ns, count, timeout, proc, what):
+    deadline = time.monotonic() + timeout
+    while watch.bound_count(ns) < count:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what}: the scheduler exited with status {proc.returncode}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what}: {watch.bound_count(ns)} of {count} pods bound after {timeout:.0f} s")
+        time.sleep(0.05)
+
+
+# --- one run -------------------------------------------------------------------------------------------
+
+def run_one(workload, which, args, log_dir):
+    w = WORKLOADS[workload]
+    n_nodes, n_init, n_measured = sizes(workload, args)
+    tag = f"{workload}.{which}"
+    run_log_dir = os.path.join(log_dir, tag)
+    os.makedirs(run_log_dir, exist_ok=True)
+    result = {"workload": workload, "scheduler": which, "shape": w["shape"], "precreate": args.precreate,
+              "create_rate_cap": args.create_rate or None, "nodes": n_nodes, "init_pods": n_init,
+              "measured_pods": n_measured, "short": args.short, "scale": args.scale, "client_qps": QPS,
+              "client_burst": BURST, "disabled_plugins": DISABLED_PLUGINS, "log_dir": run_log_dir, "errors": []}
+    log(f"{tag}: starting a control plane")
+    cp_dir = subprocess.run([os.path.join(CONTROLPLANE, "start.sh"), "--owner", str(os.getpid())], check=True,
+                            stdout=subprocess.PIPE, text=True).stdout.strip()
+    env_path = os.path.join(cp_dir, "env")
+    env = nodes_mod.read_env(env_path)
+    proc = None
+    watch = None
+    try:
+        api = admin_api(env_path)
+        for ns in (INIT_NS, MEASURED_NS, CHURN_NS):
+            status, body = api.request("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
+                                                                      "metadata": {"name": ns}})
+            if status != 201:
+                raise RuntimeError(f"create namespace {ns}: HTTP {status}: {body.get('message')}")
+        t = time.monotonic()
+        subprocess.run([sys.executable, os.path.join(CONTROLPLANE, "nodes.py"), "create", "--env", env_path,
+                        "--prefix", "perf", "--count", str(n_nodes), "--cpu", "4", "--memory", "32Gi", "--pods", "110",
+                        "--workers", "32", *w["node_args"]], check=True, stdout=subprocess.DEVNULL)
+        result["node_create_seconds"] = round(time.monotonic() - t, 2)
+        watch = PodWatch(api, (INIT_NS, MEASURED_NS, CHURN_NS))
+
+        config_path = os.path.join(run_log_dir, "scheduler-config.yaml")
+        write_config(config_path, env["KUBECONFIG_SCHEDULER"], w.get("plugin_config", ""))
+        cmd = scheduler_command(which, args, env, config_path)
+        result["scheduler_command"] = " ".join(shlex.quote(os.path.relpath(c, REPO) if c.startswith(REPO + "/") else c)
+                                               for c in cmd)
+        if which != "null":
+            with open(config_path) as f:
+                result["scheduler_config"] = f.read()
+        sched_log = open(os.path.join(run_log_dir, "scheduler.log"), "w")
+
+        def start_scheduler():
+            started = subprocess.Popen(cmd, stdout=sched_log, stderr=subprocess.STDOUT)
+            result["scheduler_pid"] = started.pid
+            log(f"{tag}: {n_nodes} nodes; scheduler pid {started.pid}")
+            return started
+
+        if not args.precreate:
+            # scheduler_perf's order: the scheduler runs; the initial pods are created and scheduled
+            # by it; then the measured pods are created while the collector samples.
+            proc = start_scheduler()
+            t = time.monotonic()
+            created, errors, _, _ = create_pods(env_path, INIT_NS, w["init_template"], "init", n_init, args.creators,
+                                                args.creator_threads, run_log_dir)
+            if errors:
+                raise RuntimeError(f"initial pods: {len(errors)} creations failed, e.g. {errors[0]}")
+            wait_bound(watch, INIT_NS, n_init, args.timeout, proc, "initial pods")
+            result["init_seconds"] = round(time.monotonic() - t, 2)
+        else:
+            # --precreate: the initial pods created already bound (round-robin), the measured pods
+            # created pending, and only then the scheduler started: the measurement is the
+            # scheduler's alone, without pod creation competing for the machine.
+            t = time.monotonic()
+            created, errors, _, _ = create_pods(env_path, INIT_NS, w["init_template"], "init", n_init, args.creators,
+                                                args.creator_threads, run_log_dir, bind_round_robin=n_nodes)
+            if errors:
+                raise RuntimeError(f"initial pods: {len(errors)} creations failed, e.g. {errors[0]}")
+            result["init_seconds"] = round(time.monotonic() - t, 2)
+            created, errors, c0, c1 = create_pods(env_path, MEASURED_NS, w["measured_template"], "pod", n_measured,
+                                                  args.creators, args.creator_threads, run_log_dir, rate=args.create_rate)
+            if errors:
+                raise RuntimeError(f"measured pods: {len(errors)} creations failed, e.g. {errors[0]}")
+            deadline = time.monotonic() + 60
+            while len(watch.snapshot(MEASURED_NS)[0]) < created and time.monotonic() < deadline:
+                time.sleep(0.05)
+
+        # Measured pods.
+        collector = ThroughputCollector(watch, MEASURED_NS)
+        if args.precreate:
+            proc = start_scheduler()
+        cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
+        collector.start()
+        rss_samples, sampling = [], threading.Event()
+
+        def sample_rss():
+            while not sampling.wait(1.0):
+                rss = status_kib(proc.pid, "VmRSS")
+                if rss is not None:
+                    rss_samples.append([round(time.monotonic() - wall0, 1), rss])
+        threading.Thread(target=sample_rss, daemon=True).start()
+        churn_stop, churned = threading.Event(), [0]
+        if w.get("churn_interval_ms"):
+            def churn():
+                i = 0
+                while not churn_stop.wait(w["churn_interval_ms"] / 1000):
+                    status, _ = api.request("POST", f"/api/v1/namespaces/{CHURN_NS}/pods",
+                                            pod_high_priority_large_cpu(f"churn-{i}", CHURN_NS, i))
+                    if status == 201:
+                        churned[0] += 1
+                    i += 1
+            threading.Thread(target=churn, daemon=True).start()
+        if not args.precreate:
+            created, errors, c0, c1 = create_pods(env_path, MEASURED_NS, w["measured_template"], "pod", n_measured,
+                                                  args.creators, args.creator_threads, run_log_dir, rate=args.create_rate)
+            if errors:
+                result["errors"].append(f"measured pods: {len(errors)} creations failed, e.g. {errors[0]}")
+        try:
+            wait_bound(watch, MEASURED_NS, created, args.timeout, proc, "measured pods")
+        except RuntimeError as e:
+            result["errors"].append(str(e))
+        wall1, cpu1 = time.monotonic(), cpu_seconds(proc.pid)
+        collector.stop.set()
+        churn_stop.set()
+        sampling.set()
+        time.sleep(0.2)
+
+        seen, bound = watch.snapshot(MEASURED_NS)
+        # --precreate: from the scheduler's start (the pods were waiting for it), not from creation.
+        latencies = [1000.0 * (bound[n] - max(seen[n], wall0)) for n in bound if n in seen]
+        result["throughput"] = collector.summary()
+        result["throughput_samples"] = [round(x, 2) for x in collector.samples]
+        result["progress"] = collector.progress
+        result["measured"] = {"created": created, "bound": len(bound), "seconds": round(wall1 - wall0, 3),
+                              "create_seconds": round(c1 - c0, 3) if created else None,
+                              "create_rate": round(created / (c1 - c0), 1) if created and c1 > c0 else None,
+                              "overall_rate": round(len(bound) / (wall1 - wall0), 1),
+                              "churn_pods_created": churned[0]}
+        result["latency_ms"] = {"n": len(latencies), "p50": nearest_rank(latencies, 50),
+                                "p90": nearest_rank(latencies, 90), "p99": nearest_rank(latencies, 99),
+                                "max": max(latencies) if latencies else None}
+        total_cpu = cpu_seconds(proc.pid)
+        result["cpu_seconds"] = {"measured": round(cpu1 - cpu0, 3) if cpu0 is not None and cpu1 is not None else None,
+                                 "total": total_cpu}
+        result["cpu_ms_per_pod"] = (round(1000 * (cpu1 - cpu0) / len(bound), 4)
+                                    if bound and cpu0 is not None and cpu1 is not None else None)
+        hwm = status_kib(proc.pid, "VmHWM")
+        result["peak_rss_bytes"] = hwm * 1024 if hwm is not None else None
+        result["rss_samples_kib"] = rss_samples
+        result["watch_errors"] = watch.errors[:10]
+        if which != "null":  # the null binder places blindly by design
+            result["overcommitted_nodes"] = placement_check(api, workload)
+        result["exit_status"] = stop_process(proc)
+        proc = None
+        log(f"{tag}: {len(bound)}/{created} bound in {wall1 - wall0:.1f} s, throughput avg "
+            f"{fmt(result['throughput']['average'])} pods/s, latency p50 {fmt(result['latency_ms']['p50'])} ms, "
+            f"CPU {fmt(result['cpu_seconds']['measured'])} s, peak RSS {fmt(result['peak_rss_bytes'] and result['peak_rss_bytes'] / 2**20)} MiB")
+    except (RuntimeError, subprocess.CalledProcessError, OSError) as e:
+        result["errors"].append(f"{type(e).__name__}: {e}")
+        log(f"{tag}: FAILED: {e}")
+    finally:
+        if proc is not None:
+            result["exit_status"] = stop_process(proc)
+        if watch is not None:
+            watch.stop.set()
+        subprocess.run([os.path.join(CONTROLPLANE, "stop.sh"), cp_dir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return result
+
+
+def cpu_millis(q):
+    q = str(q)
+    return int(q[:-1]) if q.endswith("m") else int(float(q) * 1000)
+
+
+def placement_check(api, workload):
+    """Bound pods per node against the node template (4 CPU, 110 pods, 8 GPUs when the workload has
+    them) and, for the anti-affinity workload, at most one color=green pod per node. Returns the
+    number of nodes violating any of these (a scheduler that overcommits is not faster, it is wrong)."""
+    per_node, cont = {}, ""
+    while True:
+        status, body = api.request("GET", f"/api/v1/pods?limit=5000{cont}")
+        if status != 200:
+            raise RuntimeError(f"list pods: HTTP {status}")
+        for pod in body["items"]:
+            node = pod["spec"].get("nodeName")
+            if not node:
+                continue
+            n = per_node.setdefault(node, {"pods": 0, "cpu": 0, "gpu": 0, "green": 0})
+            n["pods"] += 1
+            for c in pod["spec"]["containers"]:
+                req = c.get("resources", {}).get("requests", {})
+                n["cpu"] += cpu_millis(req.get("cpu", "0"))
+                n["gpu"] += int(req.get("nvidia.com/gpu", "0"))
+            n["green"] += pod["metadata"].get("labels", {}).get("color") == "green"
+        cont = body["metadata"].get("continue")
+        if not cont:
+            break
+        cont = "&continue=" + urllib.parse.quote(cont)
+    gpus = 8 if "nvidia.com/gpu=8" in WORKLOADS[workload]["node_args"] else 0
+    return sum(1 for n in per_node.values()
+               if n["pods"] > 110 or n["cpu"] > 4000 or n["gpu"] > gpus or n["green"] > 1)
+
+
+def fmt(value, digits=1):
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+# --- reports -------------------------------------------------------------------------------------------
+
+def machine():
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
+    except OSError:
+        pass
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    try:
+        with open("/proc/meminfo") as f:
+            mem = int(next(line.split()[1] for line in f if line.startswith("MemTotal"))) * 1024
+    except (OSError, StopIteration):
+        mem = None
+    return {"cpus": os.cpu_count(), "cpu_model": cpu, "memory_bytes": mem, "kernel": platform.release(),
+            "load_average_1m_at_start": load, "python": platform.python_version()}
+
+
+def ratio(a, b):
+    return a / b if a is not None and b not in (None, 0) else None
+
+
+def markdown(results, decision, meta):
+    mode = "--short (smoke sizes, not results)" if meta["short"] else f"scale {meta['scale']}"
+    if meta["create_rate"]:
+        mode += f"; measured pods created at most {meta['create_rate']:g}/s (throughput cannot exceed it)"
+    if meta["precreate"]:
+        mode += ("; --precreate (initial pods created bound, measured pods created before the scheduler "
+                 "started; latency counted from the scheduler's start)")
+    lines = [f"# scheduler_perf-style benchmark, {meta['started']}", "",
+             f"Command: `{meta['command']}`  ",
+             f"Machine: {meta['machine']['cpus']} CPUs ({meta['machine']['cpu_model']}), "
+             f"{fmt((meta['machine']['memory_bytes'] or 0) / 2**30)} GiB, Linux {meta['machine']['kernel']}, "
+             f"1-min load {fmt(meta['machine']['load_average_1m_at_start'], 2)} at start.  ",
+             f"Mode: {mode}; "
+             f"client QPS/burst {QPS}/{BURST} for every scheduler; leader election off; default parallelism; "
+             f"plugins disabled for both schedulers (not compiled into ours yet): {', '.join(DISABLED_PLUGINS)}.", "",
+             "Throughput: bound measured pods sampled every second, as scheduler_perf's SchedulingThroughput "
+             "(first non-zero sample skipped, empty intervals merged, nearest-rank percentiles). Latency: "
+             "watch-seen creation to watch-seen binding. CPU: utime+stime of the scheduler process during the "
+             "measured phase; peak RSS: VmHWM over its life.", ""]
+    by = {}
+    for r in results:
+        by.setdefault(r["workload"], {})[r["scheduler"]] = r
+    rows = [("throughput mean (pods/s)", lambda r: r.get("throughput", {}).get("average")),
+            ("throughput p50", lambda r: r.get("throughput", {}).get("perc50")),
+            ("throughput p90", lambda r: r.get("throughput", {}).get("perc90")),
+            ("throughput p99", lambda r: r.get("throughput", {}).get("perc99")),
+            ("throughput samples", lambda r: r.get("throughput", {}).get("samples")),
+            ("latency p50 (ms)", lambda r: r.get("latency_ms", {}).get("p50")),
+            ("latency p99 (ms)", lambda r: r.get("latency_ms", {}).get("p99")),
+            ("CPU seconds (measured phase)", lambda r: r.get("cpu_seconds", {}).get("measured")),
+            ("CPU ms per pod", lambda r: r.get("cpu_ms_per_pod")),
+            ("peak RSS (MiB)", lambda r: r["peak_rss_bytes"] / 2**20 if r.get("peak_rss_bytes") else None),
+            ("bound / created", lambda r: f"{r['measured']['bound']}/{r['measured']['created']}" if r.get("measured") else None),
+            ("pod creation rate (pods/s)", lambda r: r.get("measured", {}).get("create_rate")),
+            ("nodes over capacity", lambda r: r.get("overcommitted_nodes", "n/a"))]
+    for workload, runs in by.items():
+        any_run = next(iter(runs.values()))
+        lines += [f"## {workload}", "",
+                  f"{any_run['shape']}; {any_run['nodes']} nodes, {any_run['init_pods']} initial pods, "
+                  f"{any_run['measured_pods']} measured pods.", ""]
+        present = [s for s in SCHEDULERS if s in runs]
+        names = {"ours": "kube-scheduler-cpp", "upstream": "kube-scheduler v1.34.4", "null": "null binder (ceiling)"}
+        lines.append("| | " + " | ".join(names[s] for s in present) + " |")
+        lines.append("|---|" + "---:|" * len(present))
+        for label, get in rows:
+            lines.append(f"| {label} | " + " | ".join(fmt(get(runs[s])) for s in present) + " |")
+        errs = [f"{s}: {e}" for s in present for e in runs[s].get("errors", [])]
+        ours, up, null = runs.get("ours"), runs.get("upstream"), runs.get("null")
+        goals = []
+        tp = lambda r: r.get("throughput", {}).get("average") if r else None  # noqa: E731
+        if ours and up:
+            goals.append(f"throughput ours/upstream {fmt(ratio(tp(ours), tp(up)), 2)}× (goal ≥ 2)")
+            goals.append(f"CPU per pod upstream/ours {fmt(ratio(up.get('cpu_ms_per_pod'), ours.get('cpu_ms_per_pod')), 2)}× (goal ≥ 5)")
+            goals.append(f"peak RSS upstream/ours {fmt(ratio(up.get('peak_rss_bytes'), ours.get('peak_rss_bytes')), 2)}× (goal ≥ 4)")
+        if ours and null:
+            goals.append(f"throughput ours/null {fmt(100 * ratio(tp(ours), tp(null)) if ratio(tp(ours), tp(null)) is not None else None, 0)}% (goal ≥ 90%)")
+        label = "Goals (meaningless here: smoke sizes, capped creation)" if meta["short"] else "Goals"
+        lines += ["", f"{label}: " + "; ".join(goals) + "." if goals else ""]
+        if errs:
+            lines += ["", "Errors: " + "; ".join(errs)]
+        for s in present:
+            lines.append(f"- {s}: `{runs[s].get('scheduler_command', '')}`")
+        lines.append("")
+    if decision:
+        lines += ["## In-process decision rate (no API server)", "",
+                  f"Command: `{decision['command']}`", "", "| nodes | existing pods | pods timed | pods/s | feasible nodes scored per pod |",
+                  "|---:|---:|---:|---:|---:|"]
+        for r in decision.get("runs", []):
+            lines.append(f"| {r['nodes']} | {r['existing_pods']} | {r['pods']} | {fmt(r['pods_per_second'], 0)} | {fmt(r['mean_feasible_nodes'], 0)} |")
+        lines += ["", f"Goal: ≥ 10,000 pods/s at 5000 nodes. Plugins: {', '.join(decision['runs'][0]['plugins']) if decision.get('runs') else ''}.", ""]
+    lines += [meta["plots_note"], ""]
+    return "\n".join(lines)
+
+
+def plots(results, out):
+    try:
+        import matplotlib  # noqa: F401
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return [], "Plots: skipped (matplotlib is not importable here; nothing was installed for it)."
+    files = []
+    by = {}
+    for r in results:
+        by.setdefault(r["workload"], []).append(r)
+    for workload, runs in by.items():
+        fig, ax = plt.subplots(figsize=(8, 4))
+        for r in runs:
+            prog = r.get("progress") or []
+            xs = [p[0] for p in prog[1:]]
+            ys = [(prog[i][1] - prog[i - 1][1]) / max(prog[i][0] - prog[i - 1][0], 1e-6) for i in range(1, len(prog))]
+            ax.plot(xs, ys, label=r["scheduler"])
+        ax.set_xlabel("seconds since the measured pods' creation began")
+        ax.set_ylabel("pods bound per second")
+        ax.set_title(workload)
+        ax.legend()
+        path = os.path.join(out, f"{workload}.throughput.png")
+        fig.savefig(path, dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        files.append(os.path.basename(path))
+    return files, "Plots: " + ", ".join(f"![{f}]({f})" for f in files)
+
+
+# --- verification (the CTest smoke test) ---------------------------------------------------------
+
+def verify(out_dir):
+    """Sane fields, no timing thresholds. Returns a list of problems."""
+    problems = []
+    summary_path = os.path.join(out_dir, "summary.json")
+    try:
+        with open(summary_path) as f:
+            summary = json.load(f)
+    except (OSError, ValueError) as e:
+        return [f"{summary_path}: {e}"]
+    if not summary.get("runs"):
+        problems.append("summary.json lists no runs")
+    for name in summary.get("runs", []):
+        with open(os.path.join(out_dir, name)) as f:
+            r = json.load(f)
+        tag = f"{r.get('workload')}.{r.get('scheduler')}"
+        if r.get("errors"):
+            problems.append(f"{tag}: errors: {r['errors']}")
+        m = r.get("measured") or {}
+        if not m or m.get("bound") != m.get("created") or m.get("created") != r.get("measured_pods"):
+            problems.append(f"{tag}: bound/created/measured {m.get('bound')}/{m.get('created')}/{r.get('measured_pods')}")
+        t = r.get("throughput") or {}
+        if not t.get("samples") or not t.get("average") or not t["average"] > 0:
+            problems.append(f"{tag}: no throughput samples ({t})")
+        elif (not (t["perc50"] <= t["perc90"] <= t["perc99"])
+              or not min(t["perc50"], min(r["throughput_samples"])) - 0.01 <= t["average"] <= max(r["throughput_samples"]) + 0.01):
+            problems.append(f"{tag}: throughput summary inconsistent: {t}")
+        lat = r.get("latency_ms") or {}
+        if lat.get("n") != m.get("bound") or lat.get("p50") is None or not 0 <= lat["p50"] <= lat["p99"] <= lat["max"]:
+            problems.append(f"{tag}: latency summary inconsistent: {lat}")
+        cpu = (r.get("cpu_seconds") or {}).get("measured")
+        if cpu is None or cpu < 0 or (r.get("cpu_seconds") or {}).get("total", 0) < cpu:
+            problems.append(f"{tag}: CPU seconds {r.get('cpu_seconds')}")
+        if not r.get("peak_rss_bytes") or r["peak_rss_bytes"] < 1 << 20:
+            problems.append(f"{tag}: peak RSS {r.get('peak_rss_bytes')}")
+        # Upstream's kube-scheduler without leader election returns "finished without leader elect"
+        # (exit 1) when SIGTERM ends it (cmd/kube-scheduler/app/server.go); the others exit 0.
+        if r.get("scheduler") != "null" and r.get("overcommitted_nodes") != 0:
+            problems.append(f"{tag}: {r.get('overcommitted_nodes')} node(s) over capacity or with two anti-affine pods")
+        if r.get("exit_status") != (1 if r.get("scheduler") == "upstream" else 0):
+            problems.append(f"{tag}: scheduler exit status {r.get('exit_status')} after SIGTERM")
+    if not os.path.exists(os.path.join(out_dir, "results.md")):
+        problems.append("results.md missing")
+    return problems
+
+
+# --- main ------------------------------------------------------------------------------------------
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "_create":
+        return create_pods_main(sys.argv[2:])
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated names or prefixes")
+    p.add_argument("--schedulers", default=",".join(SCHEDULERS))
+    p.add_argument("--scale", type=float, default=1.0, help="multiplies node and pod counts")
+    p.add_argument("--short", action="store_true", help="tiny sizes (CI smoke)")
+    p.add_argument("--build-dir", default=os.path.join(REPO, "build"))
+    p.add_argument("--out", help="default docs/bench/<UTC timestamp>")
+    p.add_argument("--log-dir", help="default /tmp/ksched-bench-<timestamp>")
+    p.add_argument("--v", type=int, default=2, help="scheduler log verbosity (scheduler_perf's default 2)")
+    p.add_argument("--creators", type=int, default=4, help="pod-creating processes")
+    p.add_argument("--creator-threads", type=int, default=8, help="connections per creating process")
+    p.add_argument("--create-rate", type=float, default=None,
+                   help="cap on measured pods created per second (default: none; 50 with --short, so that a "
+                        "smoke run spans several 1-second samples on any machine)")
+    p.add_argument("--timeout", type=float, default=1800, help="seconds to wait for a phase's pods to be bound")
+    p.add_argument("--precreate", action="store_true",
+                   help="initial pods created bound and measured pods created before the scheduler starts "
+                        "(the scheduler's throughput without pod creation competing); latency then counts "
+                        "from the scheduler's start")
+    p.add_argument("--no-decision-rate", action="store_true")
+    p.add_argument("--verify", action="store_true", help="check the JSON's fields afterwards; exit 1 on a problem")
+    p.add_argument("--verify-only", metavar="DIR")
+    p.add_argument("--list", action="store_true")
+    args = p.parse_args()
+    if args.list:
+        for name, w in WORKLOADS.items():
+            print(f"{name}: {w['nodes']} nodes, {w['init']} init, {w['measured']} measured; short {w['short']}; {w['shape']}")
+        return 0
+    if args.verify_only:
+        problems = verify(args.verify_only)
+        for problem in problems:
+            print(f"verify: {problem}", file=sys.stderr)
+        print("verify: ok" if not problems else f"verify: {len(problems)} problem(s)")
+        return 1 if problems else 0
+
+    args.build_dir = os.path.abspath(args.build_dir)
+    if args.create_rate is None:
+        args.create_rate = 50.0 if args.short else 0.0
+    workloads = []
+    for item in filter(None, args.workloads.split(",")):
+        matched = [w for w in WORKLOADS if w == item or w.startswith(item)]
+        if not matched:
+            p.error(f"unknown workload {item!r} (see --list)")
+        workloads += [w for w in matched if w not in workloads]
+    schedulers = [s for s in args.schedulers.split(",") if s]
+    for s in schedulers:
+        if s not in SCHEDULERS:
+            p.error(f"unknown scheduler {s!r}: one of {', '.join(SCHEDULERS)}")
+    binaries = {"ours": os.path.join(args.build_dir, "scheduler", "kube-scheduler-cpp"),
+                "null": os.path.join(args.build_dir, "bench", "ksched-null-binder")}
+    for s in schedulers:
+        if s in binaries and not os.access(binaries[s], os.X_OK):
+            p.error(f"missing {binaries[s]} (build it, or pass --build-dir)")
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    out = os.path.abspath(args.out or os.path.join(REPO, "docs", "bench", stamp))
+    log_dir = os.path.abspath(args.log_dir or f"/tmp/ksched-bench-{stamp}")
+    os.makedirs(out, exist_ok=True)
+    os.makedirs(log_dir, exist_ok=True)
+    meta = {"started": stamp, "command": " ".join(shlex.quote(a) for a in [os.path.relpath(__file__, REPO)] + sys.argv[1:]),
+            "machine": machine(), "short": args.short, "scale": args.scale, "precreate": args.precreate,
+            "create_rate": args.create_rate, "log_dir": log_dir}
+    log(f"output {out}, logs {log_dir}; workloads {', '.join(workloads)}; schedulers {', '.join(schedulers)}")
+
+    results, names = [], []
+    for workload in workloads:
+        for which in schedulers:
+            r = run_one(workload, which, args, log_dir)
+            r["machine"] = meta["machine"]
+            r["command"] = meta["command"]
+            name = f"{workload}.{which}.json"
+            with open(os.path.join(out, name), "w") as f:
+                json.dump(r, f, indent=1)
+            results.append(r)
+            names.append(name)
+
+    decision = None
+    rate_bin = os.path.join(args.build_dir, "bench", "ksched_decision_rate")
+    if not args.no_decision_rate:
+        if os.access(rate_bin, os.X_OK):
+            cmd = [rate_bin, "--json", os.path.join(out, "decision_rate.json")]
+            if args.short:
+                cmd += ["--nodes", "500", "--pods", "300", "--warmup", "50"]
+            log("in-process decision rate: " + " ".join(cmd))
+            done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+            sys.stderr.write(done.stdout)
+            if done.returncode == 0:
+                with open(os.path.join(out, "decision_rate.json")) as f:
+                    decision = json.load(f)
+                decision["command"] = " ".join(shlex.quote(c) for c in [os.path.relpath(rate_bin, REPO)] + cmd[1:])
+                with open(os.path.join(out, "decision_rate.json"), "w") as f:
+                    json.dump(decision, f, indent=1)
+        else:
+            log(f"no {rate_bin}: decision rate skipped")
+
+    png, meta["plots_note"] = plots(results, out)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(markdown(results, decision, meta))
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(dict(meta, runs=names, plots=png, decision_rate="decision_rate.json" if decision else None), f, indent=1)
+    log(f"wrote {out}/results.md")
+    print(out)
+    if args.verify:
+        problems = verify(out)
+        for problem in problems:
+            print(f"verify: {problem}", file=sys.stderr)
+        if problems:
+            return 1
+        print("verify: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
