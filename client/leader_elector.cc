@@ -17,6 +17,9 @@
 namespace ksched::client {
 namespace {
 
+// How long a clean stop waits for its "stopped leading" event to be posted.
+constexpr std::chrono::milliseconds kEventFlushTimeout{2000};
+
 std::function<double()> DefaultRandom() {
   auto engine = std::make_shared<std::mt19937_64>(std::random_device{}());
   auto mu = std::make_shared<std::mutex>();
@@ -207,6 +210,9 @@ void LeaderElector::Run() {
   }
   if (config_.release_on_cancel) Release();
   lock_->RecordEvent("stopped leading");
+  // A clean stop is followed by the process's exit: let the last event out first (a lost lease
+  // exits at once, as upstream).
+  if (end == LeadershipEnd::kStopped) lock_->FlushEvents(kEventFlushTimeout);
   callbacks_.on_stopped_leading(end);
 }
 

@@ -143,11 +143,23 @@ void LeaseLock::RecordEvent(std::string_view message) {
   if (!json.has_value()) return;
   HttpRequest request = Request(HttpMethod::kPost, CoreEventsPath(config_.namespace_name), *std::move(json));
   std::string what = "LeaderElection event \"" + config_.identity + " " + std::string(message) + "\"";
-  client_->DoAsync(std::move(request), [what = std::move(what)](absl::StatusOr<HttpResponse> response) {
+  {
+    std::lock_guard lock(events_->mu);
+    ++events_->count;
+  }
+  client_->DoAsync(std::move(request), [what = std::move(what), events = events_](
+                                           absl::StatusOr<HttpResponse> response) {
     if (!response.ok()) {
       SPDLOG_ERROR("Unable to write {} (will not retry!): {}", what, std::string(response.status().message()));
     }
+    std::lock_guard lock(events->mu);
+    if (--events->count == 0) events->drained.notify_all();
   });
+}
+
+void LeaseLock::FlushEvents(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(events_->mu);
+  events_->drained.wait_for(lock, timeout, [this] { return events_->count == 0; });
 }
 
 }  // namespace ksched::client

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -60,6 +61,7 @@ class LeaseLock final : public ResourceLock {
   absl::Status Create(const LeaderElectionRecord& record) override;
   absl::Status Update(const LeaderElectionRecord& record) override;
   void RecordEvent(std::string_view message) override;
+  void FlushEvents(std::chrono::milliseconds timeout) override;
   std::string Identity() const override { return config_.identity; }
   std::string Describe() const override { return config_.namespace_name + "/" + config_.name; }
 
@@ -74,6 +76,15 @@ class LeaseLock final : public ResourceLock {
   const std::shared_ptr<RestClient> client_;
   const LeaseLockConfig config_;
   const std::function<api::Time()> wall_clock_;
+
+  // Events posted and not yet answered; shared with the posts' callbacks, which may outlive this
+  // lock when a flush timed out.
+  struct EventsInFlight {
+    std::mutex mu;
+    std::condition_variable drained;
+    int count = 0;  // guarded by mu
+  };
+  const std::shared_ptr<EventsInFlight> events_ = std::make_shared<EventsInFlight>();
 
   mutable std::mutex mu_;
   std::string lease_json_;  // guarded by mu_; "" until a Get or Create succeeded

@@ -15,6 +15,7 @@
 // to call from any thread (LeaseLock locks a mutex).
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +52,9 @@ class ResourceLock {
   // Records an event "<identity> <message>" about the lock object; never blocks and never fails
   // (a failure to post is logged).
   virtual void RecordEvent(std::string_view message) = 0;
+  // Waits up to `timeout` for the events recorded so far to be posted (before a clean shutdown,
+  // so that the last one is not cut off). Default: nothing to wait for.
+  virtual void FlushEvents(std::chrono::milliseconds /*timeout*/) {}
   // This candidate's identity.
   virtual std::string Identity() const = 0;
   // "namespace/name", for messages.
