@@ -9,8 +9,16 @@ namespace ksched::client {
 
 namespace {
 
+// client-go's exec.Authenticator.UpdateTransportConfig: the plugin is not used when the config
+// already authenticates (HasTokenAuth, HasBasicAuth, HasCertAuth).
+bool HasOtherCredentials(const RestConfig& config) {
+  return !config.bearer_token.empty() || !config.bearer_token_file.empty() ||
+         !config.username.empty() ||
+         (!config.tls.client_cert_pem.empty() && !config.tls.client_key_pem.empty());
+}
+
 Authenticator::Kind KindFor(const RestConfig& config) {
-  if (config.exec.has_value()) return Authenticator::Kind::kExec;
+  if (config.exec.has_value() && !HasOtherCredentials(config)) return Authenticator::Kind::kExec;
   if (!config.bearer_token_file.empty()) return Authenticator::Kind::kTokenFile;
   if (!config.bearer_token.empty()) return Authenticator::Kind::kToken;
   if (!config.username.empty() || !config.password.empty()) return Authenticator::Kind::kBasic;
@@ -23,13 +31,6 @@ std::string StaticHeader(Authenticator::Kind kind, const RestConfig& config) {
     return "Basic " + absl::Base64Escape(Concat(config.username, ":", config.password));
   }
   return "";
-}
-
-absl::Status CertificateUnsupported(const ExecCredentialProvider& exec) {
-  return absl::UnimplementedError(Concat(
-      "exec: executable ", exec.config().command,
-      " returned a client certificate and no token: exec-provided client certificates are not "
-      "supported"));
 }
 
 }  // namespace
@@ -71,19 +72,56 @@ absl::StatusOr<std::string> Authenticator::Authorization() {
       return token.status();
     }
     case Kind::kExec: {
-      absl::StatusOr<Credential> credential = exec_->Get();
+      absl::StatusOr<Credential> credential = ExecCredential();
       if (!credential.ok()) return credential.status();
-      if (credential->token.empty()) return CertificateUnsupported(*exec_);
       exec_generation_.store(credential->generation);
+      if (credential->token.empty()) return std::string();  // a client certificate only
       return "Bearer " + credential->token;
     }
   }
   return std::string();
 }
 
+absl::StatusOr<Credential> Authenticator::ExecCredential() {
+  absl::StatusOr<Credential> credential = exec_->Get();
+  if (!credential.ok()) return credential.status();
+  std::lock_guard<std::mutex> lock(certificate_mu_);
+  // Generations only grow; an older credential (a thread that lost a race) changes nothing.
+  if (credential->generation <= certificate_from_credential_) return credential;
+  certificate_from_credential_ = credential->generation;
+  const bool had = certificate_ != nullptr;
+  const bool has = !credential->client_cert_pem.empty();
+  if (!had && !has) return credential;
+  if (had && certificate_->cert_pem == credential->client_cert_pem &&
+      certificate_->key_pem == credential->client_key_pem) {
+    return credential;
+  }
+  auto next = std::make_shared<client::ClientCertificate>();
+  next->cert_pem = credential->client_cert_pem;
+  next->key_pem = credential->client_key_pem;
+  next->source = Concat("exec plugin ", exec_->config().command);
+  next->generation = had ? certificate_->generation + 1 : 1;
+  certificate_ = std::move(next);
+  return credential;
+}
+
+absl::StatusOr<std::shared_ptr<const ClientCertificate>> Authenticator::CurrentClientCertificate() {
+  if (kind_ != Kind::kExec) return std::shared_ptr<const ClientCertificate>();
+  absl::StatusOr<Credential> credential = ExecCredential();
+  if (!credential.ok()) return credential.status();
+  std::lock_guard<std::mutex> lock(certificate_mu_);
+  return certificate_;
+}
+
 AuthorizationSource Authenticator::Source() {
   std::shared_ptr<Authenticator> self = shared_from_this();
   return [self]() { return self->Authorization(); };
+}
+
+ClientCertificateSource Authenticator::CertificateSource() {
+  if (kind_ != Kind::kExec) return nullptr;
+  std::shared_ptr<Authenticator> self = shared_from_this();
+  return [self]() { return self->CurrentClientCertificate(); };
 }
 
 void Authenticator::OnUnauthorized() {

@@ -1,32 +1,45 @@
-// Authenticator: the Authorization header for requests to the API server, from a RestConfig's
-// credentials, as client-go's transport layer chooses them:
-//   1. an exec credential plugin (RestConfig::exec), when configured: "Bearer <token>" from
-//      ExecCredentialProvider, re-run when the credential expires or after OnUnauthorized();
+// Authenticator: the credentials sent to the API server, from a RestConfig, chosen as client-go's
+// transport layer chooses them (rest.Config.TransportConfig, exec.Authenticator.UpdateTransportConfig):
+//   1. an exec credential plugin (RestConfig::exec), only when the config holds no other
+//      credential (no bearer token or token file, no username, no client certificate and key):
+//      client-go ignores the plugin then, and so does this class (it never runs). The plugin's
+//      token becomes "Bearer <token>"; its client certificate (clientCertificateData +
+//      clientKeyData) is handed to the transport through CertificateSource(); a credential may
+//      carry both, and both are used. The credential is re-obtained from ExecCredentialProvider
+//      when it expires or after OnUnauthorized();
 //   2. else a bearer token file (bearer_token_file), re-read when it changes (BearerTokenFile),
 //      with the static bearer_token serving only while the file cannot be read;
 //   3. else the static bearer_token;
 //   4. else basic auth: "Basic base64(username:password)";
-//   5. else nothing (client certificates, or an unauthenticated server): an empty header value.
+//   5. else nothing (client certificates from the config, or an unauthenticated server): an empty
+//      header value.
 // A config with both a username/password and a bearer token (or token file) is rejected, as
 // client-go rejects it.
 //
-// Create() runs the exec plugin once, so that a broken plugin is reported at startup. Exec plugins
-// that return a client certificate instead of a token are not supported yet: kUnimplemented, at
-// Create() or, if a later run returns one, from Authorization().
+// Create() runs the exec plugin once, so that a broken plugin, or a certificate/key pair that does
+// not load, is reported at startup (the ExecCredentialProvider error, naming the command).
+//
+// Client certificates from the plugin: CurrentClientCertificate() returns the current pair with a
+// generation that grows only when the PEM text of the pair changes (a refresh that returns the
+// same pair, or only a new token, keeps the generation, so the transport keeps its connections;
+// client-go closes connections only when the certificate changes, too). A plugin that stops
+// returning a certificate yields a ClientCertificate with empty PEMs and a new generation. Before
+// the plugin returned any certificate: null.
 //
 // OnUnauthorized(): the API server answered 401 to a request made with the current credential.
 // The exec credential handed out last is dropped (only that generation: many concurrent 401s cause
 // one re-run), so the next Authorization() runs the plugin again. Token files and static
 // credentials have nothing to refresh.
 //
-// Thread-safety: all methods may be called concurrently. Authorization() may block while the exec
-// plugin runs (ExecProviderOptions::timeout at most), and OnUnauthorized() while another thread's
-// run finishes; the token file is stat'ed on every call.
+// Thread-safety: all methods may be called concurrently. Authorization() and CurrentClientCertificate()
+// may block while the exec plugin runs (ExecProviderOptions::timeout at most), and
+// OnUnauthorized() while another thread's run finishes; the token file is stat'ed on every call.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -50,8 +63,14 @@ class Authenticator : public std::enable_shared_from_this<Authenticator> {
 
   // The Authorization header value for the next request ("Bearer ...", "Basic ...", or "").
   absl::StatusOr<std::string> Authorization();
-  // An AuthorizationSource for HttpTransport::Create; it keeps this Authenticator alive.
+  // The exec plugin's client certificate for new TLS connections (see above); null when the kind
+  // is not kExec or the plugin never returned one.
+  absl::StatusOr<std::shared_ptr<const ClientCertificate>> CurrentClientCertificate();
+
+  // Sources for HttpTransport::Create; they keep this Authenticator alive. CertificateSource() is
+  // empty (no source) unless the kind is kExec.
   AuthorizationSource Source();
+  ClientCertificateSource CertificateSource();
   void OnUnauthorized();
 
   Kind kind() const { return kind_; }
@@ -59,12 +78,21 @@ class Authenticator : public std::enable_shared_from_this<Authenticator> {
  private:
   Authenticator(Kind kind, const RestConfig& config, ExecProviderOptions exec_options);
 
+  // The exec credential (cached or fresh); notes its generation and certificate.
+  absl::StatusOr<Credential> ExecCredential();
+
   const Kind kind_;
   const std::string static_header_;            // kToken, kBasic
   const std::string fallback_token_;           // kTokenFile: the static token while unreadable
   std::unique_ptr<BearerTokenFile> token_file_;  // kTokenFile
   std::unique_ptr<ExecCredentialProvider> exec_;  // kExec
   std::atomic<std::uint64_t> exec_generation_{0};  // generation handed out last (0: none)
+
+  std::mutex certificate_mu_;
+  // The credential generation the certificate below was taken from. Guarded by certificate_mu_.
+  std::uint64_t certificate_from_credential_ = 0;
+  // The plugin's current pair; null until it returned one. Guarded by certificate_mu_.
+  std::shared_ptr<const ClientCertificate> certificate_;
 };
 
 }  // namespace ksched::client

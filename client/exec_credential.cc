@@ -1,8 +1,14 @@
 #include "client/exec_credential.h"
 
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 #include <unistd.h>
 
 #include <array>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -201,6 +207,60 @@ absl::Status OptionalString(const rapidjson::Value& object, const char* name, st
   return absl::OkStatus();
 }
 
+// This thread's OpenSSL error queue as text (and emptied), for messages.
+std::string DrainOpenSslErrors() {
+  std::string text;
+  while (const unsigned long code = ERR_get_error()) {
+    char buf[256];
+    ERR_error_string_n(code, buf, sizeof(buf));
+    if (!text.empty()) text += "; ";
+    text += buf;
+  }
+  return text.empty() ? "no details from OpenSSL" : text;
+}
+
+struct BioFree {
+  void operator()(BIO* bio) const { BIO_free(bio); }
+};
+struct X509Free {
+  void operator()(X509* cert) const { X509_free(cert); }
+};
+struct PkeyFree {
+  void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
+};
+
+std::unique_ptr<BIO, BioFree> MemoryBio(const std::string& pem) {
+  return std::unique_ptr<BIO, BioFree>(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+}
+
+// The checks of upstream's tls.X509KeyPair: the first PEM block of the certificate data is a
+// certificate, the key data holds a private key, and the key belongs to that certificate.
+absl::Status CheckKeyPair(const std::string& cert_pem, const std::string& key_pem) {
+  ERR_clear_error();  // whatever an earlier caller left on this thread is not ours to report
+  std::unique_ptr<BIO, BioFree> cert_bio = MemoryBio(cert_pem);
+  std::unique_ptr<BIO, BioFree> key_bio = MemoryBio(key_pem);
+  if (!cert_bio || !key_bio) return absl::ResourceExhaustedError("out of memory");
+  std::unique_ptr<X509, X509Free> cert(PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr));
+  if (!cert) {
+    return absl::InvalidArgumentError(
+        Concat("clientCertificateData: not a PEM certificate: ", DrainOpenSslErrors()));
+  }
+  std::unique_ptr<EVP_PKEY, PkeyFree> key(
+      PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr));
+  if (!key) {
+    return absl::InvalidArgumentError(
+        Concat("clientKeyData: not a PEM private key: ", DrainOpenSslErrors()));
+  }
+  if (X509_check_private_key(cert.get(), key.get()) != 1) {
+    return absl::InvalidArgumentError(
+        Concat("clientCertificateData/clientKeyData: the private key does not match the "
+               "certificate: ",
+               DrainOpenSslErrors()));
+  }
+  ERR_clear_error();
+  return absl::OkStatus();
+}
+
 // Validates the plugin's stdout against upstream's rules and extracts the credential.
 absl::StatusOr<Credential> DecodeExecCredential(std::string_view data,
                                                 std::string_view api_version) {
@@ -266,6 +326,13 @@ absl::StatusOr<Credential> DecodeExecCredential(std::string_view data,
     if (!credential.expiration) {
       return absl::InvalidArgumentError(Concat(
           "decoding stdout: expirationTimestamp \"", expiration, "\" is not an RFC 3339 time"));
+    }
+  }
+  if (!credential.client_cert_pem.empty()) {
+    if (absl::Status pair = CheckKeyPair(credential.client_cert_pem, credential.client_key_pem);
+        !pair.ok()) {
+      return absl::Status(pair.code(), Concat("failed parsing client key/certificate: ",
+                                              pair.message()));
     }
   }
   return credential;

@@ -11,11 +11,15 @@
 //     insecure-skip-tls-verify, certificate-authority-data base64) only when provide_cluster_info;
 //   - stdout must be one ExecCredential JSON object of the same apiVersion, whose status holds a
 //     token, or clientCertificateData + clientKeyData (PEM), or both, and optionally
-//     expirationTimestamp (RFC 3339).
+//     expirationTimestamp (RFC 3339). A certificate/key pair is checked as upstream's
+//     tls.X509KeyPair checks it: the certificate data starts with a PEM certificate, the key data
+//     holds a PEM private key, and the key is the certificate's.
 //
 // Caching: the credential is kept until its expirationTimestamp has passed (none: forever) or
 // until Invalidate() (call it when the API server answered 401 to a request made with it), and the
-// next Get() runs the plugin again. Concurrent Get() calls share one run.
+// next Get() runs the plugin again. Concurrent Get() calls share one run. A run that fails or
+// whose output is rejected (a bad certificate/key pair included) changes nothing: the next Get()
+// runs the plugin again.
 //
 // Errors (absl::Status, the message naming the command as the config gives it):
 //   kNotFound            "exec: executable <cmd> not found" + upstream's help text + "\n\n" +
@@ -25,13 +29,15 @@
 //                        or "... was killed by signal <n>: <first stderr line>"
 //   kDeadlineExceeded    it ran longer than options.timeout and was killed
 //   kInvalidArgument     the output is not a valid ExecCredential of the configured apiVersion
-//                        ("exec: executable <cmd>: <what is wrong>"), or the config's apiVersion is
-//                        not one this client speaks (`exec plugin: invalid apiVersion "<v>"`)
+//                        ("exec: executable <cmd>: <what is wrong>"; a bad certificate/key pair:
+//                        "exec: executable <cmd>: failed parsing client key/certificate:
+//                        clientCertificateData|clientKeyData|clientCertificateData/clientKeyData:
+//                        <OpenSSL's reason>"), or the config's apiVersion is not one this client
+//                        speaks (`exec plugin: invalid apiVersion "<v>"`)
 //   kFailedPrecondition  interactiveMode Always: plugins never get a terminal here
 //
 // Differences from upstream: a run is limited by options.timeout (upstream waits forever); the
 // install hint is in every not-found error (upstream rate-limits it to 10 an hour); the
-// certificate/key pair is not parsed here (the transport rejects a bad one when it loads it); the
 // cluster's exec extension (spec.cluster.config) is not sent.
 //
 // Thread-safety: Get() and Invalidate() may be called from any thread. Each run copies this

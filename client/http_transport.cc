@@ -36,6 +36,7 @@
 #include "api/build_info.h"
 #include "client/concat.h"
 #include "client/server_url.h"
+#include "spdlog/spdlog.h"
 
 namespace ksched::client {
 
@@ -100,9 +101,9 @@ int AddCertificateAuthorities(SSL_CTX* ctx, const std::string& pem) {
   return added;
 }
 
-absl::StatusOr<std::unique_ptr<ssl::context>> MakeTlsContext(const RestConfig& config) {
+absl::StatusOr<std::shared_ptr<ssl::context>> MakeTlsContext(const RestConfig& config) {
   ERR_clear_error();  // errors left on this thread's queue would be blamed on this config
-  auto ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
+  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
   SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
   boost::system::error_code ec;
   const TlsConfig& tls = config.tls;
@@ -149,11 +150,13 @@ absl::StatusOr<std::unique_ptr<ssl::context>> MakeTlsContext(const RestConfig& c
   return ctx;
 }
 
-// One TCP (or TLS over TCP) connection. Lives on the I/O thread.
+// One TCP (or TLS over TCP) connection. Lives on the I/O thread. `tls_generation` is the
+// generation of the client certificate its TLS context presents (0: the RestConfig's own).
 class Connection {
  public:
-  Connection(net::io_context& ioc, ssl::context* tls_context) {
-    if (tls_context != nullptr) tls_.emplace(ioc, *tls_context);
+  Connection(net::io_context& ioc, std::shared_ptr<ssl::context> tls_context, std::uint64_t generation)
+      : tls_generation(generation), tls_context_(std::move(tls_context)) {
+    if (tls_context_ != nullptr) tls_.emplace(ioc, *tls_context_);
     else plain_.emplace(ioc);
   }
   beast::tcp_stream& tcp() { return tls_ ? tls_->next_layer() : *plain_; }
@@ -173,8 +176,10 @@ class Connection {
   beast::flat_buffer buffer;
   bool reused = false;
   Clock::time_point idle_since{};
+  const std::uint64_t tls_generation;
 
  private:
+  std::shared_ptr<ssl::context> tls_context_;  // outlives the stream built on it
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
   std::optional<beast::tcp_stream> plain_;
 };
@@ -218,11 +223,13 @@ class HttpTransport::Impl {
   struct Exchange;
   class StreamReader;
 
-  Impl(RestConfig config, TransportOptions options, AuthorizationSource auth, ServerUrlParts url,
-       std::unique_ptr<ssl::context> tls_context)
+  Impl(RestConfig config, TransportOptions options, AuthorizationSource auth,
+       ClientCertificateSource client_certificate, ServerUrlParts url,
+       std::shared_ptr<ssl::context> tls_context)
       : config_(std::move(config)),
         options_(options),
         auth_(std::move(auth)),
+        client_certificate_(std::move(client_certificate)),
         url_(std::move(url)),
         tls_context_(std::move(tls_context)),
         user_agent_(config_.user_agent.empty() ? api::UserAgent() : config_.user_agent),
@@ -265,8 +272,10 @@ class HttpTransport::Impl {
     return stats_;
   }
 
-  // Builds the Beast request on the caller's thread; an auth failure is returned.
-  absl::StatusOr<http::request<http::string_body>> BuildRequest(const HttpRequest& request) {
+  // Builds the Beast request on the caller's thread, and takes the client certificate it is to be
+  // sent with (when a source supplies one); a credential failure is returned.
+  absl::StatusOr<http::request<http::string_body>> BuildRequest(
+      const HttpRequest& request, std::shared_ptr<const ClientCertificate>* certificate) {
     http::request<http::string_body> req{ToVerb(request.method), url_.prefix + request.target, 11};
     req.set(http::field::host, url_.host_header);
     req.set(http::field::user_agent, user_agent_);
@@ -275,6 +284,11 @@ class HttpTransport::Impl {
       absl::StatusOr<std::string> authorization = auth_();
       if (!authorization.ok()) return authorization.status();
       if (!authorization->empty()) req.set(http::field::authorization, *authorization);
+    }
+    if (client_certificate_ && url_.tls) {
+      absl::StatusOr<std::shared_ptr<const ClientCertificate>> cert = client_certificate_();
+      if (!cert.ok()) return cert.status();
+      *certificate = std::move(*cert);
     }
     if (!config_.impersonate_user.empty()) {
       req.set("Impersonate-User", config_.impersonate_user);
@@ -297,6 +311,7 @@ class HttpTransport::Impl {
     Clock::time_point deadline;
     std::shared_ptr<Connection> conn;
     std::optional<http::response_parser<http::string_body>> parser;
+    std::shared_ptr<const ClientCertificate> certificate;  // null: none supplied
     bool written = false;
     bool retried = false;
   };
@@ -307,7 +322,7 @@ class HttpTransport::Impl {
     ex->target = request.target;
     ex->done = std::move(done);
     const auto timeout = request.timeout.count() > 0 ? request.timeout : options_.request_timeout;
-    absl::StatusOr<http::request<http::string_body>> req = BuildRequest(request);
+    absl::StatusOr<http::request<http::string_body>> req = BuildRequest(request, &ex->certificate);
     if (req.ok()) ex->req = std::move(*req);
     net::post(ioc_, [this, ex, timeout, status = req.status()]() mutable {
       ex->deadline = Clock::now() + timeout;
@@ -352,6 +367,9 @@ class HttpTransport::Impl {
       std::lock_guard<std::mutex> lock(stats_mu_);
       ++stats_.requests;
     }
+    if (absl::Status adopted = AdoptCertificate(ex->certificate); !adopted.ok()) {
+      return Finish(ex, Prefixed(adopted, MethodName(ex->method), ex->target), true);
+    }
     ex->written = false;
     if (!ex->retried) ex->conn = TakeIdle();
     if (ex->conn) {
@@ -360,11 +378,66 @@ class HttpTransport::Impl {
       ++stats_.connections_reused;
     }
     if (ex->conn) return Write(ex);
-    ex->conn = std::make_shared<Connection>(ioc_, tls_context_.get());
+    ex->conn = NewConnection();
     Connect(ex->conn, ex->deadline, [this, ex](absl::Status status) {
       if (!status.ok()) return Finish(ex, std::move(status), true);
       Write(ex);
     });
+  }
+
+  std::shared_ptr<Connection> NewConnection() {
+    return std::make_shared<Connection>(ioc_, tls_context_, tls_generation_);
+  }
+
+  absl::Status Prefixed(const absl::Status& status, std::string_view method,
+                        std::string_view target) const {
+    return absl::Status(status.code(),
+                        Concat(method, " ", config_.server, target, ": ", status.message()));
+  }
+
+  // Switches new connections to `certificate` when it is newer than the one in use, and closes
+  // the connections of the old one that nobody is waiting on: the idle pool and the streams
+  // (client-go closes every connection its exec authenticator's dialer made). A pair that does not
+  // load is an error for the request that brought it; the transport keeps its current pair.
+  absl::Status AdoptCertificate(const std::shared_ptr<const ClientCertificate>& certificate) {
+    if (!certificate || !tls_context_ || certificate->generation <= tls_generation_) {
+      return absl::OkStatus();
+    }
+    RestConfig with_certificate = config_;
+    with_certificate.tls.client_cert_pem = certificate->cert_pem;
+    with_certificate.tls.client_key_pem = certificate->key_pem;
+    with_certificate.tls.client_cert_source = certificate->source;
+    absl::StatusOr<std::shared_ptr<ssl::context>> context = MakeTlsContext(with_certificate);
+    if (!context.ok()) return context.status();
+    tls_context_ = std::move(*context);
+    const std::uint64_t old_generation = tls_generation_;
+    tls_generation_ = certificate->generation;
+    std::uint64_t closed = idle_.size();
+    for (auto& conn : idle_) conn->Close();
+    idle_.clear();
+    for (auto& weak : streams_) {
+      std::shared_ptr<StreamReader> reader = weak.lock();
+      if (!reader || reader->closed_ || !reader->conn_ ||
+          reader->conn_->tls_generation >= tls_generation_) {
+        continue;
+      }
+      ++closed;
+      EndStream(*reader, absl::UnavailableError(Concat(
+                             "stream GET ", config_.server, reader->target_,
+                             ": closed because the client certificate from ", certificate->source,
+                             " changed")));
+    }
+    {
+      std::lock_guard<std::mutex> lock(stats_mu_);
+      ++stats_.client_certificate_rotations;
+      stats_.connections_closed_for_rotation += closed;
+    }
+    // The first pair (nothing to close) is routine; a rotation is worth a line.
+    spdlog::log(old_generation == 0 && closed == 0 ? spdlog::level::debug : spdlog::level::info,
+                "{}: client certificate from {} changed (generation {} -> {}): {} idle "
+                "connection(s) and stream(s) closed",
+                config_.server, certificate->source, old_generation, tls_generation_, closed);
+    return absl::OkStatus();
   }
 
   std::shared_ptr<Connection> TakeIdle() {
@@ -409,7 +482,7 @@ class HttpTransport::Impl {
     if (!shutting_down_ && reused && !ex->retried && IsStaleConnectionError(ec) &&
         (!ex->written || IsIdempotent(ex->method))) {
       ex->retried = true;
-      ex->conn = std::make_shared<Connection>(ioc_, tls_context_.get());
+      ex->conn = NewConnection();
       {
         std::lock_guard<std::mutex> lock(stats_mu_);
         ++stats_.stale_connection_retries;
@@ -436,7 +509,9 @@ class HttpTransport::Impl {
       response.retry_after = std::chrono::seconds(seconds);
     }
     response.body = std::move(res.body());
-    if (res.keep_alive() && !shutting_down_ && idle_.size() < options_.max_idle_connections) {
+    // A connection of a replaced client certificate is not reused (client-go closes it).
+    if (res.keep_alive() && !shutting_down_ && idle_.size() < options_.max_idle_connections &&
+        ex->conn->tls_generation == tls_generation_) {
       ex->conn->idle_since = Clock::now();
       ex->conn->buffer.consume(ex->conn->buffer.size());
       idle_.push_back(std::move(ex->conn));
@@ -583,6 +658,7 @@ class HttpTransport::Impl {
     std::shared_ptr<StreamShared> shared_;
     std::shared_ptr<Connection> conn_;
     http::request<http::string_body> req_;
+    std::shared_ptr<const ClientCertificate> certificate_;  // null: none supplied
     http::response_parser<http::buffer_body> parser_;
     char buf_[64 * 1024];
     std::string partial_;
@@ -597,8 +673,11 @@ class HttpTransport::Impl {
   void OpenStream(const std::shared_ptr<StreamReader>& reader, std::chrono::milliseconds timeout) {
     const Clock::time_point deadline = Clock::now() + timeout;
     if (shutting_down_) return EndStream(*reader, absl::CancelledError("transport shut down"));
+    if (absl::Status adopted = AdoptCertificate(reader->certificate_); !adopted.ok()) {
+      return EndStream(*reader, Prefixed(adopted, "stream GET", reader->target_));
+    }
     streams_.push_back(reader);
-    reader->conn_ = std::make_shared<Connection>(ioc_, tls_context_.get());
+    reader->conn_ = NewConnection();
     Connect(reader->conn_, deadline, [this, reader, deadline](absl::Status status) {
       if (!status.ok()) return EndStream(*reader, std::move(status));
       reader->conn_->tcp().expires_at(deadline);
@@ -752,8 +831,11 @@ class HttpTransport::Impl {
   const RestConfig config_;
   const TransportOptions options_;
   const AuthorizationSource auth_;
+  const ClientCertificateSource client_certificate_;
   const ServerUrlParts url_;
-  const std::unique_ptr<ssl::context> tls_context_;
+  // Null for plain HTTP (url_.tls false). Replaced (AdoptCertificate) and read on the I/O thread
+  // only.
+  std::shared_ptr<ssl::context> tls_context_;
   const std::string user_agent_;
 
   net::io_context ioc_;
@@ -765,6 +847,7 @@ class HttpTransport::Impl {
 
   // I/O-thread state.
   bool shutting_down_ = false;
+  std::uint64_t tls_generation_ = 0;  // the ClientCertificate generation tls_context_ presents
   std::vector<std::shared_ptr<Connection>> idle_;
   std::set<std::shared_ptr<Exchange>> active_;
   std::deque<std::shared_ptr<Exchange>> pending_;
@@ -843,18 +926,19 @@ class LineStreamImpl final : public LineStream {
 
 // ------------------------------------------------------------------------------------------------
 
-absl::StatusOr<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config,
-                                                                      TransportOptions options,
-                                                                      AuthorizationSource auth) {
+absl::StatusOr<std::unique_ptr<HttpTransport>> HttpTransport::Create(
+    const RestConfig& config, TransportOptions options, AuthorizationSource auth,
+    ClientCertificateSource client_certificate) {
   absl::StatusOr<ServerUrlParts> url = ParseServerUrl(config.server, config.source);
   if (!url.ok()) return url.status();
-  std::unique_ptr<ssl::context> tls_context;
+  std::shared_ptr<ssl::context> tls_context;
   if (url->tls) {
-    absl::StatusOr<std::unique_ptr<ssl::context>> ctx = MakeTlsContext(config);
+    absl::StatusOr<std::shared_ptr<ssl::context>> ctx = MakeTlsContext(config);
     if (!ctx.ok()) return ctx.status();
     tls_context = std::move(*ctx);
   }
-  auto impl = std::make_shared<Impl>(config, options, std::move(auth), std::move(*url), std::move(tls_context));
+  auto impl = std::make_shared<Impl>(config, options, std::move(auth), std::move(client_certificate),
+                                     std::move(*url), std::move(tls_context));
   return std::unique_ptr<HttpTransport>(new HttpTransport(std::move(impl)));
 }
 
@@ -886,7 +970,8 @@ absl::StatusOr<HttpResponse> HttpTransport::SendSync(HttpRequest request) {
 absl::StatusOr<std::unique_ptr<LineStream>> HttpTransport::OpenLineStream(HttpRequest request) {
   if (impl_->OnIoThread()) std::abort();  // would wait for itself
   auto reader = std::make_shared<Impl::StreamReader>(impl_.get(), impl_, request.target);
-  absl::StatusOr<http::request<http::string_body>> req = impl_->BuildRequest(request);
+  absl::StatusOr<http::request<http::string_body>> req =
+      impl_->BuildRequest(request, &reader->certificate_);
   if (!req.ok()) return req.status();
   reader->req_ = std::move(*req);
   const auto timeout = request.timeout.count() > 0 ? request.timeout : impl_->options().request_timeout;

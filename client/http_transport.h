@@ -9,7 +9,15 @@
 //     delivered as newline-delimited items with back-pressure (reading pauses while the consumer
 //     lags by more than `stream_buffer_bytes`);
 //   - TLS with peer verification against the configured CA (or the system store), hostname or IP
-//     SAN checks (OpenSSL's own), SNI, client certificates; connect+handshake and request timeouts.
+//     SAN checks (OpenSSL's own), SNI, client certificates; connect+handshake and request timeouts;
+//   - client certificates that change at run time (exec credential plugins; client-go's
+//     TLSConfig.GetCert plus its connection tracker): with a ClientCertificateSource, every request
+//     asks it for the current pair; a pair of a newer generation than the connections use makes
+//     the transport build a new TLS context for it (later connections present it), close its idle
+//     pooled connections and end its open streams (kUnavailable: watchers reconnect, with the new
+//     certificate). Unary exchanges already in flight finish on their connection, which is then
+//     closed instead of pooled. A pair that cannot be loaded fails the request that brought it
+//     (kInvalidArgument naming its source) and the transport keeps the pair it had.
 //
 // What it does not do: rate limiting, retries on HTTP status codes, decoding. RestClient does those.
 //
@@ -59,12 +67,28 @@ struct TransportOptions {
 // I/O thread, so it may block briefly.
 using AuthorizationSource = std::function<absl::StatusOr<std::string>()>;
 
+// A client certificate supplied at run time (by an exec credential plugin) rather than by the
+// RestConfig. Immutable once handed out.
+struct ClientCertificate {
+  std::string cert_pem;  // both empty: no client certificate (the RestConfig's own, if any)
+  std::string key_pem;
+  std::string source;    // where it came from, for messages: "exec plugin <command>"
+  std::uint64_t generation = 0;  // grows by one each time the pair changes; 1 is the first pair
+};
+
+// The client certificate for the next request, null for "none supplied (yet)", or an error (an
+// exec plugin that failed). Called where AuthorizationSource is called, with every request.
+using ClientCertificateSource =
+    std::function<absl::StatusOr<std::shared_ptr<const ClientCertificate>>()>;
+
 struct TransportStats {
   std::uint64_t connections_opened = 0;
   std::uint64_t connections_reused = 0;
   std::uint64_t requests = 0;
   std::uint64_t transport_failures = 0;
   std::uint64_t stale_connection_retries = 0;
+  std::uint64_t client_certificate_rotations = 0;  // new pairs adopted from the source
+  std::uint64_t connections_closed_for_rotation = 0;  // idle connections and streams closed then
 };
 
 class HttpTransport final : public Transport {
@@ -72,9 +96,11 @@ class HttpTransport final : public Transport {
 
   // Validates the server URL and TLS material (CA, client certificate and key) and starts the I/O
   // thread. kInvalidArgument names the bad field and where it came from (config.source).
-  static absl::StatusOr<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
-                                                                TransportOptions options = {},
-                                                                AuthorizationSource auth = nullptr);
+  // `client_certificate`: see "client certificates that change at run time" above; ignored for
+  // plain-HTTP servers.
+  static absl::StatusOr<std::unique_ptr<HttpTransport>> Create(
+      const RestConfig& config, TransportOptions options = {}, AuthorizationSource auth = nullptr,
+      ClientCertificateSource client_certificate = nullptr);
   ~HttpTransport() override;
   HttpTransport(const HttpTransport&) = delete;
   HttpTransport& operator=(const HttpTransport&) = delete;

@@ -10,7 +10,7 @@ absl::StatusOr<std::shared_ptr<RestClient>> NewRestClient(const RestConfig& conf
   absl::StatusOr<std::shared_ptr<Authenticator>> authenticator = Authenticator::Create(config);
   if (!authenticator.ok()) return authenticator.status();
   absl::StatusOr<std::unique_ptr<HttpTransport>> transport =
-      HttpTransport::Create(config, {}, (*authenticator)->Source());
+      HttpTransport::Create(config, {}, (*authenticator)->Source(), (*authenticator)->CertificateSource());
   if (!transport.ok()) return transport.status();
   const RestClientOptions from_config = RestClientOptions::FromConfig(config);
   base.qps = from_config.qps;

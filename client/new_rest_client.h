@@ -1,5 +1,7 @@
 // NewRestClient: a RestConfig turned into a ready RestClient (credentials, HTTPS transport, QPS and
-// burst), the one way the daemon builds its clients, as client-go's kubernetes.NewForConfig.
+// burst), the one way the daemon builds its clients, as client-go's kubernetes.NewForConfig. An
+// exec plugin's token and client certificate both reach the transport (Authenticator::Source and
+// CertificateSource).
 //
 // Errors: those of Authenticator::Create (credential files, exec plugin configuration) and
 // HttpTransport::Create (server URL, TLS material), naming the field and config.source.

@@ -20,6 +20,7 @@
 #include "absl/strings/escaping.h"
 #include "client/rest_config.h"
 #include "temp_dir.h"
+#include "test_certificates.h"
 
 namespace {
 
@@ -28,13 +29,19 @@ using ksched::client::ExecClusterInfo;
 using ksched::client::ExecConfig;
 using ksched::client::ExecCredentialProvider;
 using ksched::client::ExecProviderOptions;
+using ksched::client::testing::JsonPem;
+using ksched::client::testing::SelfSignedPair;
 using ksched::client::testing::TempDir;
+using ksched::client::testing::TestKeyPair;
 using std::chrono::system_clock;
 
 constexpr char kV1[] = "client.authentication.k8s.io/v1";
 constexpr char kV1beta1[] = "client.authentication.k8s.io/v1beta1";
-const std::string kCertPem = "-----BEGIN CERTIFICATE-----\\nCERT\\n-----END CERTIFICATE-----\\n";
-const std::string kKeyPem = "-----BEGIN PRIVATE KEY-----\\nKEY\\n-----END PRIVATE KEY-----\\n";
+// A real certificate and its key, made once.
+const TestKeyPair& Pair() {
+  static const TestKeyPair pair = SelfSignedPair("exec-credential-test");
+  return pair;
+}
 
 constexpr char kHelp[] =
     "\n\nIt looks like you are trying to use a client-go credential plugin that is not installed.\n"
@@ -120,14 +127,16 @@ TEST_CASE("exec plugin: token, client certificate, expiration", "[client][exec]"
     bool want_cert;
     std::optional<system_clock::time_point> want_expiration;
   };
+  const std::string cert = JsonPem(Pair().cert_pem);
+  const std::string key = JsonPem(Pair().key_pem);
   const std::vector<Case> cases = {
       {"token", kV1, R"({"token":"abc"})", "abc", false, std::nullopt},
       {"client certificate", kV1,
-       R"({"clientCertificateData":")" + kCertPem + R"(","clientKeyData":")" + kKeyPem + "\"}", "",
+       R"({"clientCertificateData":")" + cert + R"(","clientKeyData":")" + key + "\"}", "",
        true, std::nullopt},
       {"token and certificate", kV1,
-       R"({"token":"both","clientCertificateData":")" + kCertPem + R"(","clientKeyData":")" +
-           kKeyPem + "\"}",
+       R"({"token":"both","clientCertificateData":")" + cert + R"(","clientKeyData":")" +
+           key + "\"}",
        "both", true, std::nullopt},
       {"expiration in UTC", kV1, R"({"token":"e","expirationTimestamp":"2100-01-02T03:04:05Z"})",
        "e", false, t2100},
@@ -146,8 +155,8 @@ TEST_CASE("exec plugin: token, client certificate, expiration", "[client][exec]"
       const Credential c = MustGet(provider);
       CHECK(c.token == tc.want_token);
       if (tc.want_cert) {
-        CHECK(c.client_cert_pem == "-----BEGIN CERTIFICATE-----\nCERT\n-----END CERTIFICATE-----\n");
-        CHECK(c.client_key_pem == "-----BEGIN PRIVATE KEY-----\nKEY\n-----END PRIVATE KEY-----\n");
+        CHECK(c.client_cert_pem == Pair().cert_pem);
+        CHECK(c.client_key_pem == Pair().key_pem);
       } else {
         CHECK(c.client_cert_pem.empty());
         CHECK(c.client_key_pem.empty());
@@ -164,7 +173,22 @@ TEST_CASE("exec plugin: invalid output is rejected with upstream's messages", "[
     std::string stdout_json;
     std::string want;  // after "exec: executable <cmd>: "
   };
+  const std::string cert = JsonPem(Pair().cert_pem);
+  const std::string key = JsonPem(Pair().key_pem);
+  const std::string other_key = JsonPem(SelfSignedPair("someone-else").key_pem);
+  const auto pair_status = [](const std::string& c, const std::string& k) {
+    return R"({"token":"t","clientCertificateData":")" + c + R"(","clientKeyData":")" + k + "\"}";
+  };
   const std::vector<Case> cases = {
+      {"garbage certificate", Cred(kV1, pair_status("not a certificate", key)),
+       "failed parsing client key/certificate: clientCertificateData: not a PEM certificate: "},
+      {"a key as the certificate", Cred(kV1, pair_status(key, key)),
+       "failed parsing client key/certificate: clientCertificateData: not a PEM certificate: "},
+      {"garbage key", Cred(kV1, pair_status(cert, "-----BEGIN PRIVATE KEY-----\\nAAAA\\n-----END PRIVATE KEY-----\\n")),
+       "failed parsing client key/certificate: clientKeyData: not a PEM private key: "},
+      {"the key of another certificate", Cred(kV1, pair_status(cert, other_key)),
+       "failed parsing client key/certificate: clientCertificateData/clientKeyData: the private key "
+       "does not match the certificate: "},
       {"other apiVersion", Cred(kV1beta1, R"({"token":"x"})"),
        "exec plugin is configured to use API version client.authentication.k8s.io/v1, plugin "
        "returned version client.authentication.k8s.io/v1beta1"},
