@@ -13,7 +13,9 @@
 //
 // Usage: ksched_decision_rate [--nodes 5000,15000] [--existing-per-node 0.2] [--pods 10000]
 //                             [--warmup 500] [--parallelism 16] [--percentage 100] [--zones 0]
-//                             [--json FILE]
+//                             [--no-reuse] [--json FILE]
+// --no-reuse turns off the reuse of per-node results across identical pods (NodeResultCache), so
+// that every decision runs Filter and Score on every node.
 // Prints one line per node count: pods/s, µs per decision, feasible nodes per decision.
 // Exit 1 on bad flags or a decision that fails (every pod fits by construction).
 #include <chrono>
@@ -59,6 +61,7 @@ struct Flags {
   int parallelism = 16;  // KubeSchedulerConfiguration default
   int percentage = 100;
   int zones = 0;
+  bool reuse = true;  // --no-reuse: every pod takes the full Filter/Score path
   std::string json;
 };
 
@@ -87,6 +90,8 @@ Flags ParseFlags(int argc, char** argv) {
         flags.percentage = std::stoi(next());
       } else if (arg == "--zones") {
         flags.zones = std::stoi(next());
+      } else if (arg == "--no-reuse") {
+        flags.reuse = false;
       } else if (arg == "--json") {
         flags.json = next();
       } else {
@@ -169,6 +174,7 @@ struct RunResult {
   double mean_feasible = 0;
   std::vector<std::string> plugins;
   std::vector<std::string> left_out;
+  ksched::scheduler::NodeResultCache::Stats reuse;
 };
 
 RunResult RunOnce(const Flags& flags, int node_count) {
@@ -215,7 +221,7 @@ RunResult RunOnce(const Flags& flags, int node_count) {
   }
 
   fw::Snapshot snapshot;
-  ksched::scheduler::ScheduleAlgorithm algorithm(flags.percentage, 1);
+  ksched::scheduler::ScheduleAlgorithm algorithm(flags.percentage, 1, flags.reuse);
   long long feasible = 0;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   for (int i = 0; i < total; ++i) {
@@ -251,6 +257,7 @@ RunResult RunOnce(const Flags& flags, int node_count) {
   out.timed = flags.pods;
   out.pods_per_second = out.timed / out.seconds;
   out.mean_feasible = static_cast<double>(feasible) / out.timed;
+  out.reuse = algorithm.node_result_stats();
   return out;
 }
 
@@ -278,6 +285,10 @@ int main(int argc, char** argv) {
         "percentageOfNodesToScore %d: %.0f pods/s (%.1f us per decision, %.0f feasible nodes scored per pod)\n",
         r.nodes, r.existing, r.timed, flags.warmup, flags.parallelism, flags.percentage, r.pods_per_second,
         1e6 * r.seconds / r.timed, r.mean_feasible);
+    std::printf("  node results reused in %lld of %d cycles (%lld rebuilds, %lld nodes re-filtered, %lld raw scores computed)\n",
+                static_cast<long long>(r.reuse.reused_cycles), r.timed + flags.warmup,
+                static_cast<long long>(r.reuse.rebuilt), static_cast<long long>(r.reuse.refreshed_nodes),
+                static_cast<long long>(r.reuse.scored_nodes));
     if (!r.left_out.empty()) {
       std::printf("  upstream default plugins not compiled in (left out): %s\n", JsonList(r.left_out).c_str());
     }
@@ -286,14 +297,17 @@ int main(int argc, char** argv) {
   }
   if (!flags.json.empty()) {
     std::ofstream out(flags.json);
-    out << "{\"benchmark\":\"decision_rate\",\"parallelism\":" << flags.parallelism
+    out << "{\"benchmark\":\"decision_rate\",\"reuse_node_results\":" << (flags.reuse ? "true" : "false")
+        << ",\"parallelism\":" << flags.parallelism
         << ",\"percentage_of_nodes_to_score\":" << flags.percentage << ",\"runs\":[";
     for (std::size_t i = 0; i < results.size(); ++i) {
       const RunResult& r = results[i];
       out << (i > 0 ? "," : "") << "{\"nodes\":" << r.nodes << ",\"existing_pods\":" << r.existing
           << ",\"pods\":" << r.timed << ",\"seconds\":" << r.seconds << ",\"pods_per_second\":" << r.pods_per_second
           << ",\"mean_feasible_nodes\":" << r.mean_feasible << ",\"plugins\":" << JsonList(r.plugins)
-          << ",\"left_out\":" << JsonList(r.left_out) << "}";
+          << ",\"left_out\":" << JsonList(r.left_out) << ",\"reused_cycles\":" << r.reuse.reused_cycles
+          << ",\"rebuilds\":" << r.reuse.rebuilt << ",\"refiltered_nodes\":" << r.reuse.refreshed_nodes
+          << ",\"scored_nodes\":" << r.reuse.scored_nodes << "}";
     }
     out << "]}\n";
     if (!out) Die("cannot write " + flags.json);

@@ -1,39 +1,53 @@
 #include "framework/cycle_state.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace ksched::framework {
 
-StateData* CycleState::Read(std::string_view key) const {
-  for (const auto& [name, data] : entries_) {
-    if (name == key) return data.get();
+StateData* CycleState::Read(const StateKey& key) const noexcept {
+  for (const Entry& entry : entries_) {
+    // Write keeps hashes unique, so the hash alone identifies the entry.
+    if (entry.hash == key.hash()) return entry.data.get();
   }
   return nullptr;
 }
 
-void CycleState::Write(std::string key, std::unique_ptr<StateData> data) {
-  for (auto& [name, existing] : entries_) {
-    if (name == key) {
-      existing = std::move(data);
+void CycleState::Write(const StateKey& key, std::unique_ptr<StateData> data) {
+  for (Entry& entry : entries_) {
+    if (entry.hash == key.hash()) {
+      // Two names with one 64-bit hash would make Read return the wrong plugin's data.
+      if (entry.name != key.name()) {
+        std::fprintf(stderr, "CycleState: keys %s and %.*s share a hash\n", entry.name.c_str(),
+                     static_cast<int>(key.name().size()), key.name().data());
+        std::abort();
+      }
+      entry.data = std::move(data);
       return;
     }
   }
-  entries_.emplace_back(std::move(key), std::move(data));
+  entries_.push_back(Entry{key.hash(), std::string(key.name()), std::move(data)});
 }
 
 void CycleState::Delete(std::string_view key) {
-  auto it = std::find_if(entries_.begin(), entries_.end(),
-                         [key](const auto& entry) { return entry.first == key; });
+  const StateKey wanted(key);
+  auto it = std::find_if(entries_.begin(), entries_.end(), [&wanted](const Entry& entry) {
+    return entry.hash == wanted.hash() && entry.name == wanted.name();
+  });
   if (it != entries_.end()) entries_.erase(it);
 }
 
 std::unique_ptr<CycleState> CycleState::Clone() const {
   auto clone = std::make_unique<CycleState>();
   clone->entries_.reserve(entries_.size());
-  for (const auto& [name, data] : entries_) {
-    clone->entries_.emplace_back(name, data != nullptr ? data->Clone() : nullptr);
+  for (const Entry& entry : entries_) {
+    clone->entries_.push_back(
+        Entry{entry.hash, entry.name, entry.data != nullptr ? entry.data->Clone() : nullptr});
   }
   clone->skip_filter_ = skip_filter_;
+  clone->filter_plan_ = filter_plan_;
+  clone->filter_plan_owner_ = filter_plan_owner_;
   clone->skip_score_ = skip_score_;
   clone->record_plugin_metrics_ = record_plugin_metrics_;
   return clone;

@@ -4,18 +4,28 @@
 // must be cloneable: preemption and nominated-pod filtering run Filter on a clone after adding or
 // removing pods through the PreFilter extensions.
 //
+// Keys: plugins declare theirs as `constexpr StateKey`, whose hash is computed at compile time, so
+// the per-node Read in Filter/Score compares one integer per entry before any string (the string
+// overloads hash at run time and suit cold paths and tests). ReadAs<T> on a `final` T checks the
+// dynamic type with typeid instead of a dynamic_cast.
+//
 // Also carries the sets of plugins to skip at Filter and Score (those that returned Skip from
-// PreFilter/PreScore).
+// PreFilter/PreScore), and the framework's per-cycle list of the Filter plugins that run, derived
+// from the skip set; any non-const access to the skip set drops that list, so the two cannot
+// disagree.
 //
 // Thread-safety: Write and Delete only from the scheduling thread outside the parallel phases
 // (PreFilter, PreScore, Reserve, Permit, and on clones); Read may then be called concurrently from
 // the Filter/Score workers. This matches what upstream plugins do with their sync.Map.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -27,6 +37,30 @@ class StateData {
   virtual std::unique_ptr<StateData> Clone() const = 0;
 };
 
+// A CycleState key: the name and its FNV-1a hash. Cheap to copy; the name's storage must outlive
+// the key (string literals for the constants).
+class StateKey {
+ public:
+  constexpr explicit StateKey(std::string_view name) noexcept : name_(name), hash_(HashOf(name)) {}
+
+  constexpr std::string_view name() const noexcept { return name_; }
+  constexpr std::uint64_t hash() const noexcept { return hash_; }
+  explicit operator std::string() const { return std::string(name_); }
+
+  static constexpr std::uint64_t HashOf(std::string_view text) noexcept {
+    std::uint64_t hash = 14695981039346656037ULL;
+    for (const char c : text) {
+      hash ^= static_cast<unsigned char>(c);
+      hash *= 1099511628211ULL;
+    }
+    return hash;
+  }
+
+ private:
+  std::string_view name_;
+  std::uint64_t hash_;
+};
+
 class CycleState {
  public:
   CycleState() = default;
@@ -35,19 +69,35 @@ class CycleState {
 
   // The data under `key`, nullptr when absent. The pointer stays valid until the key is written
   // or deleted or the state is destroyed.
-  StateData* Read(std::string_view key) const;
+  StateData* Read(const StateKey& key) const noexcept;
+  StateData* Read(std::string_view key) const noexcept { return Read(StateKey(key)); }
   // Typed read: nullptr when absent or of another type.
   template <typename T>
-  T* ReadAs(std::string_view key) const {
-    return dynamic_cast<T*>(Read(key));
+  T* ReadAs(const StateKey& key) const noexcept {
+    StateData* data = Read(key);
+    if constexpr (std::is_final_v<T>) {
+      return data != nullptr && typeid(*data) == typeid(T) ? static_cast<T*>(data) : nullptr;
+    } else {
+      return dynamic_cast<T*>(data);
+    }
   }
-  void Write(std::string key, std::unique_ptr<StateData> data);
+  template <typename T>
+  T* ReadAs(std::string_view key) const noexcept {
+    return ReadAs<T>(StateKey(key));
+  }
+  void Write(const StateKey& key, std::unique_ptr<StateData> data);
+  void Write(std::string_view key, std::unique_ptr<StateData> data) {
+    Write(StateKey(key), std::move(data));
+  }
   void Delete(std::string_view key);
 
   // A deep copy (every StateData cloned; skip sets copied).
   std::unique_ptr<CycleState> Clone() const;
 
-  std::set<std::string, std::less<>>& skip_filter_plugins() { return skip_filter_; }
+  std::set<std::string, std::less<>>& skip_filter_plugins() {
+    filter_plan_owner_ = nullptr;
+    return skip_filter_;
+  }
   const std::set<std::string, std::less<>>& skip_filter_plugins() const { return skip_filter_; }
   std::set<std::string, std::less<>>& skip_score_plugins() { return skip_score_; }
   const std::set<std::string, std::less<>>& skip_score_plugins() const { return skip_score_; }
@@ -56,9 +106,27 @@ class CycleState {
   bool record_plugin_metrics() const { return record_plugin_metrics_; }
   void set_record_plugin_metrics(bool on) { record_plugin_metrics_ = on; }
 
+  // Framework-private: the indexes (into `owner`'s Filter plugin list) of the Filter plugins that
+  // run this cycle, as `owner` derived them from skip_filter_plugins(); nullptr when `owner` did
+  // not set them or the skip set may have changed since.
+  const std::vector<std::uint16_t>* filter_plan(const void* owner) const noexcept {
+    return owner != nullptr && owner == filter_plan_owner_ ? &filter_plan_ : nullptr;
+  }
+  void set_filter_plan(const void* owner, std::vector<std::uint16_t> plan) {
+    filter_plan_ = std::move(plan);
+    filter_plan_owner_ = owner;
+  }
+
  private:
-  std::vector<std::pair<std::string, std::unique_ptr<StateData>>> entries_;
+  struct Entry {
+    std::uint64_t hash;
+    std::string name;
+    std::unique_ptr<StateData> data;
+  };
+  std::vector<Entry> entries_;
   std::set<std::string, std::less<>> skip_filter_;
+  std::vector<std::uint16_t> filter_plan_;
+  const void* filter_plan_owner_ = nullptr;
   std::set<std::string, std::less<>> skip_score_;
   bool record_plugin_metrics_ = false;
 };

@@ -466,6 +466,15 @@ std::pair<PreFilterResult, Status> Framework::RunPreFilterPluginsUntimed(
   // Upstream records the skipped plugins on every return (a deferred SetSkipFilterPlugins).
   auto finish = [&](PreFilterResult out, Status status) {
     state.skip_filter_plugins() = std::move(skipped);
+    // The Filter plugins that run, worked out once here rather than per node.
+    std::vector<std::uint16_t> plan;
+    plan.reserve(filter_.size());
+    for (std::size_t i = 0; i < filter_.size(); ++i) {
+      if (!state.skip_filter_plugins().contains(filter_[i]->Name())) {
+        plan.push_back(static_cast<std::uint16_t>(i));
+      }
+    }
+    state.set_filter_plan(this, std::move(plan));
     return std::pair<PreFilterResult, Status>{std::move(out), std::move(status)};
   };
   for (std::size_t i = 0; i < pre_filter_.size(); ++i) {
@@ -551,20 +560,32 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const api::P
 
 Status Framework::RunFilterPlugins(const CycleState& state, const api::Pod& pod,
                                    const NodeInfo& node) const {
-  const auto& skip = state.skip_filter_plugins();
   const bool sampled = state.record_plugin_metrics();
-  for (std::size_t i = 0; i < filter_.size(); ++i) {
+  auto run = [&](std::size_t i) -> Status {
     FilterPlugin* plugin = filter_[i];
-    if (!skip.empty() && skip.contains(plugin->Name())) continue;
     Status status = TimedCall(SinkAt(plugin_sinks_.filter, i, sampled), ExtensionPoint::kFilter,
                               [&] { return plugin->Filter(state, pod, node); });
-    if (status.IsSuccess()) continue;
+    if (status.IsSuccess()) return status;
     const std::string name(plugin->Name());
     if (!status.IsRejected()) {
       // Filters may only accept or reject; anything else is an error of the plugin.
       return WrapError("running " + Quoted(name) + " filter plugin", status).WithPlugin(name);
     }
     return std::move(status).WithPlugin(name);
+  };
+  // The per-node hot path: the plan RunPreFilterPlugins left, no name lookups.
+  if (const std::vector<std::uint16_t>* plan = state.filter_plan(this)) {
+    for (const std::uint16_t i : *plan) {
+      Status status = run(i);
+      if (!status.IsSuccess()) return status;
+    }
+    return Status();
+  }
+  const auto& skip = state.skip_filter_plugins();
+  for (std::size_t i = 0; i < filter_.size(); ++i) {
+    if (!skip.empty() && skip.contains(filter_[i]->Name())) continue;
+    Status status = run(i);
+    if (!status.IsSuccess()) return status;
   }
   return Status();
 }
@@ -575,7 +596,9 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
   // must pass both, so that it neither takes room promised to them nor relies on their presence
   // (e.g. for affinity).
   std::vector<PodInfoPtr> nominated;
-  if (services_.nominator != nullptr) {
+  // One relaxed atomic load per node in the common case of no nominations, instead of the
+  // nominator's lock and a per-node lookup.
+  if (services_.nominator != nullptr && services_.nominator->HasNominatedPods()) {
     nominated = services_.nominator->NominatedPodsForNode(node.name());
   }
   if (nominated.empty()) return RunFilterPlugins(state, pod, node);
@@ -673,14 +696,12 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePlugins(
 absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePluginsUntimed(
     const CycleState& state, const api::Pod& pod, const std::vector<const NodeInfo*>& nodes) {
   const bool sampled = state.record_plugin_metrics();
-  std::vector<NodePluginScores> totals(nodes.size());
-  for (std::size_t i = 0; i < nodes.size(); ++i) totals[i].node = nodes[i];
-
-  std::vector<std::size_t> active;  // indexes into score_ of the plugins that run
-  for (std::size_t p = 0; p < score_.size(); ++p) {
-    if (!state.skip_score_plugins().contains(score_[p]->Name())) active.push_back(p);
+  const std::vector<std::uint16_t> active = ActiveScorePlugins(state);
+  if (active.empty() || nodes.empty()) {
+    std::vector<NodePluginScores> totals(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) totals[i].node = nodes[i];
+    return totals;
   }
-  if (active.empty() || nodes.empty()) return totals;
 
   // scores[k][i]: plugin active[k] on node i. Error texts are upstream's (they reach the
   // FailedScheduling event).
@@ -695,11 +716,7 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePluginsUntimed(
                     [&] { return plugin->Score(state, pod, *nodes[i]); });
       if (!status.IsSuccess()) {
         std::lock_guard lock(error_mu);
-        if (!first_error) {
-          first_error = absl::InternalError("running Score plugins: plugin " +
-                                            Quoted(plugin->Name()) + " failed with: " +
-                                            status.Message());
-        }
+        if (!first_error) first_error = ScoreError(*plugin, status);
         run.Cancel();
         return;
       }
@@ -707,7 +724,73 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePluginsUntimed(
     }
   });
   if (first_error) return *first_error;
+  return NormalizeAndWeighUntimed(state, pod, active, scores, nodes);
+}
 
+absl::Status Framework::ScoreError(const ScorePlugin& plugin, const Status& status) {
+  return absl::InternalError("running Score plugins: plugin " + Quoted(plugin.Name()) +
+                             " failed with: " + status.Message());
+}
+
+std::vector<std::uint16_t> Framework::ActiveScorePlugins(const CycleState& state) const {
+  std::vector<std::uint16_t> active;  // indexes into score_ of the plugins that run
+  active.reserve(score_.size());
+  for (std::size_t p = 0; p < score_.size(); ++p) {
+    if (!state.skip_score_plugins().contains(score_[p]->Name())) {
+      active.push_back(static_cast<std::uint16_t>(p));
+    }
+  }
+  return active;
+}
+
+bool Framework::FilterPluginsAreNodeLocal(std::span<const std::uint16_t> filter_plugins) const {
+  for (const std::uint16_t i : filter_plugins) {
+    if (!filter_[i]->NodeLocalResults()) return false;
+  }
+  return true;
+}
+
+bool Framework::ScorePluginsAreNodeLocal(std::span<const std::uint16_t> score_plugins) const {
+  for (const std::uint16_t i : score_plugins) {
+    if (!score_[i]->NodeLocalResults()) return false;
+  }
+  return true;
+}
+
+absl::Status Framework::ScoreNode(const CycleState& state, const api::Pod& pod,
+                                  const NodeInfo& node,
+                                  std::span<const std::uint16_t> score_plugins,
+                                  std::span<std::int64_t> out) const {
+  const bool sampled = state.record_plugin_metrics();
+  for (std::size_t k = 0; k < score_plugins.size(); ++k) {
+    ScorePlugin* plugin = score_[score_plugins[k]];
+    auto [score, status] =
+        TimedCall(SinkAt(plugin_sinks_.score, score_plugins[k], sampled), ExtensionPoint::kScore,
+                  [&] { return plugin->Score(state, pod, node); });
+    if (!status.IsSuccess()) return ScoreError(*plugin, status);
+    out[k] = score;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<NodePluginScores>> Framework::NormalizeAndWeighScores(
+    const CycleState& state, const api::Pod& pod, std::span<const std::uint16_t> score_plugins,
+    std::vector<std::vector<NodeScore>>& scores, const std::vector<const NodeInfo*>& nodes,
+    SteadyClock::time_point start) const {
+  absl::StatusOr<std::vector<NodePluginScores>> out =
+      NormalizeAndWeighUntimed(state, pod, score_plugins, scores, nodes);
+  if (records_metrics()) {
+    ObserveExtensionPoint(ExtensionPoint::kScore, out.ok() ? Code::kSuccess : Code::kError, start);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<NodePluginScores>> Framework::NormalizeAndWeighUntimed(
+    const CycleState& state, const api::Pod& pod, std::span<const std::uint16_t> active,
+    std::vector<std::vector<NodeScore>>& scores, const std::vector<const NodeInfo*>& nodes) const {
+  const bool sampled = state.record_plugin_metrics();
+  std::vector<NodePluginScores> totals(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) totals[i].node = nodes[i];
   // Every plugin normalizes before any range check, as upstream's two phases.
   for (std::size_t k = 0; k < active.size(); ++k) {
     ScorePlugin* plugin = score_[active[k]];
@@ -722,19 +805,28 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePluginsUntimed(
     }
   }
   for (std::size_t k = 0; k < active.size(); ++k) {
-    ScorePlugin* plugin = score_[active[k]];
-    const std::int64_t weight = score_weights_[active[k]];
+    const std::vector<NodeScore>& column = scores[k];
+    // Range check first, branch-free over the column; the loop below then only adds.
+    std::int64_t low = kMinNodeScore;
+    std::int64_t high = kMaxNodeScore;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-      const std::int64_t score = scores[k][i].score;
-      if (score > kMaxNodeScore || score < kMinNodeScore) {
+      low = std::min(low, column[i].score);
+      high = std::max(high, column[i].score);
+    }
+    if (low < kMinNodeScore || high > kMaxNodeScore) {
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const std::int64_t score = column[i].score;
+        if (score <= kMaxNodeScore && score >= kMinNodeScore) continue;
         return absl::InternalError(
-            "applying score defaultWeights on Score plugins: plugin " + Quoted(plugin->Name()) +
-            " returns an invalid score " + std::to_string(score) + ", it should in the range of [" +
+            "applying score defaultWeights on Score plugins: plugin " +
+            Quoted(score_[active[k]]->Name()) + " returns an invalid score " +
+            std::to_string(score) + ", it should in the range of [" +
             std::to_string(kMinNodeScore) + ", " + std::to_string(kMaxNodeScore) +
             "] after normalizing");
       }
-      totals[i].total_score += score * weight;
     }
+    const std::int64_t weight = score_weights_[active[k]];
+    for (std::size_t i = 0; i < nodes.size(); ++i) totals[i].total_score += column[i].score * weight;
   }
   return totals;
 }

@@ -26,6 +26,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,6 +48,9 @@ class PodNominator {
   virtual ~PodNominator() = default;
   // The pods nominated to `node_name`, excluding none (the caller filters by priority).
   virtual std::vector<PodInfoPtr> NominatedPodsForNode(std::string_view node_name) const = 0;
+  // Whether any pod is nominated to any node: a cheap check (no lock) run before the per-node
+  // lookup. May be stale by a concurrent nomination, as a per-node lookup may be.
+  virtual bool HasNominatedPods() const = 0;
 };
 
 // Services the scheduler layer lends to every profile's runtime.
@@ -113,6 +118,7 @@ class Framework final : public Handle {
   // The queue's nominator is created after the runtimes (it needs their events); set before the
   // first cycle.
   void SetNominator(const PodNominator* nominator) { services_.nominator = nominator; }
+  const PodNominator* nominator() const { return services_.nominator; }
   // Like the nominator: set (or left nullptr) before the first cycle.
   void SetSpreadSelectorLister(const SpreadSelectorLister* lister) {
     services_.spread_selector_lister = lister;
@@ -151,6 +157,32 @@ class Framework final : public Handle {
   absl::StatusOr<std::vector<NodePluginScores>> RunScorePlugins(
       const CycleState& state, const api::Pod& pod, const std::vector<const NodeInfo*>& nodes);
 
+  // --- The pieces of Filter and Score, for reusing per-node results across identical pods -----
+  // (scheduler/node_result_cache.h). Indexes refer to this runtime's Filter / Score plugin lists.
+  //
+  // The Filter plugins that run in this cycle: the plan RunPreFilterPlugins left in `state`, or
+  // nullptr when there is none (PreFilter did not run through this runtime).
+  const std::vector<std::uint16_t>* FilterPlan(const CycleState& state) const {
+    return state.filter_plan(this);
+  }
+  // The Score plugins that run in this cycle (those PreScore did not skip).
+  std::vector<std::uint16_t> ActiveScorePlugins(const CycleState& state) const;
+  // Whether every listed plugin declares Plugin::NodeLocalResults().
+  bool FilterPluginsAreNodeLocal(std::span<const std::uint16_t> filter_plugins) const;
+  bool ScorePluginsAreNodeLocal(std::span<const std::uint16_t> score_plugins) const;
+  // The raw Score of each plugin in `score_plugins` on one node, into `out` (same length).
+  // Thread-safe. An error carries upstream's "running Score plugins: ..." text.
+  absl::Status ScoreNode(const CycleState& state, const api::Pod& pod, const NodeInfo& node,
+                         std::span<const std::uint16_t> score_plugins,
+                         std::span<std::int64_t> out) const;
+  // NormalizeScore of each plugin over its raw scores, then the weighted totals: scores[k] holds
+  // plugin score_plugins[k]'s raw scores for `nodes`, in order (normalised in place). Errors as
+  // RunScorePlugins'. Observes the Score extension point when metrics are recorded.
+  absl::StatusOr<std::vector<NodePluginScores>> NormalizeAndWeighScores(
+      const CycleState& state, const api::Pod& pod, std::span<const std::uint16_t> score_plugins,
+      std::vector<std::vector<NodeScore>>& scores, const std::vector<const NodeInfo*>& nodes,
+      std::chrono::steady_clock::time_point start) const;
+
   Status RunReservePluginsReserve(CycleState& state, const api::Pod& pod,
                                   const std::string& node_name);
   // Reverse order, every plugin.
@@ -176,6 +208,10 @@ class Framework final : public Handle {
       CycleState& state, const api::Pod& pod, std::set<std::string, std::less<>>& plugins_with_nodes);
   absl::StatusOr<std::vector<NodePluginScores>> RunScorePluginsUntimed(
       const CycleState& state, const api::Pod& pod, const std::vector<const NodeInfo*>& nodes);
+  absl::StatusOr<std::vector<NodePluginScores>> NormalizeAndWeighUntimed(
+      const CycleState& state, const api::Pod& pod, std::span<const std::uint16_t> active,
+      std::vector<std::vector<NodeScore>>& scores, const std::vector<const NodeInfo*>& nodes) const;
+  static absl::Status ScoreError(const ScorePlugin& plugin, const Status& status);
   Status RunPermitPluginsUntimed(CycleState& state, const api::Pod& pod,
                                  const std::string& node_name);
 

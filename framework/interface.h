@@ -54,6 +54,12 @@ class Plugin {
   virtual ~Plugin() = default;
   // The name under which the plugin is registered and configured.
   virtual std::string_view Name() const = 0;
+  // Whether the plugin's Filter and Score results for a node depend only on that NodeInfo's
+  // content, the pod, and what the plugin's own PreFilter/PreScore wrote for the pod: not on other
+  // nodes, the time, or data from outside the snapshot. The scheduler then reuses them for a
+  // following pod that is identical for scheduling, on nodes whose NodeInfo has not changed
+  // (scheduler/node_result_cache.h); NormalizeScore always runs. Default false: never reused.
+  virtual bool NodeLocalResults() const { return false; }
 };
 
 // Lets a plugin declare the cluster events that may make a pod it rejected schedulable. A plugin

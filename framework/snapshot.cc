@@ -59,7 +59,10 @@ NodeInfo* Snapshot::GetOrCreate(const std::string& node_name) {
   return slot.get();
 }
 
-void Snapshot::Erase(std::string_view node_name) { map_.erase(Key(node_name)); }
+void Snapshot::Erase(std::string_view node_name) {
+  map_.erase(Key(node_name));
+  ++list_version_;
+}
 
 NodeInfo* Snapshot::GetMutable(std::string_view node_name) {
   auto it = map_.find(Key(node_name));
@@ -67,6 +70,7 @@ NodeInfo* Snapshot::GetMutable(std::string_view node_name) {
 }
 
 void Snapshot::RebuildLists(const std::vector<std::string>& order) {
+  ++list_version_;
   list_.clear();
   list_.reserve(order.size());
   for (const std::string& name : order) {

@@ -43,6 +43,10 @@ class Snapshot {
   std::size_t size() const { return list_.size(); }
   // The cache generation this snapshot reflects (0 = never updated).
   std::int64_t generation() const { return generation_; }
+  // Grows whenever nodes() may have changed (nodes added, removed or reordered); equal versions of
+  // one Snapshot mean the same NodeInfo objects in the same order. NodeInfos are updated in place
+  // (their generation moves) without changing it.
+  std::uint64_t list_version() const { return list_version_; }
 
   // --- For the cache (scheduler layer) only ---------------------------------------------------
   // The stored NodeInfo of a node, created empty when absent.
@@ -65,6 +69,7 @@ class Snapshot {
   std::vector<NodeInfo*> with_affinity_;
   std::vector<NodeInfo*> with_required_anti_affinity_;
   std::int64_t generation_ = 0;
+  std::uint64_t list_version_ = 0;
 };
 
 }  // namespace ksched::framework

@@ -14,22 +14,35 @@ std::string_view CodeName(Code code) {
 }
 
 Status::Status(Code code, std::initializer_list<std::string_view> reasons) : code_(code) {
-  reasons_.reserve(reasons.size());
-  for (std::string_view reason : reasons) reasons_.emplace_back(reason);
+  if (reasons.size() == 0) return;
+  std::vector<std::string>& list = MutableRep().reasons;
+  list.reserve(reasons.size());
+  for (std::string_view reason : reasons) list.emplace_back(reason);
+}
+
+const std::string& Status::EmptyString() {
+  static const std::string kEmpty;
+  return kEmpty;
+}
+
+const std::vector<std::string>& Status::EmptyList() {
+  static const std::vector<std::string> kEmpty;
+  return kEmpty;
 }
 
 Status Status::FromError(std::string error) {
   Status status(Code::kError);
-  status.error_ = std::move(error);
+  status.MutableRep().error = std::move(error);
   return status;
 }
 
 std::vector<std::string> Status::Reasons() const {
-  if (error_.empty()) return reasons_;
+  if (rep_ == nullptr) return {};
+  if (rep_->error.empty()) return rep_->reasons;
   std::vector<std::string> all;
-  all.reserve(reasons_.size() + 1);
-  all.push_back(error_);
-  all.insert(all.end(), reasons_.begin(), reasons_.end());
+  all.reserve(rep_->reasons.size() + 1);
+  all.push_back(rep_->error);
+  all.insert(all.end(), rep_->reasons.begin(), rep_->reasons.end());
   return all;
 }
 
@@ -46,7 +59,7 @@ std::string Status::ToString() const {
   std::string text(CodeName(code_));
   const std::string message = Message();
   if (!message.empty()) text += ": " + message;
-  if (!plugin_.empty()) text += " (plugin " + plugin_ + ")";
+  if (!plugin().empty()) text += " (plugin " + plugin() + ")";
   return text;
 }
 

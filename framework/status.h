@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,8 +42,24 @@ class Status {
  public:
   Status() = default;  // Success
   explicit Status(Code code) : code_(code) {}
-  Status(Code code, std::vector<std::string> reasons) : code_(code), reasons_(std::move(reasons)) {}
+  Status(Code code, std::vector<std::string> reasons) : code_(code) {
+    if (!reasons.empty()) MutableRep().reasons = std::move(reasons);
+  }
   Status(Code code, std::initializer_list<std::string_view> reasons);
+
+  Status(const Status& other) : code_(other.code_) {
+    if (other.rep_ != nullptr) rep_ = std::make_unique<Rep>(*other.rep_);
+  }
+  Status& operator=(const Status& other) {
+    if (this != &other) {
+      code_ = other.code_;
+      rep_ = other.rep_ != nullptr ? std::make_unique<Rep>(*other.rep_) : nullptr;
+    }
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+  ~Status() = default;
 
   // Error-code status carrying an error text (upstream AsStatus).
   static Status FromError(std::string error);
@@ -52,26 +69,26 @@ class Status {
   std::vector<std::string> Reasons() const;
   // Upstream Message(): Reasons() joined with ", ".
   std::string Message() const;
-  const std::string& error() const { return error_; }
-  const std::string& plugin() const { return plugin_; }
+  const std::string& error() const { return rep_ != nullptr ? rep_->error : EmptyString(); }
+  const std::string& plugin() const { return rep_ != nullptr ? rep_->plugin : EmptyString(); }
 
   Status& WithPlugin(std::string plugin) & {
-    plugin_ = std::move(plugin);
+    MutableRep().plugin = std::move(plugin);
     return *this;
   }
   Status&& WithPlugin(std::string plugin) && {
-    plugin_ = std::move(plugin);
+    MutableRep().plugin = std::move(plugin);
     return std::move(*this);
   }
-  void AppendReason(std::string reason) { reasons_.push_back(std::move(reason)); }
+  void AppendReason(std::string reason) { MutableRep().reasons.push_back(std::move(reason)); }
   // Attaches an error text keeping the code (upstream Status.WithError): Message() then starts
   // with it. Used for Unschedulable statuses that carry a FitError's message.
   Status& WithError(std::string error) & {
-    error_ = std::move(error);
+    MutableRep().error = std::move(error);
     return *this;
   }
   Status&& WithError(std::string error) && {
-    error_ = std::move(error);
+    MutableRep().error = std::move(error);
     return std::move(*this);
   }
 
@@ -86,17 +103,32 @@ class Status {
 
   // Equal when code, reasons and error agree (the plugin name is provenance, not content).
   friend bool operator==(const Status& a, const Status& b) {
-    return a.code_ == b.code_ && a.reasons_ == b.reasons_ && a.error_ == b.error_;
+    if (a.code_ != b.code_) return false;
+    const std::vector<std::string>& a_reasons = a.rep_ != nullptr ? a.rep_->reasons : EmptyList();
+    const std::vector<std::string>& b_reasons = b.rep_ != nullptr ? b.rep_->reasons : EmptyList();
+    return a_reasons == b_reasons && a.error() == b.error();
   }
 
   // "Unschedulable: reason1, reason2" (plus " (plugin X)" when stamped): for logs, not users.
   std::string ToString() const;
 
  private:
+  // Everything but the code, out of line: a plain Success (what Filter and Score return once per
+  // node and plugin) is one byte and a null pointer, built and destroyed for free.
+  struct Rep {
+    std::vector<std::string> reasons;
+    std::string error;
+    std::string plugin;
+  };
+  Rep& MutableRep() {
+    if (rep_ == nullptr) rep_ = std::make_unique<Rep>();
+    return *rep_;
+  }
+  static const std::string& EmptyString();
+  static const std::vector<std::string>& EmptyList();
+
   Code code_ = Code::kSuccess;
-  std::vector<std::string> reasons_;
-  std::string error_;
-  std::string plugin_;
+  std::unique_ptr<Rep> rep_;
 };
 
 }  // namespace ksched::framework

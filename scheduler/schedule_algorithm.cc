@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <set>
 #include <mutex>
 
@@ -20,9 +21,10 @@ std::int32_t NumFeasibleNodesToFind(std::int32_t percentage, std::int32_t num_al
 }
 
 ScheduleAlgorithm::ScheduleAlgorithm(std::int32_t global_percentage,
-                                     std::optional<std::uint64_t> seed)
+                                     std::optional<std::uint64_t> seed, bool reuse_node_results)
     : global_percentage_(global_percentage),
-      rng_(seed.has_value() ? *seed : std::random_device{}()) {}
+      rng_(seed.has_value() ? *seed : std::random_device{}()),
+      reuse_node_results_(reuse_node_results) {}
 
 ScheduleOutcome ScheduleAlgorithm::SchedulePod(framework::Framework& framework,
                                                framework::CycleState& state, const api::Pod& pod,
@@ -69,7 +71,7 @@ ScheduleOutcome ScheduleAlgorithm::SchedulePod(framework::Framework& framework,
       return outcome;
     }
     absl::StatusOr<std::vector<framework::NodePluginScores>> scored =
-        framework.RunScorePlugins(state, pod, feasible);
+        ScoreFeasible(framework, state, pod, feasible);
     if (!scored.ok()) {
       outcome.status = framework::Status::FromError(std::string(scored.status().message()));
       outcome.result.nominating_info = framework::NominatingInfo{"", framework::NominatingMode::kOverride};
@@ -108,6 +110,22 @@ framework::Status ScheduleAlgorithm::FindNodesThatFitPod(
       framework::Status status = FindNodesThatPassFilters(framework, state, pod, one, diagnosis, feasible);
       if (status.IsSuccess() && !feasible.empty()) return status;
       feasible.clear();
+    }
+  }
+
+  cycle_reused_ = false;
+  if (reuse_node_results_ && pre_result.AllNodes()) {
+    const std::chrono::steady_clock::time_point filter_start =
+        framework.records_metrics() ? std::chrono::steady_clock::now()
+                                    : std::chrono::steady_clock::time_point{};
+    if (node_results_.PrepareFilter(framework, state, pod, snapshot)) {
+      cycle_reused_ = true;
+      GatherFeasible(framework, snapshot, diagnosis, feasible);
+      if (framework.records_metrics()) {
+        framework.ObserveExtensionPoint(framework::ExtensionPoint::kFilter,
+                                        framework::Code::kSuccess, filter_start);
+      }
+      return framework::Status();
     }
   }
 
@@ -209,21 +227,96 @@ framework::Status ScheduleAlgorithm::FindNodesThatPassFilters(
   return framework::Status();
 }
 
-std::string ScheduleAlgorithm::SelectHost(const std::vector<framework::NodePluginScores>& scores) {
-  std::size_t selected = 0;
-  std::int64_t best = scores.front().total_score;
-  std::uint64_t ties = 1;
-  for (std::size_t i = 1; i < scores.size(); ++i) {
-    if (scores[i].total_score > best) {
-      best = scores[i].total_score;
-      selected = i;
-      ties = 1;
-    } else if (scores[i].total_score == best) {
-      ++ties;
-      if (std::uniform_int_distribution<std::uint64_t>(0, ties - 1)(rng_) == 0) selected = i;
+void ScheduleAlgorithm::GatherFeasible(framework::Framework& framework,
+                                       const framework::Snapshot& snapshot, Diagnosis& diagnosis,
+                                       std::vector<const framework::NodeInfo*>& feasible) {
+  const std::vector<framework::NodeInfo*>& nodes = snapshot.nodes();
+  const std::size_t num_all = nodes.size();
+  const std::int32_t percentage =
+      framework.percentage_of_nodes_to_score().value_or(global_percentage_);
+  std::size_t to_find = static_cast<std::size_t>(
+      NumFeasibleNodesToFind(percentage, static_cast<std::int32_t>(num_all)));
+  if (!framework.HasScorePlugins()) to_find = 1;  // as FindNodesThatPassFilters
+  const std::size_t start = next_start_node_index_;
+  feasible.clear();
+  feasible_indexes_.clear();
+  feasible_rotation_start_.reset();
+  if (node_results_.infeasible_count() == 0 && to_find >= num_all) {
+    // Every node, from the round-robin start: what a full filter pass finds.
+    feasible.reserve(num_all);
+    feasible.insert(feasible.end(), nodes.begin() + static_cast<std::ptrdiff_t>(start), nodes.end());
+    feasible.insert(feasible.end(), nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(start));
+    feasible_indexes_.resize(num_all);
+    for (std::size_t j = 0; j < num_all; ++j) {
+      feasible_indexes_[j] = j + start < num_all ? j + start : j + start - num_all;
+    }
+    feasible_rotation_start_ = start;
+    return;  // all nodes processed: the start index comes back to itself
+  }
+  feasible.reserve(std::min(to_find, num_all));
+  // As the filter pass: nodes in order from the start; rejections are recorded until one feasible
+  // node more than needed turns up (it is not counted); the start then moves past what was kept.
+  std::size_t rejected = 0;
+  bool done = false;
+  // Two ranges, [start, n) then [0, start), instead of a modulo per node.
+  for (const auto& [from, to] : {std::pair{start, num_all}, std::pair{std::size_t{0}, start}}) {
+    for (std::size_t i = from; i < to && !done; ++i) {
+      if (node_results_.feasible(i)) {
+        if (feasible.size() == to_find) {
+          done = true;
+          break;
+        }
+        feasible.push_back(nodes[i]);
+        feasible_indexes_.push_back(i);
+        continue;
+      }
+      ++rejected;
+      diagnosis.AddPluginStatus(node_results_.status(i));
+      diagnosis.node_to_status.Set(nodes[i]->name(), node_results_.status(i));
     }
   }
-  return scores[selected].node->name();
+  next_start_node_index_ = (start + feasible.size() + rejected) % num_all;
+}
+
+absl::StatusOr<std::vector<framework::NodePluginScores>> ScheduleAlgorithm::ScoreFeasible(
+    framework::Framework& framework, const framework::CycleState& state, const api::Pod& pod,
+    const std::vector<const framework::NodeInfo*>& feasible) {
+  if (cycle_reused_) {
+    const std::chrono::steady_clock::time_point start =
+        framework.records_metrics() ? std::chrono::steady_clock::now()
+                                    : std::chrono::steady_clock::time_point{};
+    const std::vector<std::uint16_t> active = framework.ActiveScorePlugins(state);
+    absl::StatusOr<bool> reused =
+        node_results_.RawScores(framework, state, pod, feasible_indexes_, feasible_rotation_start_,
+                                active, score_scratch_);
+    if (!reused.ok()) return reused.status();
+    if (*reused) {
+      return framework.NormalizeAndWeighScores(state, pod, active, score_scratch_, feasible, start);
+    }
+  }
+  return framework.RunScorePlugins(state, pod, feasible);
+}
+
+std::string ScheduleAlgorithm::SelectHost(const std::vector<framework::NodePluginScores>& scores) {
+  // Uniform among the best, as upstream's reservoir sampling, but with one random draw instead of
+  // one per tie: identical nodes tie by the thousand.
+  std::int64_t best = scores.front().total_score;
+  std::uint64_t ties = 0;
+  for (const framework::NodePluginScores& score : scores) {
+    if (score.total_score > best) {
+      best = score.total_score;
+      ties = 1;
+    } else if (score.total_score == best) {
+      ++ties;
+    }
+  }
+  std::uint64_t pick = ties > 1 ? std::uniform_int_distribution<std::uint64_t>(0, ties - 1)(rng_) : 0;
+  for (const framework::NodePluginScores& score : scores) {
+    if (score.total_score != best) continue;
+    if (pick == 0) return score.node->name();
+    --pick;
+  }
+  std::abort();  // unreachable: `ties` nodes have the best score
 }
 
 }  // namespace ksched::scheduler

@@ -9,6 +9,9 @@
 // UnschedulableAndUnresolvable, message FitError::Message()); or an error status (plugin errors,
 // no nodes at all = UnschedulableAndUnresolvable "no nodes available to schedule pods").
 //
+// Identical pods in a row reuse per-node Filter and raw Score results (NodeResultCache) unless
+// constructed with reuse_node_results false; the decisions are the same either way.
+//
 // Thread-safety: one instance per scheduling thread (it keeps the round-robin index and the
 // tie-break random generator); Filter/Score fan out on the framework's parallelizer.
 #pragma once
@@ -23,6 +26,7 @@
 #include "framework/snapshot.h"
 #include "framework/status.h"
 #include "scheduler/fit_error.h"
+#include "scheduler/node_result_cache.h"
 
 namespace ksched::scheduler {
 
@@ -52,13 +56,15 @@ class ScheduleAlgorithm {
  public:
   // `global_percentage`: KubeSchedulerConfiguration.percentageOfNodesToScore. `seed` seeds the
   // tie-break (nullopt: random).
-  ScheduleAlgorithm(std::int32_t global_percentage, std::optional<std::uint64_t> seed);
+  ScheduleAlgorithm(std::int32_t global_percentage, std::optional<std::uint64_t> seed,
+                    bool reuse_node_results = true);
 
   // One decision against `snapshot` (already updated by the caller and set on the framework).
   ScheduleOutcome SchedulePod(framework::Framework& framework, framework::CycleState& state,
                               const api::Pod& pod, const framework::Snapshot& snapshot);
 
   std::size_t next_start_node_index() const { return next_start_node_index_; }
+  const NodeResultCache::Stats& node_result_stats() const { return node_results_.stats(); }
 
  private:
   // Feasible nodes, or an error status; `diagnosis` collects rejections.
@@ -71,12 +77,26 @@ class ScheduleAlgorithm {
                                              const std::vector<framework::NodeInfo*>& nodes,
                                              Diagnosis& diagnosis,
                                              std::vector<const framework::NodeInfo*>& feasible);
+  // FindNodesThatPassFilters from the cache's results over all nodes: the first feasible nodes
+  // from the round-robin start, as a sequential filter pass would find them.
+  void GatherFeasible(framework::Framework& framework, const framework::Snapshot& snapshot,
+                      Diagnosis& diagnosis, std::vector<const framework::NodeInfo*>& feasible);
+  // RunScorePlugins with the cache's raw scores where the plugins allow it.
+  absl::StatusOr<std::vector<framework::NodePluginScores>> ScoreFeasible(
+      framework::Framework& framework, const framework::CycleState& state, const api::Pod& pod,
+      const std::vector<const framework::NodeInfo*>& feasible);
   // Highest total; ties broken uniformly at random (reservoir sampling, as upstream).
   std::string SelectHost(const std::vector<framework::NodePluginScores>& scores);
 
   std::int32_t global_percentage_;
   std::size_t next_start_node_index_ = 0;
   std::mt19937_64 rng_;
+  bool reuse_node_results_;
+  NodeResultCache node_results_;
+  bool cycle_reused_ = false;                 // this cycle's Filter results came from the cache
+  std::vector<std::size_t> feasible_indexes_;  // with cycle_reused_: snapshot indexes of `feasible`
+  std::optional<std::size_t> feasible_rotation_start_;  // set when `feasible` is every node from it
+  std::vector<std::vector<framework::NodeScore>> score_scratch_;  // reused raw-score storage
 };
 
 }  // namespace ksched::scheduler

@@ -117,6 +117,7 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod) {
         queued->pod_info = new_pod;
         heap->Fix(old_key);
         nominator_.UpdateNominatedPod(old, new_pod);
+        has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
         return;
       }
     }
@@ -127,6 +128,7 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod) {
     FlagScope from_pool(requeuing_from_pool_);
     queued->pod_info = new_pod;
     nominator_.UpdateNominatedPod(old, new_pod);
+    has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
     // The pod's own update may resolve its rejection: ask its rejecting plugins.
     const framework::EventObjects view = objects.View();
     const Clock::time_point now = clock_.Now();
@@ -163,6 +165,7 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod) {
 void SchedulingQueue::Delete(const api::Pod& pod) {
   std::unique_lock lock(mu_);
   nominator_.DeleteNominatedPodIfExists(pod);
+  has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
   const std::string key = PodQueueKey(pod);
   if (active_q_.Delete(key) != nullptr) return;
   if (TakeBackoffLocked(key) != nullptr) return;
@@ -409,6 +412,10 @@ std::int64_t SchedulingQueue::SchedulingCycle() const {
 
 // --- Nominator ----------------------------------------------------------------------------------
 
+bool SchedulingQueue::HasNominatedPods() const {
+  return has_nominated_pods_.load(std::memory_order_relaxed);
+}
+
 std::vector<PodInfoPtr> SchedulingQueue::NominatedPodsForNode(std::string_view node_name) const {
   std::shared_lock lock(mu_);
   std::vector<PodInfoPtr> pods = nominator_.NominatedPodsForNode(node_name);
@@ -425,11 +432,13 @@ void SchedulingQueue::AddNominatedPod(const PodInfoPtr& pod,
                                       const framework::NominatingInfo& info) {
   std::unique_lock lock(mu_);
   nominator_.AddNominatedPod(pod, &info);
+  has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
 }
 
 void SchedulingQueue::DeleteNominatedPodIfExists(const api::Pod& pod) {
   std::unique_lock lock(mu_);
   nominator_.DeleteNominatedPodIfExists(pod);
+  has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
 }
 
 // --- Metrics and debugging ----------------------------------------------------------------------
@@ -549,6 +558,7 @@ bool SchedulingQueue::MoveToActiveQLocked(QueuedPodInfoPtr pod, std::string_view
   active_q_.AddOrUpdate(std::move(pod));
   CountIncomingLocked(metrics::QueueName::kActive, event);
   if (nominate) nominator_.AddNominatedPod(pod_info, nullptr);
+  has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
   return true;
 }
 

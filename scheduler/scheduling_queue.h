@@ -36,6 +36,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -178,6 +179,7 @@ class SchedulingQueue : public framework::PodNominator {
   // The nominated pods of a node, each as its latest queued version.
   std::vector<framework::PodInfoPtr> NominatedPodsForNode(
       std::string_view node_name) const override;
+  bool HasNominatedPods() const override;
   void AddNominatedPod(const framework::PodInfoPtr& pod,
                        const framework::NominatingInfo& info = {});
   void DeleteNominatedPodIfExists(const api::Pod& pod);
@@ -255,6 +257,8 @@ class SchedulingQueue : public framework::PodNominator {
   const framework::ClusterEvent assigned_pod_add_;
 
   mutable std::shared_mutex mu_;
+  // Whether nominator_ holds any nomination; written under mu_ after every change, read without it.
+  std::atomic<bool> has_nominated_pods_{false};
   std::condition_variable_any pop_cv_;  // signalled when Pop may find a pod, or on Close
   PodHeap active_q_;                   // guarded by mu_
   PodHeap backoff_q_;                  // guarded by mu_; pods rejected by plugins

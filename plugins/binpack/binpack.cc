@@ -18,7 +18,7 @@ using framework::Status;
 // GCC and Clang both have it; __extension__ keeps -Wpedantic quiet.
 __extension__ using Int128 = __int128;
 
-constexpr std::string_view kPreScoreStateKey = "PreScoreBinpack";
+constexpr framework::StateKey kPreScoreStateKey{"PreScoreBinpack"};
 
 // The pod's request of each weighed resource, computed once per cycle in PreScore.
 using PreScoreState = helper::PodRequestsState;
@@ -130,7 +130,7 @@ Status Binpack::PreScore(framework::CycleState& state, const api::Pod& pod,
     if ((kinds_[i] != Kind::kScalar || pod_requests[i] > 0) && (*scales)[i] > 0) any = true;
   }
   if (!any) return Status(framework::Code::kSkip);
-  state.Write(std::string(kPreScoreStateKey), std::make_unique<PreScoreState>(std::move(pod_requests)));
+  state.Write(kPreScoreStateKey, std::make_unique<PreScoreState>(std::move(pod_requests)));
   return Status();
 }
 

@@ -81,6 +81,8 @@ class Binpack final : public framework::PreScorePlugin,
   Binpack& operator=(const Binpack&) = delete;
 
   std::string_view Name() const override { return kName; }
+  // Reads only the node's NodeInfo, the pod and its own cycle state.
+  bool NodeLocalResults() const override { return true; }
 
   framework::Status PreScore(framework::CycleState& state, const api::Pod& pod,
                              const std::vector<const framework::NodeInfo*>& nodes) override;

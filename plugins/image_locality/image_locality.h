@@ -35,6 +35,9 @@ class ImageLocality final : public framework::ScorePlugin {
  public:
   explicit ImageLocality(framework::Handle& handle) : handle_(handle) {}
   std::string_view Name() const override { return kName; }
+  // Reads the node's NodeInfo (its image states) and the snapshot's node count, which cannot
+  // change without the node list changing (which drops reused results).
+  bool NodeLocalResults() const override { return true; }
   std::pair<std::int64_t, framework::Status> Score(const framework::CycleState& state,
                                                    const api::Pod& pod,
                                                    const framework::NodeInfo& node) override;

@@ -159,7 +159,7 @@ std::pair<framework::PreFilterResult, Status> InterPodAffinity::PreFilter(
   }
   pre_filter->set_pod_matches_own_affinity_terms(
       MatchesAllIncomingTerms(incoming.required_affinity_terms(), incoming.pod(), *namespaces));
-  state.Write(std::string(kPreFilterStateKey), std::move(pre_filter));
+  state.Write(kPreFilterStateKey, std::move(pre_filter));
   return {{}, {}};
 }
 

@@ -30,7 +30,7 @@
 
 namespace ksched::plugins::inter_pod_affinity {
 
-inline constexpr std::string_view kPreFilterStateKey = "PreFilterInterPodAffinity";
+inline constexpr framework::StateKey kPreFilterStateKey{"PreFilterInterPodAffinity"};
 
 class PreFilterState final : public framework::StateData {
  public:

@@ -8,7 +8,7 @@
 namespace ksched::plugins::inter_pod_affinity {
 namespace {
 
-constexpr std::string_view kNamespaceLabelsStateKey = "InterPodAffinityNamespaceLabels";
+constexpr framework::StateKey kNamespaceLabelsStateKey{"InterPodAffinityNamespaceLabels"};
 
 // Holds the cycle's cache in the CycleState; clones share it (namespace labels are read once per
 // cycle, whatever state they are read for).
@@ -50,7 +50,7 @@ std::shared_ptr<NamespaceLabelsCache> CycleNamespaceLabels(framework::CycleState
     return existing->cache();
   }
   auto cache = std::make_shared<NamespaceLabelsCache>(handle);
-  state.Write(std::string(kNamespaceLabelsStateKey), std::make_unique<NamespaceLabelsState>(cache));
+  state.Write(kNamespaceLabelsStateKey, std::make_unique<NamespaceLabelsState>(cache));
   return cache;
 }
 

@@ -55,7 +55,7 @@ inline constexpr std::string_view kErrReasonAffinityRulesNotMatch =
     "node(s) didn't match pod affinity rules";
 inline constexpr std::string_view kErrReasonAntiAffinityRulesNotMatch =
     "node(s) didn't match pod anti-affinity rules";
-inline constexpr std::string_view kPreScoreStateKey = "PreScoreInterPodAffinity";
+inline constexpr framework::StateKey kPreScoreStateKey{"PreScoreInterPodAffinity"};
 
 class InterPodAffinity final : public framework::PreFilterPlugin,
                                public framework::PreFilterExtensions,

@@ -157,7 +157,7 @@ Status InterPodAffinity::PreScore(framework::CycleState& state, const api::Pod& 
   }
   // Nothing matched anywhere: every node would score the same.
   if (score->scores.empty()) return Status(Code::kSkip);
-  state.Write(std::string(kPreScoreStateKey), std::make_unique<PreScoreState>(std::move(score)));
+  state.Write(kPreScoreStateKey, std::make_unique<PreScoreState>(std::move(score)));
   return {};
 }
 

@@ -105,7 +105,7 @@ std::pair<framework::PreFilterResult, framework::Status> NodeAffinity::PreFilter
       pod.spec.node_selector.empty()) {
     return {{}, framework::Status(framework::Code::kSkip)};
   }
-  state.Write(std::string(kPreFilterStateKey),
+  state.Write(kPreFilterStateKey,
               std::make_unique<PreFilterState>(std::make_shared<const helper::RequiredNodeAffinity>(
                   helper::RequiredNodeAffinity::FromPod(pod))));
 
@@ -160,7 +160,7 @@ framework::Status NodeAffinity::PreScore(framework::CycleState& state, const api
   if (*preferred == nullptr && !added_preferred_terms_.has_value()) {
     return framework::Status(framework::Code::kSkip);
   }
-  state.Write(std::string(kPreScoreStateKey), std::make_unique<PreScoreState>(*std::move(preferred)));
+  state.Write(kPreScoreStateKey, std::make_unique<PreScoreState>(*std::move(preferred)));
   return {};
 }
 

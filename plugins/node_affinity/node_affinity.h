@@ -41,8 +41,8 @@ inline constexpr std::string_view kErrReasonPod = "node(s) didn't match Pod's no
 inline constexpr std::string_view kErrReasonEnforced =
     "node(s) didn't match scheduler-enforced node affinity";
 inline constexpr std::string_view kErrReasonConflict = "pod affinity terms conflict";
-inline constexpr std::string_view kPreFilterStateKey = "PreFilterNodeAffinity";
-inline constexpr std::string_view kPreScoreStateKey = "PreScoreNodeAffinity";
+inline constexpr framework::StateKey kPreFilterStateKey{"PreFilterNodeAffinity"};
+inline constexpr framework::StateKey kPreScoreStateKey{"PreScoreNodeAffinity"};
 
 class NodeAffinity final : public framework::PreFilterPlugin,
                            public framework::FilterPlugin,
@@ -55,6 +55,8 @@ class NodeAffinity final : public framework::PreFilterPlugin,
   static absl::StatusOr<std::unique_ptr<NodeAffinity>> Create(const NodeAffinityArgs& args);
 
   std::string_view Name() const override { return kName; }
+  // Reads only the node's NodeInfo, the pod and its own cycle state.
+  bool NodeLocalResults() const override { return true; }
 
   std::pair<framework::PreFilterResult, framework::Status> PreFilter(
       framework::CycleState& state, const api::Pod& pod,

@@ -40,7 +40,7 @@ std::pair<framework::PreFilterResult, framework::Status> NodePorts::PreFilter(
     const std::vector<framework::NodeInfo*>& /*nodes*/) {
   std::vector<HostPort> ports = GetHostPorts(pod);
   if (ports.empty()) return {{}, framework::Status(framework::Code::kSkip)};
-  state.Write(std::string(kPreFilterStateKey),
+  state.Write(kPreFilterStateKey,
               std::make_unique<PreFilterState>(
                   std::make_shared<const std::vector<HostPort>>(std::move(ports))));
   return {{}, {}};

@@ -28,7 +28,7 @@ namespace ksched::plugins::node_ports {
 inline constexpr std::string_view kName = "NodePorts";
 inline constexpr std::string_view kErrReason =
     "node(s) didn't have free ports for the requested pod ports";
-inline constexpr std::string_view kPreFilterStateKey = "PreFilterNodePorts";
+inline constexpr framework::StateKey kPreFilterStateKey{"PreFilterNodePorts"};
 
 // One host port the pod asks for, as declared (IP and protocol not normalized).
 struct HostPort {
@@ -48,6 +48,8 @@ class NodePorts final : public framework::PreFilterPlugin,
                         public framework::EnqueueExtensions {
  public:
   std::string_view Name() const override { return kName; }
+  // Reads only the node's NodeInfo, the pod and its own cycle state.
+  bool NodeLocalResults() const override { return true; }
   std::pair<framework::PreFilterResult, framework::Status> PreFilter(
       framework::CycleState& state, const api::Pod& pod,
       const std::vector<framework::NodeInfo*>& nodes) override;

@@ -12,7 +12,7 @@ namespace {
 
 using framework::Status;
 
-constexpr std::string_view kPreScoreStateKey = "PreScoreNodeResourcesBalancedAllocation";
+constexpr framework::StateKey kPreScoreStateKey{"PreScoreNodeResourcesBalancedAllocation"};
 
 // The pod's request of each weighed resource, computed once per cycle in PreScore.
 using PreScoreState = helper::PodRequestsState;
@@ -31,7 +31,7 @@ Status BalancedAllocation::PreScore(framework::CycleState& state, const api::Pod
                                     const std::vector<const framework::NodeInfo*>& /*nodes*/) {
   std::vector<std::int64_t> pod_requests = allocation_.PodRequests(pod);
   if (ResourceAllocation::IsBestEffort(pod_requests)) return Status(framework::Code::kSkip);
-  state.Write(std::string(kPreScoreStateKey),
+  state.Write(kPreScoreStateKey,
               std::make_unique<PreScoreState>(std::move(pod_requests)));
   return Status();
 }

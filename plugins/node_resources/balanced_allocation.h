@@ -39,6 +39,8 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
   BalancedAllocation& operator=(const BalancedAllocation&) = delete;
 
   std::string_view Name() const override { return kBalancedAllocationName; }
+  // Reads only the node's NodeInfo, the pod and its own cycle state.
+  bool NodeLocalResults() const override { return true; }
 
   framework::Status PreScore(framework::CycleState& state, const api::Pod& pod,
                              const std::vector<const framework::NodeInfo*>& nodes) override;

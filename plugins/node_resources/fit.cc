@@ -15,8 +15,8 @@ using framework::Code;
 using framework::Resource;
 using framework::Status;
 
-constexpr std::string_view kPreFilterStateKey = "PreFilterNodeResourcesFit";
-constexpr std::string_view kPreScoreStateKey = "PreScoreNodeResourcesFit";
+constexpr framework::StateKey kPreFilterStateKey{"PreFilterNodeResourcesFit"};
+constexpr framework::StateKey kPreScoreStateKey{"PreScoreNodeResourcesFit"};
 
 using NameSet = std::set<std::string, std::less<>>;
 
@@ -236,7 +236,7 @@ Fit::Fit(NodeResourcesFitArgs args)
 std::pair<framework::PreFilterResult, Status> Fit::PreFilter(
     framework::CycleState& state, const api::Pod& pod,
     const std::vector<framework::NodeInfo*>& /*nodes*/) {
-  state.Write(std::string(kPreFilterStateKey),
+  state.Write(kPreFilterStateKey,
               std::make_unique<PreFilterState>(
                   MakeFitRequest(pod, ignored_resources_, ignored_resource_groups_)));
   return {framework::PreFilterResult{}, Status()};
@@ -268,7 +268,7 @@ std::vector<InsufficientResource> Fit::InsufficientResources(
 
 Status Fit::PreScore(framework::CycleState& state, const api::Pod& pod,
                      const std::vector<const framework::NodeInfo*>& /*nodes*/) {
-  state.Write(std::string(kPreScoreStateKey),
+  state.Write(kPreScoreStateKey,
               std::make_unique<PreScoreState>(allocation_.PodRequests(pod)));
   return Status();
 }

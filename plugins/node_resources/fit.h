@@ -83,6 +83,8 @@ class Fit final : public framework::PreFilterPlugin,
   Fit& operator=(const Fit&) = delete;
 
   std::string_view Name() const override { return kFitName; }
+  // Reads only the node's NodeInfo, the pod and its own cycle state.
+  bool NodeLocalResults() const override { return true; }
 
   std::pair<framework::PreFilterResult, framework::Status> PreFilter(
       framework::CycleState& state, const api::Pod& pod,

@@ -30,6 +30,8 @@ class NodeUnschedulable final : public framework::FilterPlugin,
                                 public framework::EnqueueExtensions {
  public:
   std::string_view Name() const override { return kName; }
+  // Reads only the node's NodeInfo, the pod and its own cycle state.
+  bool NodeLocalResults() const override { return true; }
   framework::Status Filter(const framework::CycleState& state, const api::Pod& pod,
                            const framework::NodeInfo& node) override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;

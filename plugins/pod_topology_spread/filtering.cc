@@ -13,7 +13,7 @@ namespace {
 
 framework::Status PreFilterStateNotFound() {
   std::string message = "reading \"";
-  message += kPreFilterStateKey;
+  message += kPreFilterStateKey.name();
   message += "\" from cycleState: not found";
   return framework::Status::FromError(std::move(message));
 }
@@ -81,7 +81,7 @@ std::pair<framework::PreFilterResult, framework::Status> PodTopologySpread::PreF
   absl::StatusOr<std::unique_ptr<PreFilterState>> s = CalPreFilterState(pod, nodes);
   if (!s.ok()) return {{}, framework::Status::FromError(std::string(s.status().message()))};
   if ((*s)->constraints().empty()) return {{}, framework::Status(framework::Code::kSkip)};
-  state.Write(std::string(kPreFilterStateKey), *std::move(s));
+  state.Write(kPreFilterStateKey, *std::move(s));
   return {{}, {}};
 }
 

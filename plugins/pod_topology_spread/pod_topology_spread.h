@@ -55,8 +55,8 @@ inline constexpr std::string_view kErrReasonConstraintsNotMatch =
     "node(s) didn't match pod topology spread constraints";
 inline constexpr std::string_view kErrReasonNodeLabelNotMatch =
     "node(s) didn't match pod topology spread constraints (missing required label)";
-inline constexpr std::string_view kPreFilterStateKey = "PreFilterPodTopologySpread";
-inline constexpr std::string_view kPreScoreStateKey = "PreScorePodTopologySpread";
+inline constexpr framework::StateKey kPreFilterStateKey{"PreFilterPodTopologySpread"};
+inline constexpr framework::StateKey kPreScoreStateKey{"PreScorePodTopologySpread"};
 
 // core/v1 well-known node labels.
 inline constexpr std::string_view kLabelHostname = "kubernetes.io/hostname";

@@ -18,7 +18,7 @@ constexpr std::int64_t kInvalidScore = -1;
 
 framework::Status PreScoreStateNotFound() {
   std::string message = "error reading \"";
-  message += kPreScoreStateKey;
+  message += kPreScoreStateKey.name();
   message += "\" from cycleState: not found";
   return framework::Status::FromError(std::move(message));
 }
@@ -140,7 +140,7 @@ framework::Status PodTopologySpread::PreScore(
     }
   }
 
-  cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
+  cycle_state.Write(kPreScoreStateKey, std::move(state));
   return {};
 }
 

@@ -50,7 +50,7 @@ framework::Status TaintToleration::PreScore(
       tolerations->push_back(toleration);
     }
   }
-  state.Write(std::string(kPreScoreStateKey), std::make_unique<PreScoreState>(std::move(tolerations)));
+  state.Write(kPreScoreStateKey, std::make_unique<PreScoreState>(std::move(tolerations)));
   return {};
 }
 

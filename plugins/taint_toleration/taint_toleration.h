@@ -30,7 +30,7 @@ namespace ksched::plugins::taint_toleration {
 inline constexpr std::string_view kName = "TaintToleration";
 inline constexpr std::string_view kErrReasonUntolerated = "node(s) had untolerated taint(s)";
 // The CycleState key of the PreScore state.
-inline constexpr std::string_view kPreScoreStateKey = "PreScoreTaintToleration";
+inline constexpr framework::StateKey kPreScoreStateKey{"PreScoreTaintToleration"};
 
 class TaintToleration final : public framework::FilterPlugin,
                               public framework::PreScorePlugin,
@@ -39,6 +39,8 @@ class TaintToleration final : public framework::FilterPlugin,
                               public framework::EnqueueExtensions {
  public:
   std::string_view Name() const override { return kName; }
+  // Reads only the node's NodeInfo, the pod and its own cycle state.
+  bool NodeLocalResults() const override { return true; }
 
   framework::Status Filter(const framework::CycleState& state, const api::Pod& pod,
                            const framework::NodeInfo& node) override;

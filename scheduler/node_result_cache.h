@@ -1,0 +1,113 @@
+// NodeResultCache: the per-node Filter statuses and raw Score values of the pods a scheduling
+// thread placed last, reused for the next pod when that pod is identical for scheduling, so that
+// a run of identical pods (a Deployment's replicas, a Job's workers, scheduler_perf's templates)
+// costs one Filter and one Score per *changed* node instead of one per node. The idea is
+// upstream's opportunistic batching (KEP-5598, alpha in v1.35); the decisions are the ones the
+// full path would take.
+//
+// What makes reuse exact (each checked on every pod; otherwise the cache is rebuilt or bypassed):
+//   - the same framework runtime (profile);
+//   - the pod equals the cached one in namespace, labels, annotations, owner references and the
+//     whole spec, and has no status.nominatedNodeName;
+//   - PreFilter kept all nodes and left the same Filter plan, and every Filter plugin in it
+//     declares Plugin::NodeLocalResults() (InterPodAffinity and PodTopologySpread do not, so pods
+//     that need them always take the full path);
+//   - no pod is nominated anywhere (filtering with nominated pods reads the queue);
+//   - the snapshot lists the same NodeInfos in the same order; a node whose NodeInfo generation
+//     moved (a pod assumed, bound or deleted there, the node updated) is filtered again and its
+//     raw scores are dropped;
+//   - Score: the same Score plugins run, all NodeLocalResults(); NormalizeScore and the weights
+//     always run over the current feasible set, so scores that depend on all nodes stay exact.
+// A node whose Filter failed with an error is never cached: PrepareFilter reports the cache
+// unusable and the caller's full path reports the error.
+//
+// Thread-safety: none. One instance per ScheduleAlgorithm (per scheduling thread); the refresh of
+// changed nodes fans out on the framework's parallelizer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "api/pod.h"
+#include "framework/cycle_state.h"
+#include "framework/framework.h"
+#include "framework/snapshot.h"
+#include "framework/status.h"
+
+namespace ksched::scheduler {
+
+// Whether two pods are the same for scheduling: everything plugins may read but identity
+// (name, uid, resourceVersion, generation, timestamps) and status.
+bool SameForScheduling(const api::Pod& a, const api::Pod& b);
+
+class NodeResultCache {
+ public:
+  // Counters for tests and the decision-rate benchmark.
+  struct Stats {
+    std::int64_t reused_cycles = 0;      // cycles whose Filter came from the cache
+    std::int64_t rebuilt = 0;            // full refreshes (first pod, other pod, node list change)
+    std::int64_t refreshed_nodes = 0;    // nodes filtered again because their NodeInfo changed
+    std::int64_t scored_nodes = 0;       // raw scores computed (not reused)
+  };
+
+  // After a successful PreFilter of `pod` in `state`: brings every node's Filter result up to
+  // date and returns true, or returns false when the pod cannot use the cache (the caller then
+  // filters as usual). The snapshot must be the one the framework points at.
+  bool PrepareFilter(framework::Framework& framework, const framework::CycleState& state,
+                     const api::Pod& pod, const framework::Snapshot& snapshot);
+
+  // Valid after PrepareFilter returned true; `i` indexes snapshot.nodes().
+  bool feasible(std::size_t i) const { return statuses_[i].IsSuccess(); }
+  const framework::Status& status(std::size_t i) const { return statuses_[i]; }
+
+  // Raw scores of the Score plugins `active` for the snapshot nodes `indexes` (after PreScore
+  // ran for this pod): scores[k][j] is plugin active[k] on node indexes[j] (`scores` is resized;
+  // pass the same vector every cycle to reuse its storage). `rotation_start` says that `indexes`
+  // is every node in order from that index, wrapping around (copied in two blocks). Computes what
+  // is not cached. Returns false (nothing filled) when these plugins are not all
+  // NodeLocalResults; an error is a plugin's Score error, as RunScorePlugins reports it.
+  absl::StatusOr<bool> RawScores(framework::Framework& framework, const framework::CycleState& state,
+                                 const api::Pod& pod, std::span<const std::size_t> indexes,
+                                 std::optional<std::size_t> rotation_start,
+                                 std::span<const std::uint16_t> active,
+                                 std::vector<std::vector<framework::NodeScore>>& scores);
+
+  // Nodes whose cached Filter status is not Success.
+  std::size_t infeasible_count() const { return infeasible_count_; }
+
+  // Forgets everything (e.g. when a cycle used it but then failed in a way that may leave state
+  // behind).
+  void Clear();
+
+  const Stats& stats() const { return stats_; }
+
+ private:
+  // Filters the nodes at `indexes` (all when empty and `all`); false on a Filter error.
+  bool FilterNodes(framework::Framework& framework, const framework::CycleState& state,
+                   const api::Pod& pod, const std::vector<framework::NodeInfo*>& nodes,
+                   const std::vector<std::size_t>& indexes);
+
+  const framework::Framework* framework_ = nullptr;
+  bool valid_ = false;
+  api::Pod pod_;
+  std::vector<std::uint16_t> filter_plan_;
+  const framework::Snapshot* snapshot_ = nullptr;  // the results are for its nodes() at
+  std::uint64_t list_version_ = 0;                 // this list_version()
+  std::vector<framework::NodeInfo*> nodes_;   // a copy of that list
+  std::vector<std::int64_t> generations_;     // parallel to nodes_
+  std::int64_t snapshot_generation_ = -1;
+  std::vector<framework::Status> statuses_;   // parallel to nodes_: Filter result
+  std::size_t infeasible_count_ = 0;          // statuses_ that are not Success
+  // Raw scores: one column per plugin of score_plan_, parallel to nodes_ (node pointers set),
+  // valid where score_valid_[i].
+  std::vector<std::uint16_t> score_plan_;
+  std::vector<std::vector<framework::NodeScore>> columns_;
+  std::vector<std::uint8_t> score_valid_;
+  Stats stats_;
+};
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,216 @@
+// NodeResultCache through ScheduleAlgorithm: with every compiled-in default plugin, a run of pods
+// that reuses per-node results takes exactly the decisions of a run that filters and scores every
+// node for every pod (same seed, parallelism 1, so both see nodes in the same order and draw the
+// same tie-breaks), while the cluster changes under them: pods assumed and deleted, nodes updated,
+// added and removed, other pods in between, and pods the cache must not serve.
+#include "scheduler/node_result_cache.h"
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "api/json_decode.h"
+#include "config/default_plugins.h"
+#include "framework/cycle_state.h"
+#include "framework/framework.h"
+#include "framework/parallelizer.h"
+#include "framework/pod_info.h"
+#include "framework/snapshot.h"
+#include "plugins/in_tree_registry.h"
+#include "scheduler/cache.h"
+#include "scheduler/schedule_algorithm.h"
+#include "scheduling_loop_fakes.h"
+
+namespace ksched::scheduler {
+namespace {
+
+std::shared_ptr<const api::Node> DecodeNodeOrDie(const std::string& json) {
+  absl::StatusOr<api::Node> node = api::DecodeNode(json);
+  REQUIRE(node.ok());
+  return std::make_shared<const api::Node>(*std::move(node));
+}
+
+// Nodes of varied size; some tainted NoSchedule (infeasible for pods without tolerations), some
+// PreferNoSchedule (scored down), some with the pause image, one in every 17 unschedulable.
+std::shared_ptr<const api::Node> MakeNode(int index, int cpu_extra = 0) {
+  const std::string name = "node-" + std::to_string(index);
+  std::string json = R"({"metadata":{"name":")" + name + R"(","labels":{"kubernetes.io/hostname":")" +
+                     name + R"(","zone":"z)" + std::to_string(index % 3) + R"("}},"spec":{)";
+  if (index % 17 == 5) json += R"("unschedulable":true,)";
+  if (index % 11 == 3) {
+    json += R"("taints":[{"key":"dedicated","value":"x","effect":"NoSchedule"}])";
+  } else if (index % 7 == 2) {
+    json += R"("taints":[{"key":"soft","value":"y","effect":"PreferNoSchedule"}])";
+  } else {
+    json += R"("taints":[])";
+  }
+  const int cpu = 2 + index % 5 + cpu_extra;
+  const int memory = 4 + (index * 3) % 13;
+  json += R"(},"status":{"allocatable":{"pods":"20","cpu":")" + std::to_string(cpu) +
+          R"(","memory":")" + std::to_string(memory) + R"(Gi"})";
+  if (index % 4 == 0) {
+    json += R"(,"images":[{"names":["registry.k8s.io/pause:3.10"],"sizeBytes":300000000}])";
+  }
+  json += "}}";
+  return DecodeNodeOrDie(json);
+}
+
+// A pending pod of template `kind`: 0 and 1 are plain replicas of two sizes, 2 has a node
+// selector, 3 has a required anti-affinity (InterPodAffinity: never served from the cache).
+std::shared_ptr<api::Pod> MakePod(int serial, int kind) {
+  std::string json = R"({"metadata":{"name":"p-)" + std::to_string(serial) +
+                     R"(","namespace":"default","uid":"uid-)" + std::to_string(serial) +
+                     R"(","labels":{"app":"a)" + std::to_string(kind) + R"("}},"spec":{)";
+  if (kind == 2) json += R"("nodeSelector":{"zone":"z1"},)";
+  if (kind == 3) {
+    json += R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
+            R"({"labelSelector":{"matchLabels":{"app":"a3"}},"topologyKey":"kubernetes.io/hostname"}]}},)";
+  }
+  const std::string cpu = kind == 1 ? "700m" : "250m";
+  const std::string memory = kind == 1 ? "1Gi" : "300Mi";
+  json += R"("containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":")" +
+          cpu + R"(","memory":")" + memory + R"("}}}]}})";
+  absl::StatusOr<api::Pod> pod = api::DecodePod(json);
+  REQUIRE(pod.ok());
+  return std::make_shared<api::Pod>(*std::move(pod));
+}
+
+struct Runtime {
+  framework::Parallelizer parallelizer{1};
+  testing::FakeClusterApi cluster_api;
+  testing::FakeEventRecorder recorder;
+  std::unique_ptr<framework::Framework> framework;
+
+  explicit Runtime(std::int32_t percentage) {
+    const framework::Registry registry = plugins::NewInTreeRegistry();
+    std::vector<std::string> left_out;
+    framework::ProfileConfig profile =
+        config::DefaultProfile("default-scheduler", registry, {}, &left_out);
+    profile.percentage_of_nodes_to_score = percentage;
+    framework::FrameworkServices services;
+    services.parallelizer = &parallelizer;
+    services.cluster_api = &cluster_api;
+    services.event_recorder = &recorder;
+    absl::StatusOr<std::unique_ptr<framework::Framework>> built =
+        framework::Framework::Create(registry, profile, services);
+    REQUIRE(built.ok());
+    framework = *std::move(built);
+  }
+};
+
+// Runs `pods` pods through both algorithms on one cache; returns the reusing one's stats.
+NodeResultCache::Stats RunBoth(int node_count, std::int32_t percentage, int pods,
+                               std::uint64_t seed) {
+  Runtime runtime(percentage);
+  framework::Framework& framework = *runtime.framework;
+  Cache cache;
+  for (int i = 0; i < node_count; ++i) cache.AddNode(MakeNode(i));
+  framework::Snapshot snapshot;
+  ScheduleAlgorithm reusing(percentage, seed, /*reuse_node_results=*/true);
+  ScheduleAlgorithm full(percentage, seed, /*reuse_node_results=*/false);
+  std::mt19937 random(static_cast<std::uint32_t>(seed));
+  std::vector<framework::PodInfoPtr> placed;
+  int next_node = node_count;
+
+  for (int serial = 0; serial < pods; ++serial) {
+    // What changes between pods.
+    const unsigned roll = random() % 100;
+    if (roll < 4 && !placed.empty()) {
+      const std::size_t victim = random() % placed.size();
+      REQUIRE(cache.RemovePod(placed[victim]->pod()).ok());
+      placed.erase(placed.begin() + static_cast<std::ptrdiff_t>(victim));
+    } else if (roll < 7) {
+      const int index = static_cast<int>(random() % static_cast<unsigned>(node_count));
+      cache.UpdateNode(MakeNode(index), MakeNode(index, 1 + static_cast<int>(random() % 3)));
+    } else if (roll < 8) {
+      cache.AddNode(MakeNode(next_node++));
+    } else if (roll < 9) {
+      cache.RemoveNode(*MakeNode(static_cast<int>(random() % static_cast<unsigned>(node_count))));
+    }
+    const unsigned kind_roll = random() % 100;
+    const int kind = kind_roll < 80 ? 0 : kind_roll < 90 ? 1 : kind_roll < 95 ? 2 : 3;
+    std::shared_ptr<api::Pod> pod = MakePod(serial, kind);
+
+    REQUIRE(cache.UpdateSnapshot(snapshot).ok());
+    framework.SetSnapshot(&snapshot);
+    framework::CycleState reusing_state;
+    framework::CycleState full_state;
+    const ScheduleOutcome a = reusing.SchedulePod(framework, reusing_state, *pod, snapshot);
+    const ScheduleOutcome b = full.SchedulePod(framework, full_state, *pod, snapshot);
+    INFO("pod " << serial << " kind " << kind);
+    REQUIRE(a.status.code() == b.status.code());
+    REQUIRE(a.status.Message() == b.status.Message());
+    REQUIRE(a.result.suggested_host == b.result.suggested_host);
+    REQUIRE(a.result.evaluated_nodes == b.result.evaluated_nodes);
+    REQUIRE(a.result.feasible_nodes == b.result.feasible_nodes);
+    REQUIRE(reusing.next_start_node_index() == full.next_start_node_index());
+    if (!a.status.IsSuccess()) continue;
+    pod->spec.node_name = a.result.suggested_host;
+    framework::PodInfoPtr info = framework::PodInfo::CreateOrDie(pod);
+    REQUIRE(cache.AssumePod(info).ok());
+    REQUIRE(cache.AddPod(info).ok());  // the informer confirms the binding
+    placed.push_back(info);
+  }
+  return reusing.node_result_stats();
+}
+
+TEST_CASE("NodeResultCache: reusing results decides exactly as filtering every node",
+          "[node_result_cache]") {
+  SECTION("every node scored (percentageOfNodesToScore 100)") {
+    const NodeResultCache::Stats stats = RunBoth(60, 100, 400, 7);
+    // Most cycles reuse; a cycle after a template switch or a node list change rebuilds.
+    CHECK(stats.reused_cycles > 200);
+    CHECK(stats.rebuilt > 10);
+    CHECK(stats.refreshed_nodes >= stats.reused_cycles);
+  }
+  SECTION("a share of 150 nodes (percentageOfNodesToScore 30: 100 feasible nodes looked for)") {
+    const NodeResultCache::Stats stats = RunBoth(150, 30, 300, 11);
+    CHECK(stats.reused_cycles > 150);
+  }
+  SECTION("the pods fill the cluster until some do not fit") {
+    // 12 small nodes, 400 pods: later pods are rejected everywhere (FitError from the cache's
+    // statuses must read like the full path's).
+    const NodeResultCache::Stats stats = RunBoth(12, 100, 400, 3);
+    CHECK(stats.reused_cycles > 100);
+  }
+}
+
+TEST_CASE("NodeResultCache: pods needing cross-node plugins never use it", "[node_result_cache]") {
+  Runtime runtime(100);
+  Cache cache;
+  for (int i = 0; i < 20; ++i) cache.AddNode(MakeNode(i));
+  framework::Snapshot snapshot;
+  REQUIRE(cache.UpdateSnapshot(snapshot).ok());
+  runtime.framework->SetSnapshot(&snapshot);
+  ScheduleAlgorithm algorithm(100, 1, true);
+  for (int serial = 0; serial < 5; ++serial) {
+    framework::CycleState state;
+    const ScheduleOutcome outcome =
+        algorithm.SchedulePod(*runtime.framework, state, *MakePod(serial, 3), snapshot);
+    REQUIRE(outcome.status.IsSuccess());
+  }
+  CHECK(algorithm.node_result_stats().reused_cycles == 0);
+  CHECK(algorithm.node_result_stats().rebuilt == 0);
+}
+
+TEST_CASE("SameForScheduling: identity differs, anything plugins read does not",
+          "[node_result_cache]") {
+  const std::shared_ptr<api::Pod> a = MakePod(1, 0);
+  std::shared_ptr<api::Pod> b = MakePod(2, 0);
+  CHECK(SameForScheduling(*a, *b));
+  b->metadata.labels.Set("extra", "1");
+  CHECK_FALSE(SameForScheduling(*a, *b));
+  b = MakePod(2, 0);
+  b->metadata.namespace_ = "other";
+  CHECK_FALSE(SameForScheduling(*a, *b));
+  b = MakePod(2, 0);
+  b->spec.priority = 5;
+  CHECK_FALSE(SameForScheduling(*a, *b));
+  CHECK_FALSE(SameForScheduling(*a, *MakePod(2, 1)));
+}
+
+}  // namespace
+}  // namespace ksched::scheduler
