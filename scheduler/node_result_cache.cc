@@ -127,7 +127,12 @@ absl::StatusOr<bool> NodeResultCache::RawScores(
     std::vector<std::vector<framework::NodeScore>>& scores) {
   if (!valid_ || !framework.ScorePluginsAreNodeLocal(active)) return false;
   const std::size_t plugins = active.size();
-  if (!std::equal(score_plan_.begin(), score_plan_.end(), active.begin(), active.end())) {
+  if (plugins == 0) {
+    scores.clear();
+    return true;
+  }
+  if (score_valid_.size() != nodes_.size() ||
+      !std::equal(score_plan_.begin(), score_plan_.end(), active.begin(), active.end())) {
     score_plan_.assign(active.begin(), active.end());
     columns_.assign(plugins, std::vector<framework::NodeScore>(nodes_.size()));
     for (std::vector<framework::NodeScore>& column : columns_) {
