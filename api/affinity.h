@@ -17,6 +17,7 @@
 
 #include "api/label_selector.h"
 #include "api/node_selector.h"
+#include "api/compact_vector.h"
 
 namespace ksched::api {
 
@@ -25,7 +26,7 @@ struct NodeAffinity {
   // requiredDuringSchedulingIgnoredDuringExecution
   std::optional<NodeSelector> required;
   // preferredDuringSchedulingIgnoredDuringExecution
-  std::vector<PreferredSchedulingTerm> preferred;
+  CompactVector<PreferredSchedulingTerm> preferred;
 
   friend bool operator==(const NodeAffinity&, const NodeAffinity&) = default;
 };
@@ -53,9 +54,9 @@ struct WeightedPodAffinityTerm {
 // core/v1 PodAffinity and PodAntiAffinity (the same shape).
 struct PodAffinity {
   // requiredDuringSchedulingIgnoredDuringExecution
-  std::vector<PodAffinityTerm> required;
+  CompactVector<PodAffinityTerm> required;
   // preferredDuringSchedulingIgnoredDuringExecution
-  std::vector<WeightedPodAffinityTerm> preferred;
+  CompactVector<WeightedPodAffinityTerm> preferred;
 
   bool empty() const noexcept { return required.empty() && preferred.empty(); }
   friend bool operator==(const PodAffinity&, const PodAffinity&) = default;

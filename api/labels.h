@@ -20,12 +20,14 @@
 #include <utility>
 #include <vector>
 
+#include "api/compact_vector.h"
+
 namespace ksched::api {
 
 class Labels {
  public:
   using value_type = std::pair<std::string, std::string>;
-  using const_iterator = std::vector<value_type>::const_iterator;
+  using const_iterator = CompactVector<value_type>::const_iterator;
 
   Labels() = default;
   // Builds from pairs in any order. A key given more than once keeps its last value.
@@ -52,9 +54,9 @@ class Labels {
   friend bool operator==(const Labels&, const Labels&) = default;
 
  private:
-  std::vector<value_type>::const_iterator Find(std::string_view key) const noexcept;
+  const_iterator Find(std::string_view key) const noexcept;
 
-  std::vector<value_type> entries_;  // sorted by key, keys unique
+  CompactVector<value_type> entries_;  // sorted by key, keys unique; 8 bytes when empty
 };
 
 }  // namespace ksched::api

@@ -18,6 +18,8 @@
 
 #include "api/labels.h"
 #include "api/time.h"
+#include "api/compact_vector.h"
+#include "api/interned_string.h"
 
 namespace ksched::api {
 
@@ -40,7 +42,7 @@ struct OwnerReference {
 
 struct ObjectMeta {
   std::string name;
-  std::string namespace_;  // `namespace`; empty for cluster-scoped objects such as nodes
+  InternedString namespace_;  // `namespace`; empty for cluster-scoped objects such as nodes
   std::string uid;
   std::string resource_version;
   std::int64_t generation = 0;
@@ -48,7 +50,7 @@ struct ObjectMeta {
   std::optional<Time> deletion_timestamp;
   Labels labels;
   Annotations annotations;
-  std::vector<OwnerReference> owner_references;
+  CompactVector<OwnerReference> owner_references;
 
   // The controlling owner (metav1.GetControllerOf), or nullptr.
   const OwnerReference* ControllerRef() const noexcept {

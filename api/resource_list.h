@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "api/compact_vector.h"
+#include "api/interned_string.h"
 #include "api/quantity.h"
 
 namespace ksched::api {
@@ -32,13 +34,15 @@ inline constexpr std::string_view kResourceStorage = "storage";
 
 class ResourceList {
  public:
-  using value_type = std::pair<std::string, Quantity>;
-  using const_iterator = std::vector<value_type>::const_iterator;
+  // Resource names are interned (api/interned_string.h): the set of resources is cluster-wide.
+  using value_type = std::pair<InternedString, Quantity>;
+  using const_iterator = CompactVector<value_type>::const_iterator;
 
   ResourceList() = default;
   // From pairs in any order; a name given more than once keeps its last quantity.
   ResourceList(std::initializer_list<value_type> entries);
   explicit ResourceList(std::vector<value_type> entries);
+  explicit ResourceList(std::vector<std::pair<std::string, Quantity>> entries);
 
   // The quantity of `name`, or nullptr when absent. Never allocates.
   const Quantity* Get(std::string_view name) const noexcept;
@@ -58,7 +62,7 @@ class ResourceList {
   friend bool operator==(const ResourceList& a, const ResourceList& b);
 
  private:
-  std::vector<value_type> entries_;  // sorted by name, names unique
+  CompactVector<value_type> entries_;  // sorted by name, names unique; 8 bytes when empty
 };
 
 // core/v1 ResourceRequirements, without `claims` (dynamic resource allocation is not modeled).
