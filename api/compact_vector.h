@@ -3,8 +3,8 @@
 // containers, volumes, tolerations, conditions, ...). Cached objects are many, so the 16 bytes per
 // list add up.
 //
-// Representation: null when empty (no allocation); otherwise one heap block holding the size and
-// capacity (two uint32) followed by the elements, the pointer addressing the first element.
+// Representation: null when empty (no allocation); otherwise a pointer to one heap block holding
+// the size and capacity (two uint32) followed by the elements.
 //
 // Contract: the subset of std::vector's interface the code base uses, with the same meaning:
 // iterators are plain pointers and are invalidated by anything that may reallocate (push_back,
@@ -65,7 +65,7 @@ class CompactVector {
     Assign(std::make_move_iterator(values.begin()), std::make_move_iterator(values.end()));
   }
   CompactVector(const CompactVector& other) { Assign(other.begin(), other.end()); }
-  CompactVector(CompactVector&& other) noexcept : data_(std::exchange(other.data_, nullptr)) {}
+  CompactVector(CompactVector&& other) noexcept : header_(std::exchange(other.header_, nullptr)) {}
   CompactVector& operator=(const CompactVector& other) {
     if (this != &other) {
       CompactVector copy(other);
@@ -76,7 +76,7 @@ class CompactVector {
   CompactVector& operator=(CompactVector&& other) noexcept {
     if (this != &other) {
       Destroy();
-      data_ = std::exchange(other.data_, nullptr);
+      header_ = std::exchange(other.header_, nullptr);
     }
     return *this;
   }
@@ -90,10 +90,10 @@ class CompactVector {
   // A std::vector copy, for code that needs one.
   std::vector<T> ToVector() const { return std::vector<T>(begin(), end()); }
 
-  iterator begin() noexcept { return data_; }
-  iterator end() noexcept { return data_ + size(); }
-  const_iterator begin() const noexcept { return data_; }
-  const_iterator end() const noexcept { return data_ + size(); }
+  iterator begin() noexcept { return Elements(); }
+  iterator end() noexcept { return Elements() + size(); }
+  const_iterator begin() const noexcept { return Elements(); }
+  const_iterator end() const noexcept { return Elements() + size(); }
   const_iterator cbegin() const noexcept { return begin(); }
   const_iterator cend() const noexcept { return end(); }
   reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
@@ -101,26 +101,26 @@ class CompactVector {
   const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
   const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
 
-  size_type size() const noexcept { return data_ == nullptr ? 0 : GetHeader()->size; }
-  size_type capacity() const noexcept { return data_ == nullptr ? 0 : GetHeader()->capacity; }
-  bool empty() const noexcept { return data_ == nullptr || GetHeader()->size == 0; }
-  T* data() noexcept { return data_; }
-  const T* data() const noexcept { return data_; }
+  size_type size() const noexcept { return header_ == nullptr ? 0 : GetHeader()->size; }
+  size_type capacity() const noexcept { return header_ == nullptr ? 0 : GetHeader()->capacity; }
+  bool empty() const noexcept { return header_ == nullptr || GetHeader()->size == 0; }
+  T* data() noexcept { return Elements(); }
+  const T* data() const noexcept { return Elements(); }
 
-  T& operator[](size_type i) noexcept { return data_[i]; }
-  const T& operator[](size_type i) const noexcept { return data_[i]; }
+  T& operator[](size_type i) noexcept { return Elements()[i]; }
+  const T& operator[](size_type i) const noexcept { return Elements()[i]; }
   T& at(size_type i) {
     if (i >= size()) std::abort();
-    return data_[i];
+    return Elements()[i];
   }
   const T& at(size_type i) const {
     if (i >= size()) std::abort();
-    return data_[i];
+    return Elements()[i];
   }
-  T& front() noexcept { return data_[0]; }
-  const T& front() const noexcept { return data_[0]; }
-  T& back() noexcept { return data_[size() - 1]; }
-  const T& back() const noexcept { return data_[size() - 1]; }
+  T& front() noexcept { return Elements()[0]; }
+  const T& front() const noexcept { return Elements()[0]; }
+  T& back() noexcept { return Elements()[size() - 1]; }
+  const T& back() const noexcept { return Elements()[size() - 1]; }
 
   void reserve(size_type capacity) {
     if (capacity > this->capacity()) Reallocate(capacity);
@@ -143,16 +143,16 @@ class CompactVector {
       // Construct first: args may refer to an element that reallocation would move.
       T value(std::forward<Args>(args)...);
       Reallocate(Grown(n + 1));
-      ::new (static_cast<void*>(data_ + n)) T(std::move(value));
+      ::new (static_cast<void*>(Elements() + n)) T(std::move(value));
     } else {
-      ::new (static_cast<void*>(data_ + n)) T(std::forward<Args>(args)...);
+      ::new (static_cast<void*>(Elements() + n)) T(std::forward<Args>(args)...);
     }
     GetHeader()->size = static_cast<std::uint32_t>(n + 1);
-    return data_[n];
+    return Elements()[n];
   }
   void pop_back() noexcept {
     const size_type n = size();
-    data_[n - 1].~T();
+    Elements()[n - 1].~T();
     GetHeader()->size = static_cast<std::uint32_t>(n - 1);
   }
   void resize(size_type count) {
@@ -190,7 +190,7 @@ class CompactVector {
     return begin() + index;
   }
 
-  void swap(CompactVector& other) noexcept { std::swap(data_, other.data_); }
+  void swap(CompactVector& other) noexcept { std::swap(header_, other.header_); }
   friend void swap(CompactVector& a, CompactVector& b) noexcept { a.swap(b); }
 
   friend bool operator==(const CompactVector& a, const CompactVector& b) {
@@ -209,8 +209,11 @@ class CompactVector {
   // Elements start after the header, aligned for T.
   static constexpr std::size_t kOffset = (sizeof(Header) + kAlign - 1) / kAlign * kAlign;
 
-  Header* GetHeader() const noexcept {
-    return reinterpret_cast<Header*>(reinterpret_cast<char*>(data_) - kOffset);
+  Header* GetHeader() const noexcept { return header_; }
+  T* Elements() const noexcept {
+    return header_ == nullptr
+               ? nullptr
+               : std::launder(reinterpret_cast<T*>(reinterpret_cast<char*>(header_) + kOffset));
   }
   static size_type Grown(size_type needed) {
     return std::max<size_type>(needed, std::max<size_type>(1, 2 * (needed - 1)));
@@ -231,28 +234,26 @@ class CompactVector {
         ::operator new(kOffset + capacity * sizeof(T), std::align_val_t{kAlign}));
     T* data = reinterpret_cast<T*>(block + kOffset);
     const size_type n = size();
+    T* old = Elements();
     for (size_type i = 0; i < n; ++i) {
-      ::new (static_cast<void*>(data + i)) T(std::move(data_[i]));
-      data_[i].~T();
+      ::new (static_cast<void*>(data + i)) T(std::move(old[i]));
+      old[i].~T();
     }
     Free();
-    data_ = data;
-    ::new (static_cast<void*>(block)) Header{static_cast<std::uint32_t>(n),
-                                             static_cast<std::uint32_t>(capacity)};
+    header_ = ::new (static_cast<void*>(block)) Header{static_cast<std::uint32_t>(n),
+                                                       static_cast<std::uint32_t>(capacity)};
   }
   void Destroy() noexcept {
-    if (data_ == nullptr) return;
+    if (header_ == nullptr) return;
     std::destroy(begin(), end());
     Free();
-    data_ = nullptr;
+    header_ = nullptr;
   }
   void Free() noexcept {
-    if (data_ != nullptr) {
-      ::operator delete(reinterpret_cast<char*>(data_) - kOffset, std::align_val_t{kAlign});
-    }
+    if (header_ != nullptr) ::operator delete(header_, std::align_val_t{kAlign});
   }
 
-  T* data_ = nullptr;
+  Header* header_ = nullptr;
 };
 
 }  // namespace ksched::api
