@@ -7,6 +7,9 @@
 // while an empty one matches everything. Everything else that is absent decodes as empty, which
 // the scheduler treats the same as nil (an absent spec.affinity is an Affinity with nothing set).
 //
+// Memory: Affinity is held inline in every PodSpec, so its lists are CompactVector (8 bytes each,
+// nothing allocated when empty; api/compact_vector.h).
+//
 // Thread-safety: plain value types.
 #pragma once
 

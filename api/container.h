@@ -5,6 +5,9 @@
 // resource helpers read while in-place pod resize (InPlacePodVerticalScaling, on by default in
 // v1.34) is enabled.
 //
+// Memory: image, restart policy, port protocol and host IP are InternedString (values repeat across
+// pods; api/interned_string.h), lists are CompactVector (api/compact_vector.h).
+//
 // Thread-safety: plain value types.
 #pragma once
 

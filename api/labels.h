@@ -1,9 +1,10 @@
 // Labels: an object's labels (or any string -> string set, such as a field set), as upstream's
 // k8s.io/apimachinery/pkg/labels.Set.
 //
-// Representation: a flat vector of (key, value) pairs kept sorted by key with unique keys. Objects
-// carry a handful of labels, so a sorted vector beats a hash map for lookups and copies, and it
-// iterates in a deterministic order. Lookups (Get, Has) take a string_view and never allocate.
+// Representation: a flat CompactVector (api/compact_vector.h: one pointer, nothing allocated when
+// empty) of (key, value) pairs kept sorted by key with unique keys; iterators are plain pointers.
+// Objects carry a handful of labels, so a sorted vector beats a hash map for lookups and copies,
+// and it iterates in a deterministic order. Lookups (Get, Has) take a string_view and never allocate.
 //
 // Ownership: a plain value type; it owns its strings. Views returned by Get() and iteration stay
 // valid until the Labels is modified or destroyed.

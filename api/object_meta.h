@@ -7,8 +7,12 @@
 // Timestamps are api::Time (nanoseconds since the epoch, see api/time.h); a timestamp that is
 // absent or null in the JSON, or Go's zero time, is std::nullopt.
 //
-// Ownership: plain value types owning their strings. Thread-safety: like any struct; concurrent
-// const use is safe.
+// Memory: namespace_ is an InternedString (namespaces repeat across objects; see
+// api/interned_string.h) and owner_references a CompactVector (8 bytes, nothing allocated when
+// empty): every cached pod and node carries an ObjectMeta.
+//
+// Ownership: plain value types owning their strings (interned characters are shared, pool-owned).
+// Thread-safety: like any struct; concurrent const use is safe.
 #pragma once
 
 #include <cstdint>

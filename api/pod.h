@@ -11,8 +11,8 @@
 // fields qualify), lists are CompactVector (8 bytes, nothing allocated when empty), quantities are
 // 24 bytes. The perf-test pod of bench/decode_bench.cc holds under 1 KiB in all.
 //
-// Ownership: plain value types owning all their data (interned characters are shared). Thread-safety: like any struct; concurrent
-// const use is safe.
+// Ownership: plain value types owning all their data (interned characters are shared).
+// Thread-safety: like any struct; concurrent const use is safe.
 #pragma once
 
 #include <cstdint>

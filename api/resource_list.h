@@ -1,13 +1,16 @@
 // ResourceList: core/v1 ResourceList (map[ResourceName]resource.Quantity) as the object model keeps
-// it: a flat vector of (resource name, Quantity) pairs sorted by name, names unique. Pods and nodes
+// it: a flat CompactVector (api/compact_vector.h: 8 bytes, no allocation when empty) of (resource
+// name, Quantity) pairs sorted by name, names unique and interned (api/interned_string.h: resource
+// names are a cluster-wide set). Pods and nodes
 // carry a handful of resources, so a sorted vector is smaller and faster than a map; the framework
 // layer converts it to its own interned arrays.
 //
 // Equality (operator==) is semantic, as upstream's equality.Semantic.DeepEqual: the same names, and
 // quantities that compare equal with Quantity::Cmp ("1" == "1000m"), whatever their format.
 //
-// Ownership: a value type owning its names and quantities. Pointers and views returned by Get() and
-// iteration stay valid until the list is modified or destroyed.
+// Ownership: a value type owning its quantities; names point into the intern pool, which outlives
+// every list. Iterators are plain pointers; they and the pointers returned by Get() stay valid
+// until the list is modified or destroyed.
 //
 // Thread-safety: like a standard container; concurrent const use is safe.
 #pragma once
