@@ -7,6 +7,9 @@
 // while an empty one matches everything. Everything else that is absent decodes as empty, which
 // the scheduler treats the same as nil (an absent spec.affinity is an Affinity with nothing set).
 //
+// Memory: Affinity is held inline in every PodSpec, so its lists are CompactVector (8 bytes each,
+// nothing allocated when empty; api/compact_vector.h).
+//
 // Thread-safety: plain value types.
 #pragma once
 
@@ -17,6 +20,7 @@
 
 #include "api/label_selector.h"
 #include "api/node_selector.h"
+#include "api/compact_vector.h"
 
 namespace ksched::api {
 
@@ -25,7 +29,7 @@ struct NodeAffinity {
   // requiredDuringSchedulingIgnoredDuringExecution
   std::optional<NodeSelector> required;
   // preferredDuringSchedulingIgnoredDuringExecution
-  std::vector<PreferredSchedulingTerm> preferred;
+  CompactVector<PreferredSchedulingTerm> preferred;
 
   friend bool operator==(const NodeAffinity&, const NodeAffinity&) = default;
 };
@@ -53,9 +57,9 @@ struct WeightedPodAffinityTerm {
 // core/v1 PodAffinity and PodAntiAffinity (the same shape).
 struct PodAffinity {
   // requiredDuringSchedulingIgnoredDuringExecution
-  std::vector<PodAffinityTerm> required;
+  CompactVector<PodAffinityTerm> required;
   // preferredDuringSchedulingIgnoredDuringExecution
-  std::vector<WeightedPodAffinityTerm> preferred;
+  CompactVector<WeightedPodAffinityTerm> preferred;
 
   bool empty() const noexcept { return required.empty() && preferred.empty(); }
   friend bool operator==(const PodAffinity&, const PodAffinity&) = default;

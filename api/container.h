@@ -5,6 +5,9 @@
 // resource helpers read while in-place pod resize (InPlacePodVerticalScaling, on by default in
 // v1.34) is enabled.
 //
+// Memory: image, restart policy, port protocol and host IP are InternedString (values repeat across
+// pods; api/interned_string.h), lists are CompactVector (api/compact_vector.h).
+//
 // Thread-safety: plain value types.
 #pragma once
 
@@ -15,6 +18,8 @@
 #include <vector>
 
 #include "api/resource_list.h"
+#include "api/compact_vector.h"
+#include "api/interned_string.h"
 
 namespace ksched::api {
 
@@ -30,18 +35,18 @@ inline constexpr std::string_view kContainerRestartPolicyAlways = "Always";
 struct ContainerPort {
   std::int32_t container_port = 0;
   std::int32_t host_port = 0;  // 0 = no host port
-  std::string protocol;        // "TCP" when absent (the API server's default)
-  std::string host_ip;         // `hostIP`
+  InternedString protocol;     // "TCP" when absent (the API server's default)
+  InternedString host_ip;      // `hostIP`: a node address, bounded by the cluster
 
   friend bool operator==(const ContainerPort&, const ContainerPort&) = default;
 };
 
 struct Container {
   std::string name;
-  std::string image;
+  InternedString image;
   ResourceRequirements resources;
-  std::vector<ContainerPort> ports;
-  std::string restart_policy;  // "" = absent; "Always" on a sidecar init container
+  CompactVector<ContainerPort> ports;
+  InternedString restart_policy;  // "" = absent; "Always" on a sidecar init container
 
   // True for an init container that is a sidecar (upstream IsRestartableInitContainer).
   bool IsRestartable() const noexcept { return restart_policy == kContainerRestartPolicyAlways; }

@@ -155,6 +155,12 @@ absl::Status ReadString(const JsonValue& v, DecodeContext& ctx, std::string& out
   return absl::OkStatus();
 }
 
+absl::Status ReadString(const JsonValue& v, DecodeContext& ctx, InternedString& out) {
+  if (!v.IsString()) return ctx.Error(TypeError("a string", v));
+  out = std::string_view(v.GetString(), v.GetStringLength());
+  return absl::OkStatus();
+}
+
 absl::Status ReadBool(const JsonValue& v, DecodeContext& ctx, bool& out) {
   if (!v.IsBool()) return ctx.Error(TypeError("a bool", v));
   out = v.GetBool();
@@ -225,6 +231,13 @@ absl::Status ReadStringList(const JsonValue& v, DecodeContext& ctx, std::vector<
   });
 }
 
+absl::Status ReadStringList(const JsonValue& v, DecodeContext& ctx,
+                            CompactVector<std::string>& out) {
+  return ReadArray(v, ctx, out, [](const JsonValue& element, DecodeContext& c, std::string& s) {
+    return ReadString(element, c, s);
+  });
+}
+
 absl::Status ReadStringMap(const JsonValue& v, DecodeContext& ctx, Labels& out) {
   if (!v.IsObject()) return ctx.Error(TypeError("an object", v));
   std::vector<Labels::value_type> entries;
@@ -250,7 +263,7 @@ absl::Status ReadResourceList(const JsonValue& v, DecodeContext& ctx, ResourceLi
   std::vector<ResourceList::value_type> entries;
   entries.reserve(v.MemberCount());
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-    auto& entry = entries.emplace_back(std::string(AsStringView(it->name)), Quantity());
+    auto& entry = entries.emplace_back(InternedString(AsStringView(it->name)), Quantity());
     ctx.PushKey(AsStringView(it->name));
     PathScope scope(ctx);
     absl::Status status = ReadQuantity(it->value, ctx, entry.second);

@@ -19,6 +19,8 @@
 
 #include "absl/status/status.h"
 #include "api/api_status.h"
+#include "api/compact_vector.h"
+#include "api/interned_string.h"
 #include "api/label_selector.h"
 #include "api/labels.h"
 #include "api/node.h"
@@ -108,8 +110,10 @@ absl::Status ForEachField(const JsonValue& v, DecodeContext& ctx, F&& f) {
 
 // Checks that `v` is an array, then replaces `out` with its elements, each decoded by
 // decode(element, ctx, T&) with its index on the path (a null element stays T{}).
-template <typename T, typename F>
-absl::Status ReadArray(const JsonValue& v, DecodeContext& ctx, std::vector<T>& out, F&& decode) {
+// `out` is a std::vector or an api::CompactVector.
+template <typename List, typename F>
+absl::Status ReadArray(const JsonValue& v, DecodeContext& ctx, List& out, F&& decode) {
+  using T = typename List::value_type;
   if (!v.IsArray()) {
     return ctx.Error(std::string("expected an array, got ") + std::string(JsonTypeName(v)));
   }
@@ -136,6 +140,7 @@ absl::Status ReadOptional(const JsonValue& v, DecodeContext& ctx, std::optional<
 
 // Primitives.
 absl::Status ReadString(const JsonValue& v, DecodeContext& ctx, std::string& out);
+absl::Status ReadString(const JsonValue& v, DecodeContext& ctx, InternedString& out);
 absl::Status ReadBool(const JsonValue& v, DecodeContext& ctx, bool& out);
 absl::Status ReadInt32(const JsonValue& v, DecodeContext& ctx, std::int32_t& out);
 absl::Status ReadInt64(const JsonValue& v, DecodeContext& ctx, std::int64_t& out);
@@ -146,6 +151,8 @@ absl::Status ReadOptionalInt64(const JsonValue& v, DecodeContext& ctx,
 absl::Status ReadTime(const JsonValue& v, DecodeContext& ctx, std::optional<Time>& out);
 absl::Status ReadQuantity(const JsonValue& v, DecodeContext& ctx, Quantity& out);
 absl::Status ReadStringList(const JsonValue& v, DecodeContext& ctx, std::vector<std::string>& out);
+absl::Status ReadStringList(const JsonValue& v, DecodeContext& ctx,
+                            CompactVector<std::string>& out);
 
 // Maps: merged into `out` (a repeated key keeps its last value); entries under ["key"].
 absl::Status ReadStringMap(const JsonValue& v, DecodeContext& ctx, Labels& out);

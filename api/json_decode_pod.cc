@@ -277,7 +277,7 @@ absl::Status ReadPodStatus(const JsonValue& v, DecodeContext& ctx, PodStatus& ou
   });
 }
 
-void DefaultPorts(std::vector<Container>& containers) {
+void DefaultPorts(CompactVector<Container>& containers) {
   for (Container& container : containers) {
     for (ContainerPort& port : container.ports) {
       if (port.protocol.empty()) port.protocol = kProtocolTCP;

@@ -31,10 +31,10 @@ Labels::Labels(std::vector<value_type> pairs) : entries_(std::move(pairs)) {
       unique.push_back(std::move(entry));
     }
   }
-  entries_ = std::move(unique);
+  entries_ = CompactVector<value_type>(std::move(unique));
 }
 
-std::vector<Labels::value_type>::const_iterator Labels::Find(std::string_view key) const noexcept {
+Labels::const_iterator Labels::Find(std::string_view key) const noexcept {
   auto it = std::lower_bound(entries_.begin(), entries_.end(), key, KeyLess{});
   if (it != entries_.end() && it->first == key) return it;
   return entries_.end();

@@ -1,9 +1,10 @@
 // Labels: an object's labels (or any string -> string set, such as a field set), as upstream's
 // k8s.io/apimachinery/pkg/labels.Set.
 //
-// Representation: a flat vector of (key, value) pairs kept sorted by key with unique keys. Objects
-// carry a handful of labels, so a sorted vector beats a hash map for lookups and copies, and it
-// iterates in a deterministic order. Lookups (Get, Has) take a string_view and never allocate.
+// Representation: a flat CompactVector (api/compact_vector.h: one pointer, nothing allocated when
+// empty) of (key, value) pairs kept sorted by key with unique keys; iterators are plain pointers.
+// Objects carry a handful of labels, so a sorted vector beats a hash map for lookups and copies,
+// and it iterates in a deterministic order. Lookups (Get, Has) take a string_view and never allocate.
 //
 // Ownership: a plain value type; it owns its strings. Views returned by Get() and iteration stay
 // valid until the Labels is modified or destroyed.
@@ -20,12 +21,14 @@
 #include <utility>
 #include <vector>
 
+#include "api/compact_vector.h"
+
 namespace ksched::api {
 
 class Labels {
  public:
   using value_type = std::pair<std::string, std::string>;
-  using const_iterator = std::vector<value_type>::const_iterator;
+  using const_iterator = CompactVector<value_type>::const_iterator;
 
   Labels() = default;
   // Builds from pairs in any order. A key given more than once keeps its last value.
@@ -52,9 +55,9 @@ class Labels {
   friend bool operator==(const Labels&, const Labels&) = default;
 
  private:
-  std::vector<value_type>::const_iterator Find(std::string_view key) const noexcept;
+  const_iterator Find(std::string_view key) const noexcept;
 
-  std::vector<value_type> entries_;  // sorted by key, keys unique
+  CompactVector<value_type> entries_;  // sorted by key, keys unique; 8 bytes when empty
 };
 
 }  // namespace ksched::api

@@ -37,6 +37,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "api/compact_vector.h"
 #include "api/field_errors.h"
 #include "api/field_selector.h"
 #include "api/label_selector.h"
@@ -76,7 +77,7 @@ struct NodeSelectorTerm {
 
 // core/v1 NodeSelector.
 struct NodeSelector {
-  std::vector<NodeSelectorTerm> node_selector_terms;
+  CompactVector<NodeSelectorTerm> node_selector_terms;  // 8 bytes: a pod's affinity is inline
 
   friend bool operator==(const NodeSelector&, const NodeSelector&) = default;
 };

@@ -7,8 +7,12 @@
 // Timestamps are api::Time (nanoseconds since the epoch, see api/time.h); a timestamp that is
 // absent or null in the JSON, or Go's zero time, is std::nullopt.
 //
-// Ownership: plain value types owning their strings. Thread-safety: like any struct; concurrent
-// const use is safe.
+// Memory: namespace_ is an InternedString (namespaces repeat across objects; see
+// api/interned_string.h) and owner_references a CompactVector (8 bytes, nothing allocated when
+// empty): every cached pod and node carries an ObjectMeta.
+//
+// Ownership: plain value types owning their strings (interned characters are shared, pool-owned).
+// Thread-safety: like any struct; concurrent const use is safe.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +22,8 @@
 
 #include "api/labels.h"
 #include "api/time.h"
+#include "api/compact_vector.h"
+#include "api/interned_string.h"
 
 namespace ksched::api {
 
@@ -40,7 +46,7 @@ struct OwnerReference {
 
 struct ObjectMeta {
   std::string name;
-  std::string namespace_;  // `namespace`; empty for cluster-scoped objects such as nodes
+  InternedString namespace_;  // `namespace`; empty for cluster-scoped objects such as nodes
   std::string uid;
   std::string resource_version;
   std::int64_t generation = 0;
@@ -48,7 +54,7 @@ struct ObjectMeta {
   std::optional<Time> deletion_timestamp;
   Labels labels;
   Annotations annotations;
-  std::vector<OwnerReference> owner_references;
+  CompactVector<OwnerReference> owner_references;
 
   // The controlling owner (metav1.GetControllerOf), or nullptr.
   const OwnerReference* ControllerRef() const noexcept {

@@ -6,8 +6,13 @@
 // the API server always does; every other absent field is empty, zero or nullopt (see the decoder
 // header for the full list of what is and is not defaulted).
 //
-// Ownership: plain value types owning all their data. Thread-safety: like any struct; concurrent
-// const use is safe.
+// Memory: the scheduler caches every pod, so the layout is compact: strings whose values repeat
+// across pods are InternedString (8 bytes, shared characters; see api/interned_string.h for which
+// fields qualify), lists are CompactVector (8 bytes, nothing allocated when empty), quantities are
+// 24 bytes. The perf-test pod of bench/decode_bench.cc holds under 1 KiB in all.
+//
+// Ownership: plain value types owning all their data (interned characters are shared).
+// Thread-safety: like any struct; concurrent const use is safe.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +30,8 @@
 #include "api/toleration.h"
 #include "api/topology_spread.h"
 #include "api/volume.h"
+#include "api/compact_vector.h"
+#include "api/interned_string.h"
 
 namespace ksched::api {
 
@@ -52,34 +59,34 @@ inline constexpr std::string_view kConditionFalse = "False";
 inline constexpr std::string_view kConditionUnknown = "Unknown";
 
 struct PodSpec {
-  std::string node_name;
-  std::string scheduler_name;  // "default-scheduler" when absent
+  InternedString node_name;  // node names are bounded by the cluster's nodes
+  InternedString scheduler_name;  // "default-scheduler" when absent
   std::optional<std::int32_t> priority;  // nullopt reads as 0 (upstream PodPriority)
-  std::string priority_class_name;
-  std::string preemption_policy;  // "" = absent (PreemptLowerPriority)
+  InternedString priority_class_name;
+  InternedString preemption_policy;  // "" = absent (PreemptLowerPriority)
   Labels node_selector;
   Affinity affinity;
-  std::vector<Toleration> tolerations;
-  std::vector<TopologySpreadConstraint> topology_spread_constraints;
-  std::vector<Container> containers;
-  std::vector<Container> init_containers;
+  CompactVector<Toleration> tolerations;
+  CompactVector<TopologySpreadConstraint> topology_spread_constraints;
+  CompactVector<Container> containers;
+  CompactVector<Container> init_containers;
   ResourceList overhead;
   ResourceRequirements resources;  // pod-level resources (spec.resources)
-  std::vector<Volume> volumes;
-  std::vector<std::string> scheduling_gates;  // the gates' names
-  bool host_network = false;
+  CompactVector<Volume> volumes;
+  CompactVector<std::string> scheduling_gates;  // the gates' names
   // nullopt when absent; the API server always sets it (default 30).
   std::optional<std::int64_t> termination_grace_period_seconds;
-  std::vector<std::string> resource_claims;  // spec.resourceClaims[*].name
+  CompactVector<std::string> resource_claims;  // spec.resourceClaims[*].name
+  bool host_network = false;
 
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 
 // core/v1 PodCondition.
 struct PodCondition {
-  std::string type;
-  std::string status;
-  std::string reason;
+  InternedString type;
+  InternedString status;
+  InternedString reason;  // reasons are a small set of CamelCase words
   std::string message;
   std::optional<Time> last_probe_time;
   std::optional<Time> last_transition_time;
@@ -89,12 +96,12 @@ struct PodCondition {
 };
 
 struct PodStatus {
-  std::string phase;
-  std::string nominated_node_name;
-  std::vector<PodCondition> conditions;
+  InternedString phase;
+  InternedString nominated_node_name;
+  CompactVector<PodCondition> conditions;
   std::optional<Time> start_time;
-  std::vector<ContainerStatus> container_statuses;
-  std::vector<ContainerStatus> init_container_statuses;
+  CompactVector<ContainerStatus> container_statuses;
+  CompactVector<ContainerStatus> init_container_statuses;
 
   // The condition of `type`, or nullptr (upstream GetPodCondition).
   const PodCondition* FindCondition(std::string_view type) const noexcept {

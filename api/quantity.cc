@@ -747,9 +747,8 @@ std::string_view QuantityFormatName(QuantityFormat format) {
 absl::StatusOr<Quantity> Quantity::Parse(std::string_view text) {
   if (text.empty()) return ParseError(text, kQuantityErrFormatWrong);
   if (text == "0") {
-    Quantity q;
+    Quantity q;  // the text "0" is the canonical form of zero
     q.format_ = QuantityFormat::kDecimalSI;
-    q.text_ = "0";
     return q;
   }
   const Scanned scanned = ScanQuantity(text);
@@ -792,7 +791,7 @@ absl::StatusOr<Quantity> Quantity::Parse(std::string_view text) {
             format == QuantityFormat::kBinarySI
                 ? suffix->exponent % 10 == 0 && (value & 0x07) != 0
                 : scale % 3 == 0 && !EndsWith(shifted, "000") && shifted[0] != '0';
-        if (canonical) q.text_ = std::string(text);
+        if (canonical) q.KeepText(text);
         return q;
       }
     }
@@ -827,8 +826,9 @@ absl::StatusOr<Quantity> Quantity::Parse(std::string_view text) {
     if (Adjusted(amount) <= 0) format = QuantityFormat::kDecimalSI;  // 0 < |amount| < 1
   }
   Quantity q;
-  q.big_ = std::move(amount);
-  q.big_scale_ = dec_scale;
+  q.rare_ = std::make_unique<Rare>();
+  q.rare_->big = std::move(amount);
+  q.rare_->big_scale = dec_scale;
   q.format_ = format;
   return q;
 }
@@ -856,23 +856,65 @@ Quantity Quantity::FromScaled(std::int64_t value, Scale scale) {
   return q;
 }
 
+Quantity::Quantity(const Quantity& other)
+    : value_(other.value_),
+      scale_(other.scale_),
+      format_(other.format_),
+      kept_text_(other.kept_text_),
+      text_format_(other.text_format_),
+      rare_(other.rare_ != nullptr ? std::make_unique<Rare>(*other.rare_) : nullptr) {}
+
+Quantity& Quantity::operator=(const Quantity& other) {
+  if (this != &other) *this = Quantity(other);
+  return *this;
+}
+
+void Quantity::ClearText() noexcept {
+  kept_text_ = false;
+  if (rare_ == nullptr) return;
+  rare_->text.clear();
+  if (!rare_->big.has_value()) rare_.reset();
+}
+
+void Quantity::KeepText(std::string_view text) {
+  kept_text_ = true;
+  text_format_ = format_;
+  // The usual text ("100m", "500Mi", "4"): digits without a leading zero and a suffix, which is
+  // exactly what the canonical form of such a kept value prints. Anything else is compared.
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::string_view suffix = text.substr(digits);
+  const bool plain = digits > 0 && text[0] != '0' &&
+                     suffix.find_first_not_of("numkMGTPEi") == std::string_view::npos;
+  if (plain) return;
+  std::string canonical = CanonicalString(format_);
+  if (canonical == text) return;
+  kept_text_ = false;
+  if (rare_ == nullptr) rare_ = std::make_unique<Rare>();
+  rare_->text = std::string(text);
+}
+
 BigDecimal Quantity::Exact() const {
-  if (big_.has_value()) return *big_;
+  if (IsBig()) return *rare_->big;
   return DecimalFromInt64(value_, scale_);
 }
 
 void Quantity::ToBig() {
-  if (big_.has_value()) return;
-  big_ = DecimalFromInt64(value_, scale_);
-  big_scale_ = -static_cast<std::int64_t>(scale_);
+  if (IsBig()) return;
+  if (rare_ == nullptr) rare_ = std::make_unique<Rare>();
+  rare_->big = DecimalFromInt64(value_, scale_);
+  rare_->big_scale = -static_cast<std::int64_t>(scale_);
   value_ = 0;
   scale_ = 0;
 }
 
 std::string Quantity::String() const {
-  if (!text_.empty()) return text_;
+  if (rare_ != nullptr && !rare_->text.empty()) return rare_->text;
+  return CanonicalString(kept_text_ ? text_format_ : format_);
+}
+
+std::string Quantity::CanonicalString(QuantityFormat format) const {
   if (IsZero()) return "0";
-  QuantityFormat format = format_;
   const BigDecimal exact = Exact();
   BigDecimal rounded;
   if (format == QuantityFormat::kBinarySI) {
@@ -886,7 +928,7 @@ std::string Quantity::String() const {
   if (format != QuantityFormat::kBinarySI) return DecimalCanonical(exact, format);
 
   // Upstream's int64 path cannot strip factors from the most negative value and prints it whole.
-  if (!big_.has_value() && value_ == kMostNegative && scale_ == 0) return "-9223372036854775808";
+  if (!IsBig() && value_ == kMostNegative && scale_ == 0) return "-9223372036854775808";
   if (Adjusted(rounded) > kMaxBinaryDigits) {
     // Not upstream (which takes minutes here): a value this large prints in exponent form.
     return DecimalCanonical(rounded, QuantityFormat::kDecimalExponent);
@@ -911,12 +953,12 @@ std::int64_t Quantity::Value() const { return ScaledValue(0); }
 std::int64_t Quantity::MilliValue() const { return ScaledValue(kMilli); }
 
 std::int64_t Quantity::ScaledValue(Scale scale) const {
-  if (big_.has_value()) return DecimalScaledValue(*big_, big_scale_, scale);
+  if (IsBig()) return DecimalScaledValue(*rare_->big, rare_->big_scale, scale);
   return Int64AmountScaled(value_, scale_, scale);
 }
 
 std::optional<std::int64_t> Quantity::AsInt64() const {
-  if (big_.has_value() || scale_ < 0) return std::nullopt;
+  if (IsBig() || scale_ < 0) return std::nullopt;
   if (scale_ == 0) return value_;
   auto [value, ok] = PositiveScaleInt64(value_, scale_);
   if (!ok) return std::nullopt;
@@ -924,7 +966,7 @@ std::optional<std::int64_t> Quantity::AsInt64() const {
 }
 
 int Quantity::Cmp(const Quantity& other) const {
-  if (!big_.has_value() && !other.big_.has_value()) {
+  if (!IsBig() && !other.IsBig()) {
     if (std::optional<int> c = CompareInt64Amounts(value_, scale_, other.value_, other.scale_)) {
       return *c;
     }
@@ -936,10 +978,10 @@ int Quantity::CmpInt64(std::int64_t other) const {
   return Cmp(FromInt(other, QuantityFormat::kDecimalSI));
 }
 
-bool Quantity::IsZero() const { return big_.has_value() ? big_->sign == 0 : value_ == 0; }
+bool Quantity::IsZero() const { return IsBig() ? rare_->big->sign == 0 : value_ == 0; }
 
 int Quantity::Sign() const {
-  if (big_.has_value()) return big_->sign;
+  if (IsBig()) return rare_->big->sign;
   return (value_ > 0) - (value_ < 0);
 }
 
@@ -975,8 +1017,8 @@ bool Quantity::AddInt64Amount(std::int64_t& value, Scale& scale, std::int64_t ot
 }
 
 void Quantity::Add(const Quantity& other) {
-  text_.clear();
-  if (!big_.has_value() && !other.big_.has_value()) {
+  ClearText();
+  if (!IsBig() && !other.IsBig()) {
     if (value_ == 0) format_ = other.format_;
     if (AddInt64Amount(value_, scale_, other.value_, other.scale_)) return;
   } else if (IsZero()) {
@@ -984,45 +1026,45 @@ void Quantity::Add(const Quantity& other) {
   }
   ToBig();
   const std::int64_t other_scale =
-      other.big_.has_value() ? other.big_scale_ : -static_cast<std::int64_t>(other.scale_);
-  *big_ = Sum(*big_, other.Exact());
-  big_scale_ = std::max(big_scale_, other_scale);
+      other.IsBig() ? other.rare_->big_scale : -static_cast<std::int64_t>(other.scale_);
+  *rare_->big = Sum(*rare_->big, other.Exact());
+  rare_->big_scale = std::max(rare_->big_scale, other_scale);
 }
 
 void Quantity::Sub(const Quantity& other) {
-  text_.clear();
+  ClearText();
   if (IsZero()) format_ = other.format_;
-  if (!big_.has_value() && !other.big_.has_value() &&
+  if (!IsBig() && !other.IsBig() &&
       AddInt64Amount(value_, scale_, WrapNeg(other.value_), other.scale_)) {
     return;
   }
   ToBig();
   const std::int64_t other_scale =
-      other.big_.has_value() ? other.big_scale_ : -static_cast<std::int64_t>(other.scale_);
+      other.IsBig() ? other.rare_->big_scale : -static_cast<std::int64_t>(other.scale_);
   BigDecimal negated = other.Exact();
   negated.sign = -negated.sign;
-  *big_ = Sum(*big_, negated);
-  big_scale_ = std::max(big_scale_, other_scale);
+  *rare_->big = Sum(*rare_->big, negated);
+  rare_->big_scale = std::max(rare_->big_scale, other_scale);
 }
 
 void Quantity::Neg() {
-  text_.clear();
-  if (big_.has_value()) {
-    big_->sign = -big_->sign;
+  ClearText();
+  if (IsBig()) {
+    rare_->big->sign = -rare_->big->sign;
   } else {
     value_ = WrapNeg(value_);
   }
 }
 
 bool Quantity::RoundUp(Scale scale) {
-  if (big_.has_value()) {
-    text_.clear();
-    const bool exact = RoundAwayFromZero(*big_, scale);
-    big_scale_ = -static_cast<std::int64_t>(scale);
+  if (IsBig()) {
+    ClearText();
+    const bool exact = RoundAwayFromZero(*rare_->big, scale);
+    rare_->big_scale = -static_cast<std::int64_t>(scale);
     return exact;
   }
   if (scale_ >= scale) return true;
-  text_.clear();
+  ClearText();
   auto [rounded, exact] = NegativeScaleInt64(value_, WrapSub32(scale, scale_));
   value_ = rounded;
   scale_ = scale;
@@ -1030,9 +1072,8 @@ bool Quantity::RoundUp(Scale scale) {
 }
 
 void Quantity::SetScaled(std::int64_t value, Scale scale) {
-  text_.clear();
-  big_.reset();
-  big_scale_ = 0;
+  kept_text_ = false;
+  rare_.reset();
   value_ = value;
   scale_ = scale;
 }

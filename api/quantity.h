@@ -48,12 +48,17 @@
 // upstream's MustParse panic, with the upstream error one of kQuantityErrFormatWrong,
 // kQuantityErrNumeric, kQuantityErrSuffix. No exception escapes.
 //
+// Memory: 24 bytes and no allocation for the usual quantity (an int64 and a power-of-ten scale,
+// whether parsed, built or summed); an inf.Dec-backed value, or a parsed text that String() must
+// return verbatim and that differs from the canonical form, lives in one out-of-line block.
+//
 // Thread-safety: a value type. Const member functions do not mutate; distinct objects may be used
 // from distinct threads freely, and one object may be read from many threads at once.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -163,17 +168,40 @@ class Quantity {
   void set_format(QuantityFormat format) { format_ = format; }
 
  private:
-  // Upstream's int64Amount, used while big_ is empty: value_ * 10^scale_.
+  // The rare parts, out of line so that a Quantity stays 24 bytes: upstream's inf.Dec form (the
+  // exact value, plus the inf.Dec scale, digits after the point, that upstream's inf.Dec would
+  // carry; Value() and friends depend on it) and a parse-time text that String() would not
+  // reproduce ("+1k", "1.500k", "1E3").
+  struct Rare {
+    std::optional<quantity_internal::BigDecimal> big;
+    std::int64_t big_scale = 0;
+    std::string text;
+  };
+
+  // Upstream's int64Amount, used while there is no big form: value_ * 10^scale_.
   std::int64_t value_ = 0;
   Scale scale_ = 0;
-  // Upstream's inf.Dec form: the exact value, plus the inf.Dec scale (digits after the point)
-  // that upstream's inf.Dec would carry; Value() and friends depend on it.
-  std::optional<quantity_internal::BigDecimal> big_;
-  std::int64_t big_scale_ = 0;
   QuantityFormat format_ = QuantityFormat::kDecimalExponent;
-  // The parsed text when upstream would have kept it (upstream Quantity.s).
-  std::string text_;
+  // Upstream kept the parsed text (Quantity.s) and it equals the canonical form in text_format_,
+  // so it is not stored: String() recomputes it in text_format_ (set_format does not change it).
+  bool kept_text_ = false;
+  QuantityFormat text_format_ = QuantityFormat::kDecimalExponent;
+  std::unique_ptr<Rare> rare_;  // null in the common case; deep-copied
 
+ public:
+  Quantity(const Quantity& other);
+  Quantity& operator=(const Quantity& other);
+  Quantity(Quantity&&) noexcept = default;
+  Quantity& operator=(Quantity&&) noexcept = default;
+  ~Quantity() = default;
+
+ private:
+  bool IsBig() const noexcept { return rare_ != nullptr && rare_->big.has_value(); }
+  // Forgets the parse-time text (every mutation does, as upstream).
+  void ClearText() noexcept;
+  // Records that upstream keeps `text` (the value and format_ are already set).
+  void KeepText(std::string_view text);
+  std::string CanonicalString(QuantityFormat format) const;
   quantity_internal::BigDecimal Exact() const;
   void ToBig();
   static bool AddInt64Amount(std::int64_t& value, Scale& scale, std::int64_t other_value,

@@ -17,6 +17,13 @@ struct NameLess {
 ResourceList::ResourceList(std::initializer_list<value_type> entries)
     : ResourceList(std::vector<value_type>(entries.begin(), entries.end())) {}
 
+ResourceList::ResourceList(std::vector<std::pair<std::string, Quantity>> entries) {
+  std::vector<value_type> interned;
+  interned.reserve(entries.size());
+  for (auto& [name, quantity] : entries) interned.emplace_back(name, std::move(quantity));
+  *this = ResourceList(std::move(interned));
+}
+
 ResourceList::ResourceList(std::vector<value_type> entries) : entries_(std::move(entries)) {
   std::stable_sort(entries_.begin(), entries_.end(),
                    [](const value_type& a, const value_type& b) { return a.first < b.first; });
@@ -44,7 +51,7 @@ void ResourceList::Set(std::string name, Quantity quantity) {
   if (it != entries_.end() && it->first == name) {
     it->second = std::move(quantity);
   } else {
-    entries_.emplace(it, std::move(name), std::move(quantity));
+    entries_.emplace(it, InternedString(name), std::move(quantity));
   }
 }
 

@@ -1,13 +1,16 @@
 // ResourceList: core/v1 ResourceList (map[ResourceName]resource.Quantity) as the object model keeps
-// it: a flat vector of (resource name, Quantity) pairs sorted by name, names unique. Pods and nodes
+// it: a flat CompactVector (api/compact_vector.h: 8 bytes, no allocation when empty) of (resource
+// name, Quantity) pairs sorted by name, names unique and interned (api/interned_string.h: resource
+// names are a cluster-wide set). Pods and nodes
 // carry a handful of resources, so a sorted vector is smaller and faster than a map; the framework
 // layer converts it to its own interned arrays.
 //
 // Equality (operator==) is semantic, as upstream's equality.Semantic.DeepEqual: the same names, and
 // quantities that compare equal with Quantity::Cmp ("1" == "1000m"), whatever their format.
 //
-// Ownership: a value type owning its names and quantities. Pointers and views returned by Get() and
-// iteration stay valid until the list is modified or destroyed.
+// Ownership: a value type owning its quantities; names point into the intern pool, which outlives
+// every list. Iterators are plain pointers; they and the pointers returned by Get() stay valid
+// until the list is modified or destroyed.
 //
 // Thread-safety: like a standard container; concurrent const use is safe.
 #pragma once
@@ -19,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "api/compact_vector.h"
+#include "api/interned_string.h"
 #include "api/quantity.h"
 
 namespace ksched::api {
@@ -32,13 +37,15 @@ inline constexpr std::string_view kResourceStorage = "storage";
 
 class ResourceList {
  public:
-  using value_type = std::pair<std::string, Quantity>;
-  using const_iterator = std::vector<value_type>::const_iterator;
+  // Resource names are interned (api/interned_string.h): the set of resources is cluster-wide.
+  using value_type = std::pair<InternedString, Quantity>;
+  using const_iterator = CompactVector<value_type>::const_iterator;
 
   ResourceList() = default;
   // From pairs in any order; a name given more than once keeps its last quantity.
   ResourceList(std::initializer_list<value_type> entries);
   explicit ResourceList(std::vector<value_type> entries);
+  explicit ResourceList(std::vector<std::pair<std::string, Quantity>> entries);
 
   // The quantity of `name`, or nullptr when absent. Never allocates.
   const Quantity* Get(std::string_view name) const noexcept;
@@ -58,7 +65,7 @@ class ResourceList {
   friend bool operator==(const ResourceList& a, const ResourceList& b);
 
  private:
-  std::vector<value_type> entries_;  // sorted by name, names unique
+  CompactVector<value_type> entries_;  // sorted by name, names unique; 8 bytes when empty
 };
 
 // core/v1 ResourceRequirements, without `claims` (dynamic resource allocation is not modeled).

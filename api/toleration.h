@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/interned_string.h"
 namespace ksched::api {
 
 // core/v1 TolerationOperator values.
@@ -19,10 +20,11 @@ inline constexpr std::string_view kTolerationOpExists = "Exists";
 inline constexpr std::string_view kTolerationOpEqual = "Equal";
 
 struct Toleration {
-  std::string key;
-  std::string op;  // `operator`; "" reads as Equal
-  std::string value;
-  std::string effect;  // "" tolerates every effect
+  // Interned (see api/interned_string.h): tolerations repeat across pods.
+  InternedString key;
+  InternedString op;  // `operator`; "" reads as Equal
+  InternedString value;
+  InternedString effect;  // "" tolerates every effect
   std::optional<std::int64_t> toleration_seconds;
 
   friend bool operator==(const Toleration&, const Toleration&) = default;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -37,7 +38,7 @@ absl::StatusOr<AffinityTerm> CompileTerm(const api::Pod& pod, const api::PodAffi
 }
 
 // upstream GetAffinityTerms: the first invalid term fails the whole list.
-absl::Status CompileTerms(const api::Pod& pod, const std::vector<api::PodAffinityTerm>& terms,
+absl::Status CompileTerms(const api::Pod& pod, std::span<const api::PodAffinityTerm> terms,
                           std::vector<AffinityTerm>& out) {
   out.reserve(terms.size());
   for (const api::PodAffinityTerm& term : terms) {
@@ -52,7 +53,7 @@ absl::Status CompileTerms(const api::Pod& pod, const std::vector<api::PodAffinit
 }
 
 absl::Status CompileWeightedTerms(const api::Pod& pod,
-                                  const std::vector<api::WeightedPodAffinityTerm>& terms,
+                                  std::span<const api::WeightedPodAffinityTerm> terms,
                                   std::vector<WeightedAffinityTerm>& out) {
   out.reserve(terms.size());
   for (const api::WeightedPodAffinityTerm& term : terms) {

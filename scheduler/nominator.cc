@@ -11,8 +11,8 @@ void Nominator::AddNominatedPod(const framework::PodInfoPtr& pod,
   Delete(p.metadata.uid);
 
   const bool override_node = info != nullptr && info->mode == framework::NominatingMode::kOverride;
-  const std::string& node_name =
-      override_node ? info->nominated_node_name : p.status.nominated_node_name;
+  const std::string node_name =
+      override_node ? info->nominated_node_name : p.status.nominated_node_name.str();
   // An empty name clears the nomination; nothing is keyed by "".
   if (node_name.empty()) return;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <variant>
@@ -67,7 +68,7 @@ Fields DiffCondition(const api::PodCondition& old_condition, const api::PodCondi
   return patch;
 }
 
-const api::PodCondition* FindCondition(const std::vector<api::PodCondition>& conditions,
+const api::PodCondition* FindCondition(std::span<const api::PodCondition> conditions,
                                        std::string_view type) {
   for (const api::PodCondition& condition : conditions) {
     if (condition.type == type) return &condition;
@@ -98,7 +99,7 @@ void WriteFields(JsonWriter& writer, const Fields& fields) {
   writer.EndObject();
 }
 
-bool SameTypeOrder(const std::vector<api::PodCondition>& a, const std::vector<api::PodCondition>& b) {
+bool SameTypeOrder(std::span<const api::PodCondition> a, std::span<const api::PodCondition> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(),
                     [](const api::PodCondition& x, const api::PodCondition& y) { return x.type == y.type; });
 }
@@ -112,8 +113,8 @@ struct ConditionsDiff {
   bool empty() const { return !set_element_order && !null_list && elements.empty(); }
 };
 
-ConditionsDiff DiffConditions(const std::vector<api::PodCondition>& before,
-                              const std::vector<api::PodCondition>& after) {
+ConditionsDiff DiffConditions(std::span<const api::PodCondition> before,
+                              std::span<const api::PodCondition> after) {
   ConditionsDiff diff;
   if (before.empty()) {  // the key is new: the whole list
     for (const api::PodCondition& condition : after) diff.elements.push_back(ConditionFields(condition));

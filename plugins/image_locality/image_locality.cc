@@ -1,5 +1,6 @@
 #include "plugins/image_locality/image_locality.h"
 
+#include <span>
 #include <vector>
 
 namespace ksched::plugins::image_locality {
@@ -35,7 +36,7 @@ const framework::ImageStateSummary* FindImage(const framework::NodeInfo& node,
   return it == states.end() ? nullptr : &it->second;
 }
 
-std::int64_t SumImageScores(const framework::NodeInfo& node, const std::vector<api::Container>& containers,
+std::int64_t SumImageScores(const framework::NodeInfo& node, std::span<const api::Container> containers,
                             std::size_t total_nodes) {
   std::int64_t sum = 0;
   for (const api::Container& container : containers) {

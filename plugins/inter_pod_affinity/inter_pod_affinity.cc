@@ -3,6 +3,7 @@
 #include "plugins/inter_pod_affinity/inter_pod_affinity.h"
 
 #include <optional>
+#include <span>
 #include <string>
 
 #include "api/label_selector.h"
@@ -16,7 +17,7 @@ using Hint = framework::QueueingHint;
 // namespaceSelector matches nothing; without both namespaces and namespaceSelector the term
 // covers the pod's own namespace. The first invalid selector is the error.
 absl::StatusOr<std::vector<framework::AffinityTerm>> CompileTerms(
-    const api::Pod& pod, const std::vector<api::PodAffinityTerm>& terms) {
+    const api::Pod& pod, std::span<const api::PodAffinityTerm> terms) {
   std::vector<framework::AffinityTerm> compiled;
   compiled.reserve(terms.size());
   for (const api::PodAffinityTerm& term : terms) {

@@ -6,7 +6,7 @@
 namespace ksched::plugins::scheduling_gates {
 
 framework::Status SchedulingGates::PreEnqueue(const api::Pod& pod) {
-  const std::vector<std::string>& gates = pod.spec.scheduling_gates;
+  const auto& gates = pod.spec.scheduling_gates;
   if (gates.empty()) return {};
   // Go's fmt %v of a []string: "[a b c]".
   std::string message = "waiting for scheduling gates: [";

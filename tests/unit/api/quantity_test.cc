@@ -1034,3 +1034,28 @@ TEST_CASE("absurd exponents finish quickly instead of materializing them", "[api
   CHECK(MustParse("1.5e-2147483648").String() == "150e2147483646");  // upstream v0.34.4 output
   CHECK(MustParse(std::string(5000, '9') + "Ki").String() == "9223372036854775807");
 }
+
+TEST_CASE("Quantity: 24 bytes; copies and assignments keep the out-of-line forms") {
+  CHECK(sizeof(Quantity) == 24);
+  // A verbatim text, an inf.Dec-backed value, and a kept canonical text whose format is changed.
+  for (const char* text : {"+1k", "1.500k", "1E3", "01Ki", "0.1", "-1.5", "123456789012345678901"}) {
+    INFO(text);
+    const Quantity parsed = MustParse(text);
+    Quantity copy = parsed;
+    CHECK(copy.String() == parsed.String());
+    CHECK(copy.Cmp(parsed) == 0);
+    CHECK(copy.Value() == parsed.Value());
+    Quantity assigned = MustParse("7");
+    assigned = parsed;
+    CHECK(assigned.String() == parsed.String());
+    copy.Add(MustParse("1"));  // mutating the copy leaves the original alone
+    CHECK(parsed.String() == MustParse(text).String());
+  }
+  CHECK(MustParse("+1k").String() == "+1k");
+  CHECK(MustParse("01Ki").String() == "01Ki");
+  Quantity binary = MustParse("500Mi");
+  binary.set_format(QuantityFormat::kDecimalSI);
+  CHECK(binary.String() == "500Mi");  // the parse-time text still wins, as upstream
+  binary.Add(MustParse("0"));
+  CHECK(binary.String() == "524288k");
+}
