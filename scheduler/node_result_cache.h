@@ -86,7 +86,8 @@ class NodeResultCache {
   const Stats& stats() const { return stats_; }
 
  private:
-  // Filters the nodes at `indexes` (all when empty and `all`); false on a Filter error.
+  // Filters the nodes at `indexes` (every node when `indexes` is empty) and records their
+  // statuses and generations; false when a Filter plugin returned an error.
   bool FilterNodes(framework::Framework& framework, const framework::CycleState& state,
                    const api::Pod& pod, const std::vector<framework::NodeInfo*>& nodes,
                    const std::vector<std::size_t>& indexes);
