@@ -285,10 +285,11 @@ int main(int argc, char** argv) {
         "percentageOfNodesToScore %d: %.0f pods/s (%.1f us per decision, %.0f feasible nodes scored per pod)\n",
         r.nodes, r.existing, r.timed, flags.warmup, flags.parallelism, flags.percentage, r.pods_per_second,
         1e6 * r.seconds / r.timed, r.mean_feasible);
-    std::printf("  node results reused in %lld of %d cycles (%lld rebuilds, %lld nodes re-filtered, %lld raw scores computed)\n",
+    std::printf("  node results reused in %lld of %d cycles (%lld rebuilds, %lld nodes re-filtered, %lld raw scores computed, "
+                "%lld hosts chosen from incremental totals)\n",
                 static_cast<long long>(r.reuse.reused_cycles), r.timed + flags.warmup,
                 static_cast<long long>(r.reuse.rebuilt), static_cast<long long>(r.reuse.refreshed_nodes),
-                static_cast<long long>(r.reuse.scored_nodes));
+                static_cast<long long>(r.reuse.scored_nodes), static_cast<long long>(r.reuse.incremental_selections));
     if (!r.left_out.empty()) {
       std::printf("  upstream default plugins not compiled in (left out): %s\n", JsonList(r.left_out).c_str());
     }
@@ -307,7 +308,8 @@ int main(int argc, char** argv) {
           << ",\"mean_feasible_nodes\":" << r.mean_feasible << ",\"plugins\":" << JsonList(r.plugins)
           << ",\"left_out\":" << JsonList(r.left_out) << ",\"reused_cycles\":" << r.reuse.reused_cycles
           << ",\"rebuilds\":" << r.reuse.rebuilt << ",\"refiltered_nodes\":" << r.reuse.refreshed_nodes
-          << ",\"scored_nodes\":" << r.reuse.scored_nodes << "}";
+          << ",\"scored_nodes\":" << r.reuse.scored_nodes
+          << ",\"incremental_selections\":" << r.reuse.incremental_selections << "}";
     }
     out << "]}\n";
     if (!out) Die("cannot write " + flags.json);

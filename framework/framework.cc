@@ -327,9 +327,19 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
     weights[ref.name] = weight;
   }
   score_weights_.clear();
+  score_shapes_.clear();
   for (ScorePlugin* plugin : score_) {
     auto it = weights.find(plugin->Name());
-    score_weights_.push_back(it == weights.end() ? 1 : it->second);
+    const std::int64_t weight = it == weights.end() ? 1 : it->second;
+    score_weights_.push_back(weight);
+    ScoreExtensions* extensions = plugin->GetScoreExtensions();
+    if (extensions == nullptr) {
+      score_shapes_.push_back(ScoreShape{weight, std::nullopt});
+    } else if (const auto* standard = dynamic_cast<const StandardNormalization*>(extensions)) {
+      score_shapes_.push_back(ScoreShape{weight, standard->normalization()});
+    } else {
+      score_shapes_.push_back(std::nullopt);
+    }
   }
 
   if (queue_sort.size() != 1) {

@@ -39,6 +39,7 @@
 #include "framework/metrics_recorder.h"
 #include "framework/profile_config.h"
 #include "framework/registry.h"
+#include "framework/score_normalization.h"
 
 namespace ksched::framework {
 
@@ -175,6 +176,16 @@ class Framework final : public Handle {
   absl::Status ScoreNode(const CycleState& state, const api::Pod& pod, const NodeInfo& node,
                          std::span<const std::uint16_t> score_plugins,
                          std::span<std::int64_t> out) const;
+  // How the Score plugin at `index` turns a node's raw score into its part of the total, when
+  // the framework knows: the weight, and the normalization (nullopt: none, raw scores count as
+  // they are). nullopt when the plugin normalizes in its own way (see score_normalization.h).
+  struct ScoreShape {
+    std::int64_t weight = 1;
+    std::optional<ScoreNormalization> normalization;
+  };
+  const std::optional<ScoreShape>& KnownScoreShape(std::uint16_t index) const {
+    return score_shapes_[index];
+  }
   // NormalizeScore of each plugin over its raw scores, then the weighted totals: scores[k] holds
   // plugin score_plugins[k]'s raw scores for `nodes`, in order (normalised in place). Errors as
   // RunScorePlugins'. Observes the Score extension point when metrics are recorded.
@@ -229,6 +240,7 @@ class Framework final : public Handle {
   std::vector<PreScorePlugin*> pre_score_;
   std::vector<ScorePlugin*> score_;
   std::vector<std::int64_t> score_weights_;  // parallel to score_
+  std::vector<std::optional<ScoreShape>> score_shapes_;  // parallel to score_
   std::vector<ReservePlugin*> reserve_;
   std::vector<PermitPlugin*> permit_;
   std::vector<PreBindPlugin*> pre_bind_;

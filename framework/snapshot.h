@@ -47,6 +47,12 @@ class Snapshot {
   // one Snapshot mean the same NodeInfo objects in the same order. NodeInfos are updated in place
   // (their generation moves) without changing it.
   std::uint64_t list_version() const { return list_version_; }
+  // What the last update changed in place: every NodeInfo it assigned, and the generation the
+  // snapshot had before it. A reader that last saw generation updated_from() (and the same
+  // list_version()) finds every NodeInfo changed since among updated_nodes(); a reader that saw
+  // an older generation must compare all of them.
+  std::int64_t updated_from() const { return updated_from_; }
+  const std::vector<const NodeInfo*>& updated_nodes() const { return updated_nodes_; }
 
   // --- For the cache (scheduler layer) only ---------------------------------------------------
   // The stored NodeInfo of a node, created empty when absent.
@@ -60,6 +66,13 @@ class Snapshot {
   // Rebuilds only the affinity sub-lists (after pods changed but no node was added or removed).
   void RebuildAffinityLists();
   void set_generation(std::int64_t generation) { generation_ = generation; }
+  // Starts an update's record of changed NodeInfos (updated_from() = the current generation).
+  void BeginUpdate() {
+    updated_from_ = generation_;
+    updated_nodes_.clear();
+  }
+  // Records a NodeInfo the current update assigned.
+  void NoteUpdated(const NodeInfo* node) { updated_nodes_.push_back(node); }
   // Names of all stored nodes (any order).
   std::vector<std::string> StoredNames() const;
 
@@ -70,6 +83,8 @@ class Snapshot {
   std::vector<NodeInfo*> with_required_anti_affinity_;
   std::int64_t generation_ = 0;
   std::uint64_t list_version_ = 0;
+  std::int64_t updated_from_ = -1;  // -1: no update recorded
+  std::vector<const NodeInfo*> updated_nodes_;
 };
 
 }  // namespace ksched::framework

@@ -410,6 +410,7 @@ void Cache::RemoveDeletedNodesFromSnapshot(framework::Snapshot& snapshot) {
 absl::Status Cache::UpdateSnapshot(framework::Snapshot& snapshot) {
   std::lock_guard lock(mu_);
   const std::int64_t snapshot_generation = snapshot.generation();
+  snapshot.BeginUpdate();
 
   // The node list follows the tree's order: rebuild it when the tree changed since the snapshot
   // (nodes added, removed, or moved to another zone) or when the snapshot was never filled.
@@ -432,6 +433,7 @@ absl::Status Cache::UpdateSnapshot(framework::Snapshot& snapshot) {
     // Assign in place: the snapshot's lists point at this NodeInfo and may not be rebuilt.
     *copy = entry.info;
     RefreshImageNumNodes(*copy);
+    snapshot.NoteUpdated(copy);
     if (had_affinity != !copy->pods_with_affinity().empty() ||
         had_required_anti_affinity != !copy->pods_with_required_anti_affinity().empty()) {
       update_affinity_lists = true;

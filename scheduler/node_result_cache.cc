@@ -29,6 +29,10 @@ void NodeResultCache::Clear() {
   columns_.clear();
   score_valid_.clear();
   snapshot_generation_ = -1;
+  index_of_.clear();
+  totals_.Invalidate();
+  dirty_.clear();
+  dirty_flag_.clear();
 }
 
 bool NodeResultCache::PrepareFilter(framework::Framework& framework,
@@ -57,6 +61,7 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
     snapshot_ = &snapshot;
     list_version_ = snapshot.list_version();
     nodes_ = nodes;
+    dirty_flag_.assign(nodes.size(), 0);
     generations_.resize(nodes.size());
     statuses_.assign(nodes.size(), framework::Status());
     infeasible_count_ = 0;
@@ -70,16 +75,17 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
     return true;
   }
   if (snapshot.generation() != snapshot_generation_) {
-    std::vector<std::size_t> changed;
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      if (nodes[i]->generation() != generations_[i]) changed.push_back(i);
-    }
-    if (!changed.empty()) {
-      stats_.refreshed_nodes += static_cast<std::int64_t>(changed.size());
-      if (!score_valid_.empty()) {
-        for (const std::size_t i : changed) score_valid_[i] = 0;
+    FindChangedNodes(snapshot);
+    if (!changed_.empty()) {
+      stats_.refreshed_nodes += static_cast<std::int64_t>(changed_.size());
+      for (const std::size_t i : changed_) {
+        if (!score_valid_.empty()) score_valid_[i] = 0;
+        if (dirty_flag_[i] == 0) {
+          dirty_flag_[i] = 1;
+          dirty_.push_back(static_cast<std::uint32_t>(i));
+        }
       }
-      if (!FilterNodes(framework, state, pod, nodes, changed)) {
+      if (!FilterNodes(framework, state, pod, nodes, changed_)) {
         Clear();
         return false;
       }
@@ -88,6 +94,33 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
   }
   ++stats_.reused_cycles;
   return true;
+}
+
+void NodeResultCache::FindChangedNodes(const framework::Snapshot& snapshot) {
+  changed_.clear();
+  const std::vector<framework::NodeInfo*>& nodes = snapshot.nodes();
+  if (snapshot.updated_from() == snapshot_generation_) {
+    // One update since the results were taken: only the NodeInfos it assigned can have moved.
+    if (index_of_.empty()) {
+      index_of_.reserve(nodes_.size());
+      for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        index_of_.emplace(nodes_[i], static_cast<std::uint32_t>(i));
+      }
+    }
+    for (const framework::NodeInfo* updated : snapshot.updated_nodes()) {
+      auto it = index_of_.find(updated);
+      if (it == index_of_.end()) continue;  // cannot happen with an unchanged list_version
+      const std::size_t i = it->second;
+      if (nodes[i]->generation() != generations_[i]) changed_.push_back(i);
+    }
+    // The filter pass below visits them in node order, as the full comparison would list them.
+    std::sort(changed_.begin(), changed_.end());
+    changed_.erase(std::unique(changed_.begin(), changed_.end()), changed_.end());
+    return;
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i]->generation() != generations_[i]) changed_.push_back(i);
+  }
 }
 
 bool NodeResultCache::FilterNodes(framework::Framework& framework,
@@ -120,6 +153,63 @@ bool NodeResultCache::FilterNodes(framework::Framework& framework,
   return !failed.load();
 }
 
+void NodeResultCache::UseScorePlan(std::span<const std::uint16_t> active) {
+  if (score_valid_.size() == nodes_.size() &&
+      std::equal(score_plan_.begin(), score_plan_.end(), active.begin(), active.end())) {
+    return;
+  }
+  score_plan_.assign(active.begin(), active.end());
+  columns_.assign(active.size(), std::vector<framework::NodeScore>(nodes_.size()));
+  for (std::vector<framework::NodeScore>& column : columns_) {
+    for (std::size_t i = 0; i < nodes_.size(); ++i) column[i].node = nodes_[i];
+  }
+  score_valid_.assign(nodes_.size(), 0);
+  totals_.Invalidate();  // its raw scores were other plugins'
+}
+
+absl::Status NodeResultCache::ScoreMissing(framework::Framework& framework,
+                                           const framework::CycleState& state,
+                                           const api::Pod& pod,
+                                           std::span<const std::uint16_t> active,
+                                           const std::vector<std::size_t>& missing) {
+  if (missing.empty()) return absl::OkStatus();
+  const std::size_t plugins = active.size();
+  stats_.scored_nodes += static_cast<std::int64_t>(missing.size());
+  std::mutex error_mu;
+  std::optional<absl::Status> first_error;
+  auto score_one = [&](std::size_t j) -> bool {
+    const std::size_t i = missing[j];
+    std::int64_t inline_values[16];
+    std::vector<std::int64_t> heap_values;  // only for profiles with more than 16 Score plugins
+    std::span<std::int64_t> values(inline_values, plugins);
+    if (plugins > 16) {
+      heap_values.resize(plugins);
+      values = std::span<std::int64_t>(heap_values);
+    }
+    absl::Status status = framework.ScoreNode(state, pod, *nodes_[i], active, values);
+    if (!status.ok()) {
+      std::lock_guard lock(error_mu);
+      if (!first_error) first_error = std::move(status);
+      return false;
+    }
+    for (std::size_t k = 0; k < plugins; ++k) columns_[k][i].score = values[k];
+    score_valid_[i] = 1;
+    return true;
+  };
+  if (missing.size() < 32) {
+    for (std::size_t j = 0; j < missing.size(); ++j) {
+      if (!score_one(j)) break;
+    }
+  } else {
+    framework.parallelizer().Until(missing.size(),
+                                   [&](std::size_t j, framework::Parallelizer::Run& run) {
+                                     if (!score_one(j)) run.Cancel();
+                                   });
+  }
+  if (first_error) return *std::move(first_error);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<bool> NodeResultCache::RawScores(
     framework::Framework& framework, const framework::CycleState& state, const api::Pod& pod,
     std::span<const std::size_t> indexes, std::optional<std::size_t> rotation_start,
@@ -131,69 +221,83 @@ absl::StatusOr<bool> NodeResultCache::RawScores(
     scores.clear();
     return true;
   }
-  if (score_valid_.size() != nodes_.size() ||
-      !std::equal(score_plan_.begin(), score_plan_.end(), active.begin(), active.end())) {
-    score_plan_.assign(active.begin(), active.end());
-    columns_.assign(plugins, std::vector<framework::NodeScore>(nodes_.size()));
-    for (std::vector<framework::NodeScore>& column : columns_) {
-      for (std::size_t i = 0; i < nodes_.size(); ++i) column[i].node = nodes_[i];
-    }
-    score_valid_.assign(nodes_.size(), 0);
-  }
+  UseScorePlan(active);
   std::vector<std::size_t> missing;
-  for (const std::size_t i : indexes) {
-    if (score_valid_[i] == 0) missing.push_back(i);
-  }
-  if (!missing.empty()) {
-    stats_.scored_nodes += static_cast<std::int64_t>(missing.size());
-    std::mutex error_mu;
-    std::optional<absl::Status> first_error;
-    auto score_one = [&](std::size_t j) -> bool {
-      const std::size_t i = missing[j];
-      std::int64_t inline_values[16];
-      std::vector<std::int64_t> heap_values;  // only for profiles with more than 16 Score plugins
-      std::span<std::int64_t> values(inline_values, plugins);
-      if (plugins > 16) {
-        heap_values.resize(plugins);
-        values = std::span<std::int64_t>(heap_values);
-      }
-      absl::Status status = framework.ScoreNode(state, pod, *nodes_[i], active, values);
-      if (!status.ok()) {
-        std::lock_guard lock(error_mu);
-        if (!first_error) first_error = std::move(status);
-        return false;
-      }
-      for (std::size_t k = 0; k < plugins; ++k) columns_[k][i].score = values[k];
-      score_valid_[i] = 1;
-      return true;
-    };
-    if (missing.size() < 32) {
-      for (std::size_t j = 0; j < missing.size(); ++j) {
-        if (!score_one(j)) break;
-      }
-    } else {
-      framework.parallelizer().Until(missing.size(),
-                                     [&](std::size_t j, framework::Parallelizer::Run& run) {
-                                       if (!score_one(j)) run.Cancel();
-                                     });
+  if (rotation_start.has_value()) {
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (score_valid_[i] == 0) missing.push_back(i);
     }
-    if (first_error) return *std::move(first_error);
+  } else {
+    for (const std::size_t i : indexes) {
+      if (score_valid_[i] == 0) missing.push_back(i);
+    }
+  }
+  if (absl::Status status = ScoreMissing(framework, state, pod, active, missing); !status.ok()) {
+    return status;
   }
   scores.resize(plugins);
   for (std::size_t k = 0; k < plugins; ++k) {
     const std::vector<framework::NodeScore>& cached = columns_[k];
     std::vector<framework::NodeScore>& column = scores[k];
-    column.resize(indexes.size());
     if (rotation_start.has_value()) {
       // Every node from the start, wrapping: two block copies.
+      column.resize(cached.size());
       const auto start = static_cast<std::ptrdiff_t>(*rotation_start);
       auto out = std::copy(cached.begin() + start, cached.end(), column.begin());
       std::copy(cached.begin(), cached.begin() + start, out);
       continue;
     }
+    column.resize(indexes.size());
     for (std::size_t j = 0; j < indexes.size(); ++j) column[j] = cached[indexes[j]];
   }
   return true;
+}
+
+absl::StatusOr<std::optional<std::size_t>> NodeResultCache::SelectBest(
+    framework::Framework& framework, const framework::CycleState& state, const api::Pod& pod,
+    std::span<const std::uint16_t> active, std::size_t rotation_start, std::mt19937_64& rng) {
+  if (!valid_ || active.empty() || !framework.ScorePluginsAreNodeLocal(active)) {
+    return std::nullopt;
+  }
+  std::vector<IncrementalTotals::Column> columns;
+  columns.reserve(active.size());
+  for (const std::uint16_t index : active) {
+    const std::optional<framework::Framework::ScoreShape>& shape = framework.KnownScoreShape(index);
+    if (!shape) return std::nullopt;
+    columns.push_back(IncrementalTotals::Column{shape->weight, shape->normalization});
+  }
+  UseScorePlan(active);
+  // The nodes whose raw scores or feasibility may differ from what the totals hold: all of them
+  // when the totals start over, else those refreshed since.
+  std::vector<std::size_t> candidates;
+  if (!totals_.ConfiguredFor(columns, nodes_.size())) {
+    totals_.Reset(columns, nodes_.size());
+    candidates.resize(nodes_.size());
+    for (std::size_t i = 0; i < nodes_.size(); ++i) candidates[i] = i;
+  } else {
+    candidates.assign(dirty_.begin(), dirty_.end());
+  }
+  std::vector<std::size_t> missing;
+  for (const std::size_t i : candidates) {
+    if (feasible(i) && score_valid_[i] == 0) missing.push_back(i);
+  }
+  if (absl::Status status = ScoreMissing(framework, state, pod, active, missing); !status.ok()) {
+    totals_.Invalidate();  // some candidates were not taken in
+    return status;
+  }
+  std::vector<std::int64_t> row(active.size());
+  for (const std::size_t i : candidates) {
+    const bool member = feasible(i);
+    if (member) {
+      for (std::size_t k = 0; k < row.size(); ++k) row[k] = columns_[k][i].score;
+    }
+    totals_.Update(i, member, row);
+  }
+  for (const std::uint32_t i : dirty_) dirty_flag_[i] = 0;
+  dirty_.clear();
+  if (!totals_.Settle() || totals_.members() == 0) return std::nullopt;
+  ++stats_.incremental_selections;
+  return totals_.Pick(rotation_start, rng);
 }
 
 }  // namespace ksched::scheduler

@@ -21,6 +21,11 @@
 // A node whose Filter failed with an error is never cached: PrepareFilter reports the cache
 // unusable and the caller's full path reports the error.
 //
+// When every feasible node is scored and the Score plugins' normalizations are known, SelectBest
+// goes one step further and keeps the weighted totals and the best nodes (IncrementalTotals), so
+// that a decision costs O(changed nodes); changed nodes are found from the snapshot's record of
+// its last update instead of a pass over every node.
+//
 // Thread-safety: none. One instance per ScheduleAlgorithm (per scheduling thread); the refresh of
 // changed nodes fans out on the framework's parallelizer.
 #pragma once
@@ -28,15 +33,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <span>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "api/pod.h"
 #include "framework/cycle_state.h"
 #include "framework/framework.h"
 #include "framework/snapshot.h"
 #include "framework/status.h"
+#include "scheduler/incremental_totals.h"
 
 namespace ksched::scheduler {
 
@@ -52,6 +61,7 @@ class NodeResultCache {
     std::int64_t rebuilt = 0;            // full refreshes (first pod, other pod, node list change)
     std::int64_t refreshed_nodes = 0;    // nodes filtered again because their NodeInfo changed
     std::int64_t scored_nodes = 0;       // raw scores computed (not reused)
+    std::int64_t incremental_selections = 0;  // hosts chosen by SelectBest
   };
 
   // After a successful PreFilter of `pod` in `state`: brings every node's Filter result up to
@@ -76,6 +86,20 @@ class NodeResultCache {
                                  std::span<const std::uint16_t> active,
                                  std::vector<std::vector<framework::NodeScore>>& scores);
 
+  // When every feasible node is scored (the feasible list is all of them, in round-robin order
+  // from `rotation_start`) and the Score plugins `active` (after PreScore ran for this pod) are
+  // all NodeLocalResults with a normalization the framework knows (Framework::KnownScoreShape):
+  // the snapshot index of the node NormalizeScore + weights + SelectHost would choose, drawing from
+  // `rng` as SelectHost does, from totals kept incrementally (IncrementalTotals). nullopt when
+  // that does not apply (the caller scores as usual; that path also reports out-of-range scores).
+  // An error is a plugin's Score error, as RunScorePlugins reports it.
+  absl::StatusOr<std::optional<std::size_t>> SelectBest(framework::Framework& framework,
+                                                        const framework::CycleState& state,
+                                                        const api::Pod& pod,
+                                                        std::span<const std::uint16_t> active,
+                                                        std::size_t rotation_start,
+                                                        std::mt19937_64& rng);
+
   // Nodes whose cached Filter status is not Success.
   std::size_t infeasible_count() const { return infeasible_count_; }
 
@@ -91,6 +115,17 @@ class NodeResultCache {
   bool FilterNodes(framework::Framework& framework, const framework::CycleState& state,
                    const api::Pod& pod, const std::vector<framework::NodeInfo*>& nodes,
                    const std::vector<std::size_t>& indexes);
+  // The snapshot indexes whose NodeInfo generation moved since the results were taken, into
+  // changed_: from the snapshot's record of its last update when that started where the results
+  // are, else by comparing every node.
+  void FindChangedNodes(const framework::Snapshot& snapshot);
+  // Makes columns_ hold the plugins `active` (dropping cached raw scores and totals when the plan
+  // changes).
+  void UseScorePlan(std::span<const std::uint16_t> active);
+  // Computes the raw scores of the nodes `missing` into columns_.
+  absl::Status ScoreMissing(framework::Framework& framework, const framework::CycleState& state,
+                            const api::Pod& pod, std::span<const std::uint16_t> active,
+                            const std::vector<std::size_t>& missing);
 
   const framework::Framework* framework_ = nullptr;
   bool valid_ = false;
@@ -108,6 +143,14 @@ class NodeResultCache {
   std::vector<std::uint16_t> score_plan_;
   std::vector<std::vector<framework::NodeScore>> columns_;
   std::vector<std::uint8_t> score_valid_;
+  std::vector<std::size_t> changed_;  // scratch of FindChangedNodes
+  // Node index of each NodeInfo in nodes_, built when first needed.
+  absl::flat_hash_map<const framework::NodeInfo*, std::uint32_t> index_of_;
+  // Totals over the feasible nodes, and the nodes refreshed since they last took them in
+  // (dirty_flag_ parallel to nodes_).
+  IncrementalTotals totals_;
+  std::vector<std::uint32_t> dirty_;
+  std::vector<std::uint8_t> dirty_flag_;
   Stats stats_;
 };
 

@@ -53,12 +53,10 @@ bool NodeTree::AddNode(const api::Node& node) {
   std::string key = ZoneKey(node);
   const std::string& name = node.metadata.name;
   if (Zone* zone = FindZone(key)) {
-    if (std::find(zone->nodes.begin(), zone->nodes.end(), name) != zone->nodes.end()) {
-      return false;
-    }
+    if (!zone->members.insert(name).second) return false;
     zone->nodes.push_back(name);
   } else {
-    zones_.push_back(Zone{std::move(key), {name}});
+    zones_.push_back(Zone{std::move(key), {name}, {name}});
   }
   ++num_nodes_;
   return true;
@@ -69,9 +67,8 @@ absl::Status NodeTree::RemoveNode(const api::Node& node) {
   const std::string& name = node.metadata.name;
   for (auto zone = zones_.begin(); zone != zones_.end(); ++zone) {
     if (zone->key != key) continue;
-    auto it = std::find(zone->nodes.begin(), zone->nodes.end(), name);
-    if (it == zone->nodes.end()) break;
-    zone->nodes.erase(it);
+    if (zone->members.erase(name) == 0) break;
+    zone->nodes.erase(std::find(zone->nodes.begin(), zone->nodes.end(), name));
     if (zone->nodes.empty()) zones_.erase(zone);
     --num_nodes_;
     return absl::OkStatus();

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "api/node.h"
 
@@ -57,6 +58,8 @@ class NodeTree {
   struct Zone {
     std::string key;
     std::vector<std::string> nodes;
+    // The same names, for duplicate checks in O(1): adding thousands of nodes stays linear.
+    absl::flat_hash_set<std::string> members;
   };
   Zone* FindZone(std::string_view key);
   const Zone* FindZone(std::string_view key) const;

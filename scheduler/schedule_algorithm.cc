@@ -70,6 +70,19 @@ ScheduleOutcome ScheduleAlgorithm::SchedulePod(framework::Framework& framework,
       outcome.result.nominating_info = framework::NominatingInfo{"", framework::NominatingMode::kOverride};
       return outcome;
     }
+    absl::StatusOr<std::optional<std::size_t>> best =
+        SelectIncrementally(framework, state, pod);
+    if (!best.ok()) {
+      outcome.status = framework::Status::FromError(std::string(best.status().message()));
+      outcome.result.nominating_info = framework::NominatingInfo{"", framework::NominatingMode::kOverride};
+      return outcome;
+    }
+    if (best->has_value()) {
+      outcome.result.suggested_host = snapshot.nodes()[**best]->name();
+      outcome.result.evaluated_nodes = static_cast<int>(feasible.size()) + rejected;
+      outcome.result.feasible_nodes = static_cast<int>(feasible.size());
+      return outcome;
+    }
     absl::StatusOr<std::vector<framework::NodePluginScores>> scored =
         ScoreFeasible(framework, state, pod, feasible);
     if (!scored.ok()) {
@@ -241,15 +254,14 @@ void ScheduleAlgorithm::GatherFeasible(framework::Framework& framework,
   feasible.clear();
   feasible_indexes_.clear();
   feasible_rotation_start_.reset();
+  feasible_start_ = start;
+  all_feasible_listed_ = true;
   if (node_results_.infeasible_count() == 0 && to_find >= num_all) {
-    // Every node, from the round-robin start: what a full filter pass finds.
+    // Every node, from the round-robin start: what a full filter pass finds (feasible_indexes_
+    // stays empty: feasible_rotation_start_ says it all).
     feasible.reserve(num_all);
     feasible.insert(feasible.end(), nodes.begin() + static_cast<std::ptrdiff_t>(start), nodes.end());
     feasible.insert(feasible.end(), nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(start));
-    feasible_indexes_.resize(num_all);
-    for (std::size_t j = 0; j < num_all; ++j) {
-      feasible_indexes_[j] = j + start < num_all ? j + start : j + start - num_all;
-    }
     feasible_rotation_start_ = start;
     return;  // all nodes processed: the start index comes back to itself
   }
@@ -275,7 +287,24 @@ void ScheduleAlgorithm::GatherFeasible(framework::Framework& framework,
       diagnosis.node_to_status.Set(nodes[i]->name(), node_results_.status(i));
     }
   }
+  all_feasible_listed_ = !done;
   next_start_node_index_ = (start + feasible.size() + rejected) % num_all;
+}
+
+absl::StatusOr<std::optional<std::size_t>> ScheduleAlgorithm::SelectIncrementally(
+    framework::Framework& framework, const framework::CycleState& state, const api::Pod& pod) {
+  if (!cycle_reused_ || !all_feasible_listed_) return std::nullopt;
+  const std::chrono::steady_clock::time_point start =
+      framework.records_metrics() ? std::chrono::steady_clock::now()
+                                  : std::chrono::steady_clock::time_point{};
+  absl::StatusOr<std::optional<std::size_t>> best = node_results_.SelectBest(
+      framework, state, pod, framework.ActiveScorePlugins(state), feasible_start_, rng_);
+  if (framework.records_metrics() && (!best.ok() || best->has_value())) {
+    framework.ObserveExtensionPoint(framework::ExtensionPoint::kScore,
+                                    best.ok() ? framework::Code::kSuccess : framework::Code::kError,
+                                    start);
+  }
+  return best;
 }
 
 absl::StatusOr<std::vector<framework::NodePluginScores>> ScheduleAlgorithm::ScoreFeasible(

@@ -9,8 +9,9 @@
 // UnschedulableAndUnresolvable, message FitError::Message()); or an error status (plugin errors,
 // no nodes at all = UnschedulableAndUnresolvable "no nodes available to schedule pods").
 //
-// Identical pods in a row reuse per-node Filter and raw Score results (NodeResultCache) unless
-// constructed with reuse_node_results false; the decisions are the same either way.
+// Identical pods in a row reuse per-node Filter and raw Score results (NodeResultCache), and when
+// every feasible node is scored, incrementally kept totals, unless constructed with
+// reuse_node_results false; the decisions are the same either way.
 //
 // Thread-safety: one instance per scheduling thread (it keeps the round-robin index and the
 // tie-break random generator); Filter/Score fan out on the framework's parallelizer.
@@ -81,6 +82,12 @@ class ScheduleAlgorithm {
   // from the round-robin start, as a sequential filter pass would find them.
   void GatherFeasible(framework::Framework& framework, const framework::Snapshot& snapshot,
                       Diagnosis& diagnosis, std::vector<const framework::NodeInfo*>& feasible);
+  // With a reused cycle that lists every feasible node: the chosen node's snapshot index from
+  // the cache's incremental totals (NodeResultCache::SelectBest), or nullopt when they do not
+  // apply. Observes the Score extension point when it decided.
+  absl::StatusOr<std::optional<std::size_t>> SelectIncrementally(framework::Framework& framework,
+                                                                 const framework::CycleState& state,
+                                                                 const api::Pod& pod);
   // RunScorePlugins with the cache's raw scores where the plugins allow it.
   absl::StatusOr<std::vector<framework::NodePluginScores>> ScoreFeasible(
       framework::Framework& framework, const framework::CycleState& state, const api::Pod& pod,
@@ -96,6 +103,8 @@ class ScheduleAlgorithm {
   bool cycle_reused_ = false;                 // this cycle's Filter results came from the cache
   std::vector<std::size_t> feasible_indexes_;  // with cycle_reused_: snapshot indexes of `feasible`
   std::optional<std::size_t> feasible_rotation_start_;  // set when `feasible` is every node from it
+  std::size_t feasible_start_ = 0;     // with cycle_reused_: the round-robin start of `feasible`
+  bool all_feasible_listed_ = false;   // with cycle_reused_: `feasible` is every feasible node
   std::vector<std::vector<framework::NodeScore>> score_scratch_;  // reused raw-score storage
 };
 

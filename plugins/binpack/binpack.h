@@ -81,8 +81,8 @@ class Binpack final : public framework::PreScorePlugin,
   Binpack& operator=(const Binpack&) = delete;
 
   std::string_view Name() const override { return kName; }
-  // Reads only the node's NodeInfo, the pod and its own cycle state.
-  bool NodeLocalResults() const override { return true; }
+  // Not NodeLocalResults: a node's raw score depends on the largest allocatable in the cluster
+  // (scale_r), so an update of one node may change every node's score.
 
   framework::Status PreScore(framework::CycleState& state, const api::Pod& pod,
                              const std::vector<const framework::NodeInfo*>& nodes) override;

@@ -5,7 +5,6 @@
 #include <set>
 #include <string>
 
-#include "plugins/helper/normalize_score.h"
 #include "plugins/helper/required_node_affinity.h"
 
 namespace ksched::plugins::node_affinity {
@@ -187,13 +186,6 @@ std::pair<std::int64_t, framework::Status> NodeAffinity::Score(const framework::
   }
   if (*preferred != nullptr) count += (*preferred)->Score(n->metadata.labels, n->metadata.name);
   return {count, {}};
-}
-
-framework::Status NodeAffinity::NormalizeScore(const framework::CycleState& /*state*/,
-                                               const api::Pod& /*pod*/,
-                                               std::vector<framework::NodeScore>& scores) {
-  helper::DefaultNormalizeScore(framework::kMaxNodeScore, /*reverse=*/false, scores);
-  return {};
 }
 
 std::vector<framework::ClusterEventWithHint> NodeAffinity::EventsToRegister() const {

@@ -32,6 +32,7 @@
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/registry.h"
+#include "framework/score_normalization.h"
 #include "plugins/node_affinity/args.h"
 
 namespace ksched::plugins::node_affinity {
@@ -48,7 +49,6 @@ class NodeAffinity final : public framework::PreFilterPlugin,
                            public framework::FilterPlugin,
                            public framework::PreScorePlugin,
                            public framework::ScorePlugin,
-                           public framework::ScoreExtensions,
                            public framework::EnqueueExtensions {
  public:
   // Validates and compiles the added affinity (errors as ValidateNodeAffinityArgs with no path).
@@ -69,9 +69,7 @@ class NodeAffinity final : public framework::PreFilterPlugin,
   std::pair<std::int64_t, framework::Status> Score(const framework::CycleState& state,
                                                    const api::Pod& pod,
                                                    const framework::NodeInfo& node) override;
-  framework::ScoreExtensions* GetScoreExtensions() override { return this; }
-  framework::Status NormalizeScore(const framework::CycleState& state, const api::Pod& pod,
-                                   std::vector<framework::NodeScore>& scores) override;
+  framework::ScoreExtensions* GetScoreExtensions() override { return &normalization_; }
 
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
   // The Node Add/UpdateNodeLabel hint.
@@ -83,6 +81,7 @@ class NodeAffinity final : public framework::PreFilterPlugin,
 
   std::optional<api::CompiledNodeSelector> added_node_selector_;
   std::optional<api::CompiledPreferredSchedulingTerms> added_preferred_terms_;
+  framework::StandardNormalization normalization_{framework::ScoreNormalization::kScaleToMax};
 };
 
 // nullptr args take the defaults (no added affinity); args of another type are an error.

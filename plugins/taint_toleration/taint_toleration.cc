@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "plugins/helper/normalize_score.h"
 #include "plugins/helper/taint.h"
 
 namespace ksched::plugins::taint_toleration {
@@ -68,13 +67,6 @@ std::pair<std::int64_t, framework::Status> TaintToleration::Score(
     if (!helper::TolerationsTolerateTaint(pre_score->tolerations(), taint)) ++intolerable;
   }
   return {intolerable, {}};
-}
-
-framework::Status TaintToleration::NormalizeScore(const framework::CycleState& /*state*/,
-                                                  const api::Pod& /*pod*/,
-                                                  std::vector<framework::NodeScore>& scores) {
-  helper::DefaultNormalizeScore(framework::kMaxNodeScore, /*reverse=*/true, scores);
-  return {};
 }
 
 std::vector<framework::ClusterEventWithHint> TaintToleration::EventsToRegister() const {

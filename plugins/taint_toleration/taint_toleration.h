@@ -24,6 +24,7 @@
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/registry.h"
+#include "framework/score_normalization.h"
 
 namespace ksched::plugins::taint_toleration {
 
@@ -35,7 +36,6 @@ inline constexpr framework::StateKey kPreScoreStateKey{"PreScoreTaintToleration"
 class TaintToleration final : public framework::FilterPlugin,
                               public framework::PreScorePlugin,
                               public framework::ScorePlugin,
-                              public framework::ScoreExtensions,
                               public framework::EnqueueExtensions {
  public:
   std::string_view Name() const override { return kName; }
@@ -50,11 +50,13 @@ class TaintToleration final : public framework::FilterPlugin,
   std::pair<std::int64_t, framework::Status> Score(const framework::CycleState& state,
                                                    const api::Pod& pod,
                                                    const framework::NodeInfo& node) override;
-  framework::ScoreExtensions* GetScoreExtensions() override { return this; }
-  framework::Status NormalizeScore(const framework::CycleState& state, const api::Pod& pod,
-                                   std::vector<framework::NodeScore>& scores) override;
+  framework::ScoreExtensions* GetScoreExtensions() override { return &normalization_; }
 
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
+
+ private:
+  // Fewest intolerable taints -> 100.
+  framework::StandardNormalization normalization_{framework::ScoreNormalization::kScaleToMaxReversed};
 };
 
 // Node Add/UpdateNodeTaint hint.

@@ -1,6 +1,5 @@
 // plugins/helper: toleration matching (ported from k8s.io/api core/v1 toleration_test.go and
-// component-helpers helpers_test.go, v0.34.4) and DefaultNormalizeScore (helper
-// normalize_score_test.go, v1.34.4).
+// component-helpers helpers_test.go, v0.34.4).
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>
@@ -8,14 +7,12 @@
 #include "api/taint.h"
 #include "api/toleration.h"
 #include "framework/interface.h"
-#include "plugins/helper/normalize_score.h"
 #include "plugins/helper/taint.h"
 
 namespace {
 
 using ksched::api::Taint;
 using ksched::api::Toleration;
-using ksched::framework::NodeScore;
 namespace helper = ksched::plugins::helper;
 
 TEST_CASE("ToleratesTaint follows core/v1 Toleration.ToleratesTaint", "[plugins][helper][taint]") {
@@ -88,31 +85,6 @@ TEST_CASE("FindMatchingUntoleratedTaint returns the first included untolerated t
   // PreferNoSchedule taints are not DoNotSchedule taints.
   const std::vector<Taint> soft_only = {{"soft", "x", "PreferNoSchedule", {}}};
   CHECK(helper::FindMatchingUntoleratedTaint(soft_only, {}, do_not_schedule) == nullptr);
-}
-
-std::vector<std::int64_t> Normalized(std::vector<std::int64_t> raw, bool reverse) {
-  std::vector<NodeScore> scores;
-  for (std::int64_t score : raw) scores.push_back(NodeScore{nullptr, score});
-  helper::DefaultNormalizeScore(ksched::framework::kMaxNodeScore, reverse, scores);
-  std::vector<std::int64_t> out;
-  for (const NodeScore& score : scores) out.push_back(score.score);
-  return out;
-}
-
-TEST_CASE("DefaultNormalizeScore scales to [0, 100], optionally reversed",
-          "[plugins][helper][normalize]") {
-  using V = std::vector<std::int64_t>;
-  // Upstream's TestDefaultNormalizeScore rows.
-  CHECK(Normalized(V{1, 2, 3, 4}, false) == V{25, 50, 75, 100});
-  CHECK(Normalized(V{1, 2, 3, 4}, true) == V{75, 50, 25, 0});
-  CHECK(Normalized(V{1000, 10, 20, 30}, false) == V{100, 1, 2, 3});
-  CHECK(Normalized(V{1000, 10, 20, 30}, true) == V{0, 99, 98, 97});
-  CHECK(Normalized(V{1, 1, 1, 1}, false) == V{100, 100, 100, 100});
-  CHECK(Normalized(V{1000, 1, 1, 1}, false) == V{100, 0, 0, 0});
-  CHECK(Normalized(V{0, 1, 1, 1}, true) == V{100, 0, 0, 0});
-  CHECK(Normalized(V{0, 0, 0, 0}, false) == V{0, 0, 0, 0});
-  CHECK(Normalized(V{0, 0, 0, 0}, true) == V{100, 100, 100, 100});
-  CHECK(Normalized(V{}, true).empty());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "scheduler/node_result_cache.h"
 
 #include <catch2/catch.hpp>
+#include <map>
 
 #include <memory>
 #include <random>
@@ -59,12 +60,17 @@ std::shared_ptr<const api::Node> MakeNode(int index, int cpu_extra = 0) {
 }
 
 // A pending pod of template `kind`: 0 and 1 are plain replicas of two sizes, 2 has a node
-// selector, 3 has a required anti-affinity (InterPodAffinity: never served from the cache).
+// selector, 3 has a required anti-affinity (InterPodAffinity: never served from the cache), 4
+// prefers zone z2 (NodeAffinity scores, normalized to the column's largest raw score).
 std::shared_ptr<api::Pod> MakePod(int serial, int kind) {
   std::string json = R"({"metadata":{"name":"p-)" + std::to_string(serial) +
                      R"(","namespace":"default","uid":"uid-)" + std::to_string(serial) +
                      R"(","labels":{"app":"a)" + std::to_string(kind) + R"("}},"spec":{)";
   if (kind == 2) json += R"("nodeSelector":{"zone":"z1"},)";
+  if (kind == 4) {
+    json += R"("affinity":{"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)"
+            R"({"weight":7,"preference":{"matchExpressions":[{"key":"zone","operator":"In","values":["z2"]}]}}]}},)";
+  }
   if (kind == 3) {
     json += R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
             R"({"labelSelector":{"matchLabels":{"app":"a3"}},"topologyKey":"kubernetes.io/hostname"}]}},)";
@@ -131,7 +137,11 @@ NodeResultCache::Stats RunBoth(int node_count, std::int32_t percentage, int pods
       cache.RemoveNode(*MakeNode(static_cast<int>(random() % static_cast<unsigned>(node_count))));
     }
     const unsigned kind_roll = random() % 100;
-    const int kind = kind_roll < 80 ? 0 : kind_roll < 90 ? 1 : kind_roll < 95 ? 2 : 3;
+    const int kind = kind_roll < 70   ? 0
+                     : kind_roll < 80 ? 4
+                     : kind_roll < 88 ? 1
+                     : kind_roll < 94 ? 2
+                                      : 3;
     std::shared_ptr<api::Pod> pod = MakePod(serial, kind);
 
     REQUIRE(cache.UpdateSnapshot(snapshot).ok());
@@ -162,9 +172,11 @@ TEST_CASE("NodeResultCache: reusing results decides exactly as filtering every n
   SECTION("every node scored (percentageOfNodesToScore 100)") {
     const NodeResultCache::Stats stats = RunBoth(60, 100, 400, 7);
     // Most cycles reuse; a cycle after a template switch or a node list change rebuilds.
-    CHECK(stats.reused_cycles > 200);
+    CHECK(stats.reused_cycles > 150);
     CHECK(stats.rebuilt > 10);
     CHECK(stats.refreshed_nodes >= stats.reused_cycles);
+    // Every feasible node is scored: most reused cycles choose from the incremental totals.
+    CHECK(stats.incremental_selections > 120);
   }
   SECTION("a share of 150 nodes (percentageOfNodesToScore 30: 100 feasible nodes looked for)") {
     const NodeResultCache::Stats stats = RunBoth(150, 30, 300, 11);
@@ -175,7 +187,34 @@ TEST_CASE("NodeResultCache: reusing results decides exactly as filtering every n
     // statuses must read like the full path's).
     const NodeResultCache::Stats stats = RunBoth(12, 100, 400, 3);
     CHECK(stats.reused_cycles > 100);
+    CHECK(stats.incremental_selections > 50);
   }
+}
+
+TEST_CASE("Framework::KnownScoreShape: the default profile's Score plugins", "[node_result_cache]") {
+  Runtime runtime(100);
+  const framework::Framework& framework = *runtime.framework;
+  const std::vector<std::string> names = framework.ListPlugins().at("ScorePlugin");
+  std::map<std::string, std::optional<framework::Framework::ScoreShape>> shapes;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    shapes[names[i]] = framework.KnownScoreShape(static_cast<std::uint16_t>(i));
+  }
+  using framework::ScoreNormalization;
+  REQUIRE(shapes.at("TaintToleration").has_value());
+  CHECK(shapes.at("TaintToleration")->weight == 3);
+  CHECK(shapes.at("TaintToleration")->normalization == ScoreNormalization::kScaleToMaxReversed);
+  REQUIRE(shapes.at("NodeAffinity").has_value());
+  CHECK(shapes.at("NodeAffinity")->weight == 2);
+  CHECK(shapes.at("NodeAffinity")->normalization == ScoreNormalization::kScaleToMax);
+  for (const char* raw : {"NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality"}) {
+    INFO(raw);
+    REQUIRE(shapes.at(raw).has_value());
+    CHECK(shapes.at(raw)->weight == 1);
+    CHECK_FALSE(shapes.at(raw)->normalization.has_value());  // no NormalizeScore
+  }
+  // Their own normalizations: the totals never model them.
+  CHECK_FALSE(shapes.at("InterPodAffinity").has_value());
+  CHECK_FALSE(shapes.at("PodTopologySpread").has_value());
 }
 
 TEST_CASE("NodeResultCache: pods needing cross-node plugins never use it", "[node_result_cache]") {
