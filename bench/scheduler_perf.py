@@ -445,6 +445,25 @@ def cpu_seconds(pid):
         return None
 
 
+def control_plane_pids(cp_dir):
+    """{name: pid} of the control plane's processes (start.sh's pids file: "name pid executable")."""
+    pids = {}
+    try:
+        with open(os.path.join(cp_dir, "pids")) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 2 and parts[1].isdigit():
+                    pids[parts[0]] = int(parts[1])
+    except OSError:
+        pass
+    return pids
+
+
+def control_plane_cpu(pids):
+    """{name: CPU seconds so far} of those processes (None where unreadable)."""
+    return {name: cpu_seconds(pid) for name, pid in pids.items()}
+
+
 def status_kib(pid, key):
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -590,6 +609,8 @@ def run_one(workload, which, args, log_dir):
         collector = ThroughputCollector(watch, MEASURED_NS)
         if args.precreate:
             proc = start_scheduler()
+        cp_pids = control_plane_pids(cp_dir)
+        cp_cpu0 = control_plane_cpu(cp_pids)
         cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
         collector.start()
         rss_samples, sampling = [], threading.Event()
@@ -621,6 +642,7 @@ def run_one(workload, which, args, log_dir):
         except RuntimeError as e:
             result["errors"].append(str(e))
         wall1, cpu1 = time.monotonic(), cpu_seconds(proc.pid)
+        cp_cpu1 = control_plane_cpu(cp_pids)
         collector.stop.set()
         churn_stop.set()
         sampling.set()
@@ -645,6 +667,14 @@ def run_one(workload, which, args, log_dir):
                                  "total": total_cpu}
         result["cpu_ms_per_pod"] = (round(1000 * (cpu1 - cpu0) / len(bound), 4)
                                     if bound and cpu0 is not None and cpu1 is not None else None)
+        # What the run cost the API server and etcd (same phase): the scheduler's requests, watches
+        # and events are paid there too, on the same two cores.
+        result["control_plane_cpu_seconds"] = {
+            name: round(cp_cpu1[name] - cp_cpu0[name], 3)
+            for name in cp_pids if cp_cpu0.get(name) is not None and cp_cpu1.get(name) is not None}
+        result["control_plane_cpu_ms_per_pod"] = (
+            round(1000 * sum(result["control_plane_cpu_seconds"].values()) / len(bound), 4)
+            if bound and result["control_plane_cpu_seconds"] else None)
         hwm = status_kib(proc.pid, "VmHWM")
         result["peak_rss_bytes"] = hwm * 1024 if hwm is not None else None
         result["rss_samples_kib"] = rss_samples
@@ -756,7 +786,8 @@ def markdown(results, decision, meta):
              "Throughput: bound measured pods sampled every second, as scheduler_perf's SchedulingThroughput "
              "(first non-zero sample skipped, empty intervals merged, nearest-rank percentiles). Latency: "
              "watch-seen creation to watch-seen binding. CPU: utime+stime of the scheduler process during the "
-             "measured phase; peak RSS: VmHWM over its life.", ""]
+             "measured phase (API server + etcd: theirs over the same phase, per bound pod: what the scheduler's "
+             "requests, watches and events cost there); peak RSS: VmHWM over its life.", ""]
     by = {}
     for r in results:
         by.setdefault(r["workload"], {})[r["scheduler"]] = r
@@ -769,6 +800,7 @@ def markdown(results, decision, meta):
             ("latency p99 (ms)", lambda r: r.get("latency_ms", {}).get("p99")),
             ("CPU seconds (measured phase)", lambda r: r.get("cpu_seconds", {}).get("measured")),
             ("CPU ms per pod", lambda r: r.get("cpu_ms_per_pod")),
+            ("API server + etcd CPU ms per pod", lambda r: r.get("control_plane_cpu_ms_per_pod")),
             ("peak RSS (MiB)", lambda r: r["peak_rss_bytes"] / 2**20 if r.get("peak_rss_bytes") else None),
             ("bound / created", lambda r: f"{r['measured']['bound']}/{r['measured']['created']}" if r.get("measured") else None),
             ("pod creation rate (pods/s)", lambda r: r.get("measured", {}).get("create_rate")),
@@ -875,6 +907,9 @@ def verify(out_dir):
         cpu = (r.get("cpu_seconds") or {}).get("measured")
         if cpu is None or cpu < 0 or (r.get("cpu_seconds") or {}).get("total", 0) < cpu:
             problems.append(f"{tag}: CPU seconds {r.get('cpu_seconds')}")
+        cp = r.get("control_plane_cpu_seconds") or {}
+        if set(cp) < {"etcd", "kube-apiserver"} or any(v < 0 for v in cp.values()):
+            problems.append(f"{tag}: control-plane CPU seconds {cp}")
         if not r.get("peak_rss_bytes") or r["peak_rss_bytes"] < 1 << 20:
             problems.append(f"{tag}: peak RSS {r.get('peak_rss_bytes')}")
         # Upstream's kube-scheduler without leader election returns "finished without leader elect"
