@@ -464,6 +464,33 @@ def control_plane_cpu(pids):
     return {name: cpu_seconds(pid) for name, pid in pids.items()}
 
 
+def apiserver_request_counts(api):
+    """{"VERB resource[/subresource]": count} from the API server's apiserver_request_total (all
+    clients; the difference between two readings is what a phase asked for)."""
+    counts = {}
+    try:
+        conn = api._conn()
+        conn.request("GET", "/metrics", headers={"Accept": "text/plain", "User-Agent": "kube-scheduler-cpp-bench"})
+        resp = conn.getresponse()
+        text = resp.read().decode("utf-8", "replace")
+        if resp.status != 200:
+            return None
+    except (OSError, http.client.HTTPException):
+        api.local.conn = None
+        return None
+    for line in text.splitlines():
+        if not line.startswith("apiserver_request_total{"):
+            continue
+        labels_text, _, value = line[len("apiserver_request_total{"):].rpartition("} ")
+        labels = dict(part.split("=", 1) for part in labels_text.split('",') if "=" in part)
+        labels = {k: v.strip('"') for k, v in labels.items()}
+        key = f"{labels.get('verb', '?')} {labels.get('resource', '?')}"
+        if labels.get("subresource"):
+            key += "/" + labels["subresource"]
+        counts[key] = counts.get(key, 0) + float(value)
+    return counts
+
+
 def status_kib(pid, key):
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -611,6 +638,7 @@ def run_one(workload, which, args, log_dir):
             proc = start_scheduler()
         cp_pids = control_plane_pids(cp_dir)
         cp_cpu0 = control_plane_cpu(cp_pids)
+        requests0 = apiserver_request_counts(api)
         cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
         collector.start()
         rss_samples, sampling = [], threading.Event()
@@ -643,6 +671,7 @@ def run_one(workload, which, args, log_dir):
             result["errors"].append(str(e))
         wall1, cpu1 = time.monotonic(), cpu_seconds(proc.pid)
         cp_cpu1 = control_plane_cpu(cp_pids)
+        requests1 = apiserver_request_counts(api)
         collector.stop.set()
         churn_stop.set()
         sampling.set()
@@ -675,6 +704,11 @@ def run_one(workload, which, args, log_dir):
         result["control_plane_cpu_ms_per_pod"] = (
             round(1000 * sum(result["control_plane_cpu_seconds"].values()) / len(bound), 4)
             if bound and result["control_plane_cpu_seconds"] else None)
+        if requests0 is not None and requests1 is not None and bound:
+            # API requests of every client (pod creators, this watch, the scheduler) per bound pod.
+            result["api_requests_per_pod"] = {
+                key: round((requests1[key] - requests0.get(key, 0)) / len(bound), 3)
+                for key in sorted(requests1) if requests1[key] - requests0.get(key, 0) >= 1}
         hwm = status_kib(proc.pid, "VmHWM")
         result["peak_rss_bytes"] = hwm * 1024 if hwm is not None else None
         result["rss_samples_kib"] = rss_samples
@@ -764,6 +798,14 @@ def machine():
             "load_average_1m_at_start": load, "python": platform.python_version()}
 
 
+def api_requests_text(per_pod):
+    """The main requests per pod, e.g. "POST pods 1.0, POST pods/binding 1.0, POST events 1.0"."""
+    if not per_pod:
+        return None
+    main = [(k, v) for k, v in per_pod.items() if v >= 0.05 and not k.startswith("WATCH")]
+    return ", ".join(f"{k} {v:.2f}" for k, v in sorted(main, key=lambda kv: -kv[1])) or None
+
+
 def ratio(a, b):
     return a / b if a is not None and b not in (None, 0) else None
 
@@ -801,6 +843,7 @@ def markdown(results, decision, meta):
             ("CPU seconds (measured phase)", lambda r: r.get("cpu_seconds", {}).get("measured")),
             ("CPU ms per pod", lambda r: r.get("cpu_ms_per_pod")),
             ("API server + etcd CPU ms per pod", lambda r: r.get("control_plane_cpu_ms_per_pod")),
+            ("API requests per pod, all clients", lambda r: api_requests_text(r.get("api_requests_per_pod"))),
             ("peak RSS (MiB)", lambda r: r["peak_rss_bytes"] / 2**20 if r.get("peak_rss_bytes") else None),
             ("bound / created", lambda r: f"{r['measured']['bound']}/{r['measured']['created']}" if r.get("measured") else None),
             ("pod creation rate (pods/s)", lambda r: r.get("measured", {}).get("create_rate")),
