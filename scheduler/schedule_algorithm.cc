@@ -171,6 +171,15 @@ framework::Status ScheduleAlgorithm::FindNodesThatFitPod(
   return status;
 }
 
+std::size_t ScheduleAlgorithm::FeasibleNodesToFind(const framework::Framework& framework,
+                                                   std::size_t num_all) const {
+  if (!framework.HasScorePlugins()) return 1;  // no extenders: nothing would rank the others
+  const std::int32_t percentage =
+      framework.percentage_of_nodes_to_score().value_or(global_percentage_);
+  return static_cast<std::size_t>(
+      NumFeasibleNodesToFind(percentage, static_cast<std::int32_t>(num_all)));
+}
+
 framework::Status ScheduleAlgorithm::FindNodesThatPassFilters(
     framework::Framework& framework, const framework::CycleState& state, const api::Pod& pod,
     const std::vector<framework::NodeInfo*>& nodes, Diagnosis& diagnosis,
@@ -178,11 +187,7 @@ framework::Status ScheduleAlgorithm::FindNodesThatPassFilters(
   const std::size_t num_all = nodes.size();
   feasible.clear();
   if (num_all == 0) return framework::Status();
-  const std::int32_t percentage =
-      framework.percentage_of_nodes_to_score().value_or(global_percentage_);
-  std::size_t to_find = static_cast<std::size_t>(
-      NumFeasibleNodesToFind(percentage, static_cast<std::int32_t>(num_all)));
-  if (!framework.HasScorePlugins()) to_find = 1;  // no extenders: nothing would rank the others
+  const std::size_t to_find = FeasibleNodesToFind(framework, num_all);
   const std::size_t start = next_start_node_index_;
 
   if (!framework.HasFilterPlugins()) {
@@ -245,11 +250,7 @@ void ScheduleAlgorithm::GatherFeasible(framework::Framework& framework,
                                        std::vector<const framework::NodeInfo*>& feasible) {
   const std::vector<framework::NodeInfo*>& nodes = snapshot.nodes();
   const std::size_t num_all = nodes.size();
-  const std::int32_t percentage =
-      framework.percentage_of_nodes_to_score().value_or(global_percentage_);
-  std::size_t to_find = static_cast<std::size_t>(
-      NumFeasibleNodesToFind(percentage, static_cast<std::int32_t>(num_all)));
-  if (!framework.HasScorePlugins()) to_find = 1;  // as FindNodesThatPassFilters
+  const std::size_t to_find = FeasibleNodesToFind(framework, num_all);
   const std::size_t start = next_start_node_index_;
   feasible.clear();
   feasible_indexes_.clear();

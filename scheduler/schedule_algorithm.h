@@ -78,6 +78,8 @@ class ScheduleAlgorithm {
                                              const std::vector<framework::NodeInfo*>& nodes,
                                              Diagnosis& diagnosis,
                                              std::vector<const framework::NodeInfo*>& feasible);
+  // How many feasible nodes a cycle over `num_all` nodes looks for (1 without Score plugins).
+  std::size_t FeasibleNodesToFind(const framework::Framework& framework, std::size_t num_all) const;
   // FindNodesThatPassFilters from the cache's results over all nodes: the first feasible nodes
   // from the round-robin start, as a sequential filter pass would find them.
   void GatherFeasible(framework::Framework& framework, const framework::Snapshot& snapshot,
