@@ -451,6 +451,18 @@ class HttpTransport::Impl {
     return nullptr;
   }
 
+  // The pool is used last-in first-out, so its oldest connections sit at the front; those idle
+  // longer than the TTL are closed here rather than only when TakeIdle reaches them.
+  void CloseExpiredIdle() {
+    const Clock::time_point now = Clock::now();
+    std::size_t expired = 0;
+    while (expired < idle_.size() && now - idle_[expired]->idle_since >= options_.idle_connection_ttl) {
+      idle_[expired]->Close();
+      ++expired;
+    }
+    idle_.erase(idle_.begin(), idle_.begin() + static_cast<std::ptrdiff_t>(expired));
+  }
+
   void Write(const std::shared_ptr<Exchange>& ex) {
     ex->conn->tcp().expires_at(ex->deadline);
     ex->conn->Visit([&](auto& stream) {
@@ -510,6 +522,7 @@ class HttpTransport::Impl {
     }
     response.body = std::move(res.body());
     // A connection of a replaced client certificate is not reused (client-go closes it).
+    if (res.keep_alive() && !shutting_down_) CloseExpiredIdle();
     if (res.keep_alive() && !shutting_down_ && idle_.size() < options_.max_idle_connections &&
         ex->conn->tls_generation == tls_generation_) {
       ex->conn->idle_since = Clock::now();
