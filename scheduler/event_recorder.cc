@@ -35,6 +35,18 @@ std::string Describe(const Event& event) {
          event.regarding.name;
 }
 
+// The series cache's order: the regarding object's uid and name first. A recorder's keys differ
+// mostly there (type, action, reason, reporting controller and instance repeat for every pod), so
+// a lookup among thousands of keys compares one string per step instead of seven. Ties fall back
+// to the whole key, so this is a strict weak order with the same equality as EventKey's.
+struct EventKeyLess {
+  bool operator()(const EventKey& a, const EventKey& b) const {
+    if (const int c = a.regarding.uid.compare(b.regarding.uid); c != 0) return c < 0;
+    if (const int c = a.regarding.name.compare(b.regarding.name); c != 0) return c < 0;
+    return a < b;
+  }
+};
+
 }  // namespace
 
 struct RestEventRecorder::Shared {
@@ -157,7 +169,7 @@ class RestEventRecorder::Worker {
   const std::shared_ptr<Shared> shared_;
   const EventRecorderOptions options_;
   std::mt19937_64 rng_;
-  std::map<EventKey, CacheEntry> cache_;
+  std::map<EventKey, CacheEntry, EventKeyLess> cache_;
   std::map<std::uint64_t, Write> writes_;
   std::uint64_t next_write_id_ = 1;
   std::size_t slots_freed_ = 0;  // Eventf events finished since the last pass
