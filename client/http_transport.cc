@@ -156,8 +156,15 @@ class Connection {
  public:
   Connection(net::io_context& ioc, std::shared_ptr<ssl::context> tls_context, std::uint64_t generation)
       : tls_generation(generation), tls_context_(std::move(tls_context)) {
-    if (tls_context_ != nullptr) tls_.emplace(ioc, *tls_context_);
-    else plain_.emplace(ioc);
+    if (tls_context_ != nullptr) {
+      tls_.emplace(ioc, *tls_context_);
+      // Asio sets SSL_MODE_RELEASE_BUFFERS, which frees the 16 KB record buffers whenever they
+      // are empty and allocates them again for the next record: a malloc and free of 16 KB per
+      // request and response. A connection keeps its buffers instead (~34 KB each).
+      SSL_clear_mode(tls_->native_handle(), SSL_MODE_RELEASE_BUFFERS);
+    } else {
+      plain_.emplace(ioc);
+    }
   }
   beast::tcp_stream& tcp() { return tls_ ? tls_->next_layer() : *plain_; }
   bool is_tls() const { return tls_.has_value(); }
@@ -451,6 +458,18 @@ class HttpTransport::Impl {
     return nullptr;
   }
 
+  // The pool is used last-in first-out, so its oldest connections sit at the front; those idle
+  // longer than the TTL are closed here rather than only when TakeIdle reaches them.
+  void CloseExpiredIdle() {
+    const Clock::time_point now = Clock::now();
+    std::size_t expired = 0;
+    while (expired < idle_.size() && now - idle_[expired]->idle_since >= options_.idle_connection_ttl) {
+      idle_[expired]->Close();
+      ++expired;
+    }
+    idle_.erase(idle_.begin(), idle_.begin() + static_cast<std::ptrdiff_t>(expired));
+  }
+
   void Write(const std::shared_ptr<Exchange>& ex) {
     ex->conn->tcp().expires_at(ex->deadline);
     ex->conn->Visit([&](auto& stream) {
@@ -510,6 +529,7 @@ class HttpTransport::Impl {
     }
     response.body = std::move(res.body());
     // A connection of a replaced client certificate is not reused (client-go closes it).
+    if (res.keep_alive() && !shutting_down_) CloseExpiredIdle();
     if (res.keep_alive() && !shutting_down_ && idle_.size() < options_.max_idle_connections &&
         ex->conn->tls_generation == tls_generation_) {
       ex->conn->idle_since = Clock::now();

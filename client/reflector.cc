@@ -72,7 +72,7 @@ std::optional<T> Reflector<T>::Get(const std::string& key) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = store_.find(key);
   if (it == store_.end()) return std::nullopt;
-  return it->second;
+  return *it->second;
 }
 
 template <api::DecodableObject T>
@@ -80,7 +80,7 @@ std::vector<T> Reflector<T>::List() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<T> out;
   out.reserve(store_.size());
-  for (const auto& [key, object] : store_) out.push_back(object);
+  for (const auto& [key, object] : store_) out.push_back(*object);
   return out;
 }
 
@@ -203,38 +203,41 @@ absl::Status Reflector<T>::ListAndReplace() {
   }
 
   // Replace the store, then deliver what changed: adds and updates in key order, deletes last.
-  // The pointers in `changes` point into the new store's nodes, which only this thread modifies.
-  std::vector<std::pair<std::optional<T>, const T*>> changes;  // (old, now)
-  std::vector<T> deleted;
+  using Shared = std::shared_ptr<const T>;
+  std::vector<std::pair<Shared, Shared>> changes;  // (old or null, now)
+  std::vector<Shared> deleted;
   {
-    std::map<std::string, T> fresh;
+    std::map<std::string, Shared> fresh;
     for (T& item : items) {
       std::string key = ObjectKey(item);
-      fresh.insert_or_assign(std::move(key), std::move(item));
+      fresh.insert_or_assign(std::move(key), std::make_shared<const T>(std::move(item)));
     }
+    items.clear();
+    items.shrink_to_fit();
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& [key, object] : fresh) {
       auto it = store_.find(key);
       if (it == store_.end()) {
-        changes.emplace_back(std::nullopt, &object);
-      } else if (it->second.metadata.resource_version != object.metadata.resource_version) {
-        changes.emplace_back(std::move(it->second), &object);
+        changes.emplace_back(nullptr, object);
+      } else if (it->second->metadata.resource_version != object->metadata.resource_version) {
+        changes.emplace_back(it->second, object);
       }
     }
     for (auto& [key, object] : store_) {
       if (!fresh.contains(key)) deleted.push_back(std::move(object));
     }
-    store_.swap(fresh);  // swap keeps pointers to the elements valid
+    store_.swap(fresh);
     if (!resource_version.empty()) resource_version_ = resource_version;
   }
   for (const auto& [old, now] : changes) {
-    if (old.has_value()) {
-      handler_->OnUpdate(*old, *now);
+    if (old != nullptr) {
+      handler_->OnUpdateShared(old, now);
     } else {
-      handler_->OnAdd(*now);
+      handler_->OnAddShared(now);
     }
   }
-  for (const T& gone : deleted) handler_->OnDelete(gone);
+  changes.clear();
+  for (const Shared& gone : deleted) handler_->OnDeleteShared(gone);
   {
     std::lock_guard<std::mutex> lock(mu_);
     synced_ = true;
@@ -310,24 +313,24 @@ std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEve
     case api::WatchEventType::kAdded:
     case api::WatchEventType::kModified: {
       std::string key = ObjectKey(event.object);
-      std::optional<T> old;
+      auto object = std::make_shared<const T>(std::move(event.object));
+      std::shared_ptr<const T> old;
       {
         std::lock_guard<std::mutex> lock(mu_);
-        if (!event.object.metadata.resource_version.empty()) {
-          resource_version_ = event.object.metadata.resource_version;
+        if (!object->metadata.resource_version.empty()) {
+          resource_version_ = object->metadata.resource_version;
         }
         auto it = store_.find(key);
         if (it != store_.end()) {
-          old = std::move(it->second);
-          it->second = event.object;
+          old = std::exchange(it->second, object);
         } else {
-          store_.emplace(std::move(key), event.object);
+          store_.emplace(std::move(key), object);
         }
       }
-      if (old.has_value()) {
-        handler_->OnUpdate(*old, event.object);
+      if (old != nullptr) {
+        handler_->OnUpdateShared(old, object);
       } else {
-        handler_->OnAdd(event.object);
+        handler_->OnAddShared(object);
       }
       return std::nullopt;
     }
@@ -339,7 +342,7 @@ std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEve
         }
         store_.erase(ObjectKey(event.object));
       }
-      handler_->OnDelete(event.object);
+      handler_->OnDeleteShared(std::make_shared<const T>(std::move(event.object)));
       return std::nullopt;
     }
   }

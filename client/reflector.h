@@ -27,6 +27,9 @@
 //
 // Handlers: called on the reflector thread only, one at a time, in event order, after the store
 // was updated (a handler may read the store through Get/List). They must not call Stop().
+// The store holds each object once, immutable, behind a shared_ptr, and hands the handler that
+// same pointer (ReflectorHandler's *Shared calls): a handler that keeps objects (the scheduler's
+// cache) shares them instead of holding a second copy of every pod and node.
 //
 // Ownership: the Reflector shares the RestClient and the handler. Thread-safety: Start/Stop from
 // one owning thread; HasSynced, WaitForSync, Get, List, stats and last_resource_version are safe
@@ -79,6 +82,9 @@ struct ReflectorStats {
 };
 
 // The receiver of a reflector's deltas. Default implementations ignore the call.
+// The reflector calls the *Shared variants with the objects as stored (never null, never modified
+// afterwards); by default they forward to the reference variants. Override the *Shared ones to keep
+// an object without copying it.
 template <typename T>
 class ReflectorHandler {
  public:
@@ -86,6 +92,11 @@ class ReflectorHandler {
   virtual void OnAdd(const T& /*object*/) {}
   virtual void OnUpdate(const T& /*old*/, const T& /*now*/) {}
   virtual void OnDelete(const T& /*last_known*/) {}
+  virtual void OnAddShared(const std::shared_ptr<const T>& object) { OnAdd(*object); }
+  virtual void OnUpdateShared(const std::shared_ptr<const T>& old, const std::shared_ptr<const T>& now) {
+    OnUpdate(*old, *now);
+  }
+  virtual void OnDeleteShared(const std::shared_ptr<const T>& last_known) { OnDelete(*last_known); }
 };
 
 // "namespace/name", or "name" for cluster-scoped objects (client-go's MetaNamespaceKeyFunc).
@@ -152,7 +163,7 @@ class Reflector {
   bool stopping_ = false;
   bool synced_ = false;
   LineStream* stream_ = nullptr;  // the open watch stream, for Stop() to cancel
-  std::map<std::string, T> store_;
+  std::map<std::string, std::shared_ptr<const T>> store_;  // values never null
   std::string resource_version_;
   ReflectorStats stats_;
   std::thread thread_;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 #include <utility>
@@ -58,15 +59,17 @@ struct Call {
       : core(std::move(c)),
         request(std::move(r)),
         done(std::move(d)),
-        backoff(core->options.backoff_initial, core->options.backoff_cap, 2.0,
-                core->options.backoff_jitter, core->NextSeed()),
+        backoff_seed(core->NextSeed()),
         what(Concat(MethodName(request.method), " ", core->transport->server(), request.target)),
         start(std::chrono::steady_clock::now()) {}
 
   std::shared_ptr<Core> core;
   HttpRequest request;
   RestClient::ResponseCallback done;
-  Backoff backoff;
+  // Made at the first retry: its generator's state is 2.5 KB to allocate and seed, and nearly
+  // every call succeeds at once. The seed is drawn up front, so delays do not depend on timing.
+  std::uint64_t backoff_seed;
+  std::optional<Backoff> backoff;
   std::string what;
   std::chrono::steady_clock::time_point start;  // for the observer's latency
   int retries = 0;
@@ -74,6 +77,15 @@ struct Call {
 };
 
 void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> result);
+
+Backoff::Duration NextBackoff(Call& call) {
+  if (!call.backoff.has_value()) {
+    const RestClientOptions& options = call.core->options;
+    call.backoff.emplace(options.backoff_initial, options.backoff_cap, 2.0, options.backoff_jitter,
+                         call.backoff_seed);
+  }
+  return call.backoff->Next();
+}
 
 void Dispatch(const std::shared_ptr<Call>& call, TokenBucket::Clock::duration retry_delay) {
   const TokenBucket::Clock::duration delay = std::max(retry_delay, call->core->bucket.Reserve());
@@ -107,7 +119,7 @@ void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> re
     if (may_retry && status.code() == absl::StatusCode::kUnavailable &&
         (idempotent || WasNotSent(status))) {
       ++call->retries;
-      return Dispatch(call, call->backoff.Next());
+      return Dispatch(call, NextBackoff(*call));
     }
     return Finish(call, std::move(result));
   }
@@ -123,7 +135,7 @@ void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> re
     ++call->retries;
     const TokenBucket::Clock::duration delay =
         result->retry_after.has_value() ? TokenBucket::Clock::duration(*result->retry_after)
-                                        : TokenBucket::Clock::duration(call->backoff.Next());
+                                        : TokenBucket::Clock::duration(NextBackoff(*call));
     return Dispatch(call, delay);
   }
   Finish(call, StatusFromResponse(*result, call->what));

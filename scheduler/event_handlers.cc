@@ -111,26 +111,34 @@ void PodEventHandler::DeleteUnassigned(const api::Pod& pod) {
   }
 }
 
-void PodEventHandler::OnAdd(const api::Pod& pod) {
-  if (Assigned(pod)) {
-    AddAssigned(std::make_shared<const api::Pod>(pod));
-  } else if (scheduler_.Responsible(pod)) {
-    queue_.Add(MakePodInfo(std::make_shared<const api::Pod>(pod)));
+void PodEventHandler::OnAdd(const api::Pod& pod) { OnAddShared(std::make_shared<const api::Pod>(pod)); }
+
+void PodEventHandler::OnUpdate(const api::Pod& old_pod, const api::Pod& new_pod) {
+  OnUpdateShared(std::make_shared<const api::Pod>(old_pod), std::make_shared<const api::Pod>(new_pod));
+}
+
+void PodEventHandler::OnAddShared(const Shared& pod) {
+  if (Assigned(*pod)) {
+    AddAssigned(pod);
+  } else if (scheduler_.Responsible(*pod)) {
+    queue_.Add(MakePodInfo(pod));
   }
 }
 
-void PodEventHandler::OnUpdate(const api::Pod& old_pod, const api::Pod& new_pod) {
+void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new_shared) {
+  const api::Pod& old_pod = *old_shared;
+  const api::Pod& new_pod = *new_shared;
   const bool was_assigned = Assigned(old_pod);
   const bool is_assigned = Assigned(new_pod);
   if (is_assigned) {
     if (!was_assigned) {
       // Bound (by us or someone else): leaves the queue, enters the cache.
       if (scheduler_.Responsible(old_pod)) DeleteUnassigned(old_pod);
-      AddAssigned(std::make_shared<const api::Pod>(new_pod));
+      AddAssigned(new_shared);
       return;
     }
-    framework::PodInfoPtr old_info = MakePodInfo(std::make_shared<const api::Pod>(old_pod));
-    framework::PodInfoPtr new_info = MakePodInfo(std::make_shared<const api::Pod>(new_pod));
+    framework::PodInfoPtr old_info = MakePodInfo(old_shared);
+    framework::PodInfoPtr new_info = MakePodInfo(new_shared);
     if (absl::Status status = cache_.UpdatePod(old_info, new_info); !status.ok()) {
       SPDLOG_ERROR("Scheduler cache UpdatePod failed pod=\"{}/{}\": {}", new_pod.metadata.namespace_,
                    new_pod.metadata.name, std::string(status.message()));
@@ -143,15 +151,14 @@ void PodEventHandler::OnUpdate(const api::Pod& old_pod, const api::Pod& new_pod)
   if (was_assigned) {
     // Assigned -> unassigned does not happen in Kubernetes; treat it as delete + add.
     DeleteAssigned(old_pod);
-    OnAdd(new_pod);
+    OnAddShared(new_shared);
     return;
   }
   if (!scheduler_.Responsible(new_pod)) return;
   // Identical objects (a relist) must not send the pod through scheduling twice (k/k #96071).
   if (old_pod.metadata.resource_version == new_pod.metadata.resource_version) return;
   if (cache_.IsAssumedPod(new_pod)) return;
-  queue_.Update(MakePodInfo(std::make_shared<const api::Pod>(old_pod)),
-                MakePodInfo(std::make_shared<const api::Pod>(new_pod)));
+  queue_.Update(MakePodInfo(old_shared), MakePodInfo(new_shared));
   if (!old_pod.status.nominated_node_name.empty() &&
       old_pod.status.nominated_node_name != new_pod.status.nominated_node_name) {
     NominationReleased(queue_, old_pod);
@@ -169,22 +176,25 @@ void PodEventHandler::OnDelete(const api::Pod& pod) {
 NodeEventHandler::NodeEventHandler(Cache& cache, SchedulingQueue& queue)
     : cache_(cache), queue_(queue) {}
 
-void NodeEventHandler::OnAdd(const api::Node& node) {
-  auto shared = std::make_shared<const api::Node>(node);
-  cache_.AddNode(shared);
+void NodeEventHandler::OnAdd(const api::Node& node) { OnAddShared(std::make_shared<const api::Node>(node)); }
+
+void NodeEventHandler::OnUpdate(const api::Node& old_node, const api::Node& new_node) {
+  OnUpdateShared(std::make_shared<const api::Node>(old_node), std::make_shared<const api::Node>(new_node));
+}
+
+void NodeEventHandler::OnAddShared(const Shared& node) {
+  cache_.AddNode(node);
   framework::EventObjects objects;
-  objects.new_node = shared.get();
+  objects.new_node = node.get();
   queue_.MoveAllToActiveOrBackoffQueue(NodeEvent(framework::action::kAdd), objects);
 }
 
-void NodeEventHandler::OnUpdate(const api::Node& old_node, const api::Node& new_node) {
-  auto old_shared = std::make_shared<const api::Node>(old_node);
-  auto new_shared = std::make_shared<const api::Node>(new_node);
-  cache_.UpdateNode(old_shared, new_shared);
+void NodeEventHandler::OnUpdateShared(const Shared& old_node, const Shared& new_node) {
+  cache_.UpdateNode(old_node, new_node);
   framework::EventObjects objects;
-  objects.old_node = old_shared.get();
-  objects.new_node = new_shared.get();
-  for (const framework::ClusterEvent& event : NodeSchedulingPropertiesChange(new_node, old_node)) {
+  objects.old_node = old_node.get();
+  objects.new_node = new_node.get();
+  for (const framework::ClusterEvent& event : NodeSchedulingPropertiesChange(*new_node, *old_node)) {
     queue_.MoveAllToActiveOrBackoffQueue(event, objects);
   }
 }

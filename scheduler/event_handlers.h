@@ -37,12 +37,17 @@ namespace ksched::scheduler {
 std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChange(const api::Node& new_node,
                                                                      const api::Node& old_node);
 
+// Both handlers keep the reflector's shared objects (the *Shared calls) in the cache and the
+// queue rather than copies; the reference calls copy once and do the same (tests use them).
 class PodEventHandler final : public client::ReflectorHandler<api::Pod> {
  public:
+  using Shared = std::shared_ptr<const api::Pod>;
   PodEventHandler(Cache& cache, SchedulingQueue& queue, const Scheduler& scheduler);
   void OnAdd(const api::Pod& pod) override;
   void OnUpdate(const api::Pod& old_pod, const api::Pod& new_pod) override;
   void OnDelete(const api::Pod& pod) override;
+  void OnAddShared(const Shared& pod) override;
+  void OnUpdateShared(const Shared& old_pod, const Shared& new_pod) override;
 
  private:
   void AddAssigned(std::shared_ptr<const api::Pod> pod);
@@ -56,10 +61,13 @@ class PodEventHandler final : public client::ReflectorHandler<api::Pod> {
 
 class NodeEventHandler final : public client::ReflectorHandler<api::Node> {
  public:
+  using Shared = std::shared_ptr<const api::Node>;
   NodeEventHandler(Cache& cache, SchedulingQueue& queue);
   void OnAdd(const api::Node& node) override;
   void OnUpdate(const api::Node& old_node, const api::Node& new_node) override;
   void OnDelete(const api::Node& node) override;
+  void OnAddShared(const Shared& node) override;
+  void OnUpdateShared(const Shared& old_node, const Shared& new_node) override;
 
  private:
   Cache& cache_;

@@ -35,6 +35,18 @@ std::string Describe(const Event& event) {
          event.regarding.name;
 }
 
+// The series cache's order: the regarding object's uid and name first. A recorder's keys differ
+// mostly there (type, action, reason, reporting controller and instance repeat for every pod), so
+// a lookup among thousands of keys compares one string per step instead of seven. Ties fall back
+// to the whole key, so this is a strict weak order with the same equality as EventKey's.
+struct EventKeyLess {
+  bool operator()(const EventKey& a, const EventKey& b) const {
+    if (const int c = a.regarding.uid.compare(b.regarding.uid); c != 0) return c < 0;
+    if (const int c = a.regarding.name.compare(b.regarding.name); c != 0) return c < 0;
+    return a < b;
+  }
+};
+
 }  // namespace
 
 struct RestEventRecorder::Shared {
@@ -99,9 +111,43 @@ class RestEventRecorder::Worker {
     bool waiting = false;   // waiting to retry at `due`
     SteadyClock::time_point due;
   };
+  // What an event holds beyond its key: the cache keeps every event for series_finish_time (6
+  // minutes), one per scheduled pod, so it does not hold the key's strings twice.
   struct CacheEntry {
-    Event event;
+    std::string name;
+    std::string namespace_;
+    api::Time event_time;
+    std::optional<EventSeries> series;
+    std::string note;
+    bool has_related = false;
     std::int32_t written_count = 0;  // the series count last sent
+
+    static CacheEntry Of(Event event) {
+      CacheEntry entry;
+      entry.name = std::move(event.name);
+      entry.namespace_ = std::move(event.namespace_);
+      entry.event_time = event.event_time;
+      entry.series = event.series;
+      entry.note = std::move(event.note);
+      entry.has_related = event.related.has_value();
+      return entry;
+    }
+    Event ToEvent(const EventKey& key) const {
+      Event event;
+      event.name = name;
+      event.namespace_ = namespace_;
+      event.event_time = event_time;
+      event.series = series;
+      event.reporting_controller = key.reporting_controller;
+      event.reporting_instance = key.reporting_instance;
+      event.action = key.action;
+      event.reason = key.reason;
+      event.regarding = key.regarding;
+      if (has_related) event.related = key.related;
+      event.note = note;
+      event.type = key.type;
+      return event;
+    }
   };
 
   void Record(Event event);
@@ -112,7 +158,7 @@ class RestEventRecorder::Worker {
   void EndWrite(std::map<std::uint64_t, Write>::iterator it);
   bool IsFinished(const CacheEntry& entry, api::Time now) const;
   // Writes the series count if it changed since last written.
-  void WriteSeriesIfChanged(CacheEntry& entry);
+  void WriteSeriesIfChanged(const EventKey& key, CacheEntry& entry);
   void SweepFinished(api::Time now);
   void RefreshSeries();
   SteadyClock::duration RetryDelay();
@@ -123,7 +169,7 @@ class RestEventRecorder::Worker {
   const std::shared_ptr<Shared> shared_;
   const EventRecorderOptions options_;
   std::mt19937_64 rng_;
-  std::map<EventKey, CacheEntry> cache_;
+  std::map<EventKey, CacheEntry, EventKeyLess> cache_;
   std::map<std::uint64_t, Write> writes_;
   std::uint64_t next_write_id_ = 1;
   std::size_t slots_freed_ = 0;  // Eventf events finished since the last pass
@@ -164,7 +210,7 @@ void RestEventRecorder::Worker::Run() {
     if (stop_requested && !stop_deadline.has_value()) {
       stop_deadline = now + options_.stop_timeout;
       stopping_ = true;
-      for (auto& [key, entry] : cache_) WriteSeriesIfChanged(entry);
+      for (auto& [key, entry] : cache_) WriteSeriesIfChanged(key, entry);
       for (auto& [id, write] : writes_) {
         if (write.waiting) write.due = now;
       }
@@ -211,48 +257,46 @@ SteadyClock::time_point RestEventRecorder::Worker::NextWake(
 }
 
 void RestEventRecorder::Worker::Record(Event event) {
-  const EventKey key = KeyOf(event);
+  EventKey key = KeyOf(event);
   auto it = cache_.find(key);
   if (it != cache_.end() && IsFinished(it->second, event.event_time)) {
-    WriteSeriesIfChanged(it->second);
+    WriteSeriesIfChanged(it->first, it->second);
     cache_.erase(it);
     it = cache_.end();
   }
   if (it == cache_.end()) {
-    cache_.emplace(key, CacheEntry{event, 0});
+    cache_.emplace(std::move(key), CacheEntry::Of(event));
     StartWrite(std::move(event), /*holds_slot=*/true);
     return;
   }
   CacheEntry& entry = it->second;
-  if (entry.event.series.has_value()) {
+  if (entry.series.has_value()) {
     // Counted only; the sweeps write the count.
-    ++entry.event.series->count;
-    entry.event.series->last_observed_time =
-        std::max(entry.event.series->last_observed_time, event.event_time);
+    ++entry.series->count;
+    entry.series->last_observed_time = std::max(entry.series->last_observed_time, event.event_time);
     ++slots_freed_;
     return;
   }
-  entry.event.series = EventSeries{2, event.event_time};
+  entry.series = EventSeries{2, event.event_time};
   entry.written_count = 2;
-  StartWrite(entry.event, /*holds_slot=*/true);
+  StartWrite(entry.ToEvent(it->first), /*holds_slot=*/true);
 }
 
 bool RestEventRecorder::Worker::IsFinished(const CacheEntry& entry, api::Time now) const {
-  const api::Time last =
-      entry.event.series.has_value() ? entry.event.series->last_observed_time : entry.event.event_time;
+  const api::Time last = entry.series.has_value() ? entry.series->last_observed_time : entry.event_time;
   return now - last > options_.series_finish_time;
 }
 
-void RestEventRecorder::Worker::WriteSeriesIfChanged(CacheEntry& entry) {
-  if (!entry.event.series.has_value() || entry.event.series->count == entry.written_count) return;
-  entry.written_count = entry.event.series->count;
-  StartWrite(entry.event, /*holds_slot=*/false);
+void RestEventRecorder::Worker::WriteSeriesIfChanged(const EventKey& key, CacheEntry& entry) {
+  if (!entry.series.has_value() || entry.series->count == entry.written_count) return;
+  entry.written_count = entry.series->count;
+  StartWrite(entry.ToEvent(key), /*holds_slot=*/false);
 }
 
 void RestEventRecorder::Worker::SweepFinished(api::Time now) {
   for (auto it = cache_.begin(); it != cache_.end();) {
     if (IsFinished(it->second, now)) {
-      WriteSeriesIfChanged(it->second);
+      WriteSeriesIfChanged(it->first, it->second);
       it = cache_.erase(it);
     } else {
       ++it;
@@ -262,9 +306,9 @@ void RestEventRecorder::Worker::SweepFinished(api::Time now) {
 
 void RestEventRecorder::Worker::RefreshSeries() {
   for (auto& [key, entry] : cache_) {
-    if (!entry.event.series.has_value()) continue;
-    entry.written_count = entry.event.series->count;
-    StartWrite(entry.event, /*holds_slot=*/false);
+    if (!entry.series.has_value()) continue;
+    entry.written_count = entry.series->count;
+    StartWrite(entry.ToEvent(key), /*holds_slot=*/false);
   }
 }
 

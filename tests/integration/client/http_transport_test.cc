@@ -181,6 +181,34 @@ TEST_CASE("many concurrent calls complete, bounded by max_connections", "[transp
   CHECK(transport->stats().connections_opened <= 8);
 }
 
+// A scheduler's bindings and events come in bursts; with an idle pool smaller than the bursts,
+// every burst closed connections and the next one opened them again, a TLS handshake each.
+TEST_CASE("bursts of concurrent calls reuse the connections of the previous burst", "[transport]") {
+  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig());  // default options
+  constexpr int kBurst = 48;  // more than the old idle pool of 32, fewer than max_connections
+  auto burst = [&] {
+    std::mutex mu;
+    std::condition_variable cv;
+    int done = 0, ok = 0;
+    for (int i = 0; i < kBurst; ++i) {
+      transport->Send(Get("/api/v1/namespaces/kube-system"), [&](absl::StatusOr<HttpResponse> r) {
+        std::lock_guard<std::mutex> lock(mu);
+        ++done;
+        if (r.ok() && r->status == 200) ++ok;
+        cv.notify_all();
+      });
+    }
+    std::unique_lock<std::mutex> lock(mu);
+    REQUIRE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return done == kBurst; }));
+    CHECK(ok == kBurst);
+  };
+  burst();
+  const auto opened_first = transport->stats().connections_opened;
+  CHECK(opened_first <= kBurst);
+  for (int i = 0; i < 3; ++i) burst();
+  CHECK(transport->stats().connections_opened == opened_first);
+}
+
 TEST_CASE("a watch stream delivers events as lines, skips oversized ones, and cancels",
           "[transport][stream]") {
   TransportOptions options;

@@ -297,6 +297,77 @@ TEST_CASE("reflector lists, then watches from the list's resourceVersion, in eve
   CHECK(reflector.stats().events == 3);
 }
 
+// Keeps the pointers the reflector hands out through the *Shared calls.
+class SharedKeeper : public ReflectorHandler<Node> {
+ public:
+  using Shared = std::shared_ptr<const Node>;
+  void OnAddShared(const Shared& object) override { Push({"add", nullptr, object}); }
+  void OnUpdateShared(const Shared& old, const Shared& now) override { Push({"update", old, now}); }
+  void OnDeleteShared(const Shared& last) override { Push({"delete", nullptr, last}); }
+  struct Call {
+    std::string what;
+    Shared old;
+    Shared now;
+  };
+  std::vector<Call> WaitFor(std::size_t n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::seconds(5), [&] { return calls_.size() >= n; });
+    return calls_;
+  }
+
+ private:
+  void Push(Call call) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      calls_.push_back(std::move(call));
+    }
+    cv_.notify_all();
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Call> calls_;
+};
+
+TEST_CASE("the handler shares the stored objects: an update hands back the pointer the add gave",
+          "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
+  fake->ListResponse(200, NodeList({NodeJson("b", "5")}, "20"));  // the relist after the 410
+  fake->WatchStream(Stream({Event("MODIFIED", NodeJson("a", "11")), Event("ADDED", NodeJson("b", "12")),
+                            Event("MODIFIED", NodeJson("b", "13")), Gone()}));
+  auto keeper = std::make_shared<SharedKeeper>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), keeper);
+  reflector.Start();
+  // list: add a; watch: update a, add b, update b; relist: update b 13->5, delete a.
+  const std::vector<SharedKeeper::Call> calls = keeper->WaitFor(6);
+  reflector.Stop();
+  REQUIRE(calls.size() == 6);
+  CHECK(calls[0].what == "add");
+  CHECK(calls[1].what == "update");
+  CHECK(calls[1].old == calls[0].now);  // the very object the add handed out, not a copy
+  CHECK(calls[1].now->metadata.resource_version == "11");
+  CHECK(calls[0].now->metadata.resource_version == "1");  // stored objects are never modified
+  CHECK(calls[2].what == "add");
+  CHECK(calls[3].what == "update");
+  CHECK(calls[3].old == calls[2].now);
+  CHECK(calls[4].what == "update");
+  CHECK(calls[4].old == calls[3].now);
+  CHECK(calls[4].now->metadata.resource_version == "5");
+  CHECK(calls[5].what == "delete");
+  CHECK(calls[5].now == calls[1].now);  // the relist's tombstone is the stored object
+}
+
+TEST_CASE("a handler overriding only the reference calls still receives every delta", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
+  fake->WatchStream(Stream({Event("MODIFIED", NodeJson("a", "11")), Event("DELETED", NodeJson("a", "12"))}));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), recorder);
+  reflector.Start();
+  CHECK(recorder->WaitFor(3) == std::vector<std::string>{"add a 1", "update a 1->11", "delete a 12"});
+  reflector.Stop();
+}
+
 TEST_CASE("reflector follows continue tokens and restarts the list on an expired token", "[reflector]") {
   auto fake = std::make_shared<StreamFake>();
   fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10", "tok1"))

@@ -323,6 +323,33 @@ TEST_CASE("write failures: retried or given up as client-go does", "[event_recor
   }
 }
 
+// The cache keeps an event as its key plus the rest; the event it writes again must be whole.
+TEST_CASE("a series POSTed after a 404 is the first event, related object included, plus its series",
+          "[event_recorder]") {
+  Fixture f;
+  auto script = std::make_shared<Script>(std::vector<absl::StatusOr<HttpResponse>>{
+      Response(201), StatusResponse(404, "NotFound")});
+  f.transport->set_responder([script](const HttpRequest& request) { return (*script)(request); });
+  auto recorder = f.Recorder();
+  const Pod pod = MakePod();
+  const Pod related = MakePod("victim", "ns2", "uid-9", "77");
+  recorder->Eventf(pod, &related, "Normal", "Preempted", "Preempting", "first note");
+  f.clock.Advance(1s);
+  recorder->Eventf(pod, &related, "Normal", "Preempted", "Preempting", "second note, same series");
+  REQUIRE(recorder->WaitForIdle(5s));
+  const auto requests = f.Requests();
+  REQUIRE(Methods(requests) == "POST PATCH POST");
+  const std::string series = R"("series":{"count":2,"lastObservedTime":"2026-11-30T12:00:01.123456Z"},)";
+  std::string expected = requests[0].body;
+  const std::size_t after_time = expected.find(R"("reportingController")");
+  REQUIRE(after_time != std::string::npos);
+  expected.insert(after_time, series);
+  CHECK(requests[2].body == expected);
+  CHECK(requests[2].body.find(R"("related":{"kind":"Pod","namespace":"ns2","name":"victim","uid":"uid-9")") !=
+        std::string::npos);
+  CHECK(requests[2].body.find(R"("note":"first note")") != std::string::npos);
+}
+
 TEST_CASE("the buffer holds buffer_size events; more are dropped without blocking", "[event_recorder]") {
   Fixture f;
   EventRecorderOptions options = f.Options();
