@@ -4,6 +4,7 @@
 // keeping the previous values until they turn stale, the metrics it reports, shared specs, and the
 // background thread's query rate.
 #include <catch2/catch.hpp>
+#include <chrono>
 
 #include <atomic>
 #include <deque>
@@ -248,6 +249,7 @@ TEST_CASE("prometheus collector: the thread queries once per interval, whatever 
   auto id = f.collector->Register(spec);
   REQUIRE(id.ok());
   f.Script({Ok(Vector(R"({"metric":{"nodename":"node-a"},"value":[1,"5"]})"))});
+  const auto started = std::chrono::steady_clock::now();
   f.collector->Start();
   std::atomic<bool> done{false};
   std::atomic<long> lookups{0};
@@ -261,14 +263,19 @@ TEST_CASE("prometheus collector: the thread queries once per interval, whatever 
   done = true;
   reader.join();
   f.collector->Stop();
+  const auto elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - started)
+                              .count();
   std::size_t requests = 0;
   {
     std::lock_guard<std::mutex> lock(f.shared->mu);
     requests = f.shared->requests.size();
   }
   CHECK(lookups > 1000);
-  CHECK(requests >= 10);  // at 0, 100, ..., 1000 ms
-  CHECK(requests <= 12);
+  // At 0, 100, 200, ... ms: never more than one per interval however many lookups ran. A loaded
+  // machine may delay the thread (fewer queries), so the lower bound only says it keeps querying.
+  CHECK(requests >= 3);
+  CHECK(static_cast<long>(requests) <= elapsed_ms / 100 + 1);
   f.collector->Stop();  // idempotent
 }
 
