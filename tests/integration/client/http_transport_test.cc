@@ -159,16 +159,15 @@ TEST_CASE("sequential calls reuse one keep-alive connection", "[transport]") {
   CHECK(stats.connections_reused == 49);
 }
 
-TEST_CASE("many concurrent calls complete, bounded by max_connections", "[transport]") {
-  TransportOptions options;
-  options.max_connections = 8;
-  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), options);
-  constexpr int kCalls = 300;
+namespace {
+
+// Sends `calls` GETs at once and waits for all of them; returns how many answered 200.
+int SendConcurrently(HttpTransport& transport, int calls) {
   std::mutex mu;
   std::condition_variable cv;
   int done = 0, ok = 0;
-  for (int i = 0; i < kCalls; ++i) {
-    transport->Send(Get("/api/v1/namespaces/kube-system"), [&](absl::StatusOr<HttpResponse> r) {
+  for (int i = 0; i < calls; ++i) {
+    transport.Send(Get("/api/v1/namespaces/kube-system"), [&](absl::StatusOr<HttpResponse> r) {
       std::lock_guard<std::mutex> lock(mu);
       ++done;
       if (r.ok() && r->status == 200) ++ok;
@@ -176,8 +175,18 @@ TEST_CASE("many concurrent calls complete, bounded by max_connections", "[transp
     });
   }
   std::unique_lock<std::mutex> lock(mu);
-  REQUIRE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return done == kCalls; }));
-  CHECK(ok == kCalls);
+  REQUIRE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return done == calls; }));
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("many concurrent calls complete, bounded by max_connections", "[transport]") {
+  TransportOptions options;
+  options.max_connections = 8;
+  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), options);
+  constexpr int kCalls = 300;
+  CHECK(SendConcurrently(*transport, kCalls) == kCalls);
   CHECK(transport->stats().connections_opened <= 8);
 }
 
@@ -186,22 +195,7 @@ TEST_CASE("many concurrent calls complete, bounded by max_connections", "[transp
 TEST_CASE("bursts of concurrent calls reuse the connections of the previous burst", "[transport]") {
   auto transport = MustCreate(ControlPlane::Get().AdminCertConfig());  // default options
   constexpr int kBurst = 48;  // more than the old idle pool of 32, fewer than max_connections
-  auto burst = [&] {
-    std::mutex mu;
-    std::condition_variable cv;
-    int done = 0, ok = 0;
-    for (int i = 0; i < kBurst; ++i) {
-      transport->Send(Get("/api/v1/namespaces/kube-system"), [&](absl::StatusOr<HttpResponse> r) {
-        std::lock_guard<std::mutex> lock(mu);
-        ++done;
-        if (r.ok() && r->status == 200) ++ok;
-        cv.notify_all();
-      });
-    }
-    std::unique_lock<std::mutex> lock(mu);
-    REQUIRE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return done == kBurst; }));
-    CHECK(ok == kBurst);
-  };
+  auto burst = [&] { CHECK(SendConcurrently(*transport, kBurst) == kBurst); };
   burst();
   const auto opened_first = transport->stats().connections_opened;
   CHECK(opened_first <= kBurst);
