@@ -11,7 +11,7 @@
 # bench-gpu (the GPU packing study of docs/gpu-packing.md; BENCH_ARGS="--runs 5" passes options), clean.
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
-KSCHED_WERROR ?= OFF
+KSCHED_WERROR ?=
 CTEST_ARGS ?=
 BENCH_ARGS ?=
 PERF_ARGS ?=
