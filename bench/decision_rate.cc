@@ -13,9 +13,15 @@
 //
 // Usage: ksched_decision_rate [--nodes 5000,15000] [--existing-per-node 0.2] [--pods 10000]
 //                             [--warmup 500] [--parallelism 16] [--percentage 100] [--zones 0]
-//                             [--no-reuse] [--json FILE]
+//                             [--no-reuse] [--template default|anti-affinity|topology-spreading]
+//                             [--json FILE]
 // --no-reuse turns off the reuse of per-node results across identical pods (NodeResultCache), so
 // that every decision runs Filter and Score on every node.
+// --template picks scheduler_perf's pod template for the existing and the pending pods:
+// templates/pod-with-pod-anti-affinity.yaml (label color=green, required anti-affinity to color=green
+// on kubernetes.io/hostname) or templates/pod-with-topology-spreading.yaml (label color=blue, maxSkew 5
+// on topology.kubernetes.io/zone, DoNotSchedule; existing pods stay default ones, as in the workload;
+// needs --zones). Both take the full path: their plugins are not node-local.
 // Prints one line per node count: pods/s, µs per decision, feasible nodes per decision.
 // Exit 1 on bad flags or a decision that fails (every pod fits by construction).
 #include <chrono>
@@ -62,6 +68,7 @@ struct Flags {
   int percentage = 100;
   int zones = 0;
   bool reuse = true;  // --no-reuse: every pod takes the full Filter/Score path
+  std::string pod_template = "default";
   std::string json;
 };
 
@@ -92,6 +99,8 @@ Flags ParseFlags(int argc, char** argv) {
         flags.zones = std::stoi(next());
       } else if (arg == "--no-reuse") {
         flags.reuse = false;
+      } else if (arg == "--template") {
+        flags.pod_template = next();
       } else if (arg == "--json") {
         flags.json = next();
       } else {
@@ -106,6 +115,11 @@ Flags ParseFlags(int argc, char** argv) {
   if (flags.nodes.empty() || flags.pods < 1 || flags.warmup < 0 || flags.parallelism < 1) {
     Die("need --nodes N[,N...], --pods >= 1, --warmup >= 0, --parallelism >= 1");
   }
+  if (flags.pod_template != "default" && flags.pod_template != "anti-affinity" &&
+      flags.pod_template != "topology-spreading") {
+    Die("--template must be default, anti-affinity or topology-spreading, not " + flags.pod_template);
+  }
+  if (flags.pod_template == "topology-spreading" && flags.zones < 1) Die("--template topology-spreading needs --zones");
   return flags;
 }
 
@@ -145,12 +159,24 @@ std::shared_ptr<const Node> MakeNode(int index, int zones) {
   return std::make_shared<const Node>(*std::move(node));
 }
 
-std::shared_ptr<const Pod> MakePod(const std::string& name, const std::string& node_name) {
+std::shared_ptr<const Pod> MakePod(const std::string& name, const std::string& node_name,
+                                   std::string_view pod_template) {
   std::string json = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")";
   json += name;
   json += R"(","namespace":"sched-0","uid":"uid-)";
   json += name;
-  json += R"(","creationTimestamp":"2026-01-01T00:00:00Z"},"spec":{)";
+  json += R"(","creationTimestamp":"2026-01-01T00:00:00Z")";
+  if (pod_template == "anti-affinity") json += R"(,"labels":{"color":"green"})";
+  if (pod_template == "topology-spreading") json += R"(,"labels":{"color":"blue"})";
+  json += R"(},"spec":{)";
+  if (pod_template == "anti-affinity") {
+    json += R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)";
+    json += R"({"labelSelector":{"matchLabels":{"color":"green"}},"topologyKey":"kubernetes.io/hostname"}]}},)";
+  }
+  if (pod_template == "topology-spreading") {
+    json += R"("topologySpreadConstraints":[{"maxSkew":5,"topologyKey":"topology.kubernetes.io/zone",)";
+    json += R"("whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"color":"blue"}}}],)";
+  }
   if (!node_name.empty()) {
     json += R"("nodeName":")";
     json += node_name;
@@ -208,7 +234,8 @@ RunResult RunOnce(const Flags& flags, int node_count) {
   for (int i = 0; i < out.existing; ++i) {
     std::string name = "init-";
     name += std::to_string(i);
-    absl::Status added = cache.AddPod(fw::PodInfo::CreateOrDie(MakePod(name, names[static_cast<std::size_t>(i) % names.size()])));
+    absl::Status added = cache.AddPod(fw::PodInfo::CreateOrDie(MakePod(name, names[static_cast<std::size_t>(i) % names.size()],
+                                                                flags.pod_template == "anti-affinity" ? "anti-affinity" : "default")));
     if (!added.ok()) Die("existing pod: " + std::string(added.message()));
   }
   std::vector<std::shared_ptr<const Pod>> pending;
@@ -217,7 +244,7 @@ RunResult RunOnce(const Flags& flags, int node_count) {
   for (int i = 0; i < total; ++i) {
     std::string name = "pod-";
     name += std::to_string(i);
-    pending.push_back(MakePod(name, ""));
+    pending.push_back(MakePod(name, "", flags.pod_template));
   }
 
   fw::Snapshot snapshot;
@@ -282,8 +309,9 @@ int main(int argc, char** argv) {
     RunResult r = RunOnce(flags, node_count);
     std::printf(
         "decision rate: %d nodes, %d existing pods, %d pods timed (+%d warm-up), parallelism %d, "
-        "percentageOfNodesToScore %d: %.0f pods/s (%.1f us per decision, %.0f feasible nodes scored per pod)\n",
-        r.nodes, r.existing, r.timed, flags.warmup, flags.parallelism, flags.percentage, r.pods_per_second,
+        "percentageOfNodesToScore %d, template %s: %.0f pods/s (%.1f us per decision, %.0f feasible nodes scored per pod)\n",
+        r.nodes, r.existing, r.timed, flags.warmup, flags.parallelism, flags.percentage, flags.pod_template.c_str(),
+        r.pods_per_second,
         1e6 * r.seconds / r.timed, r.mean_feasible);
     std::printf("  node results reused in %lld of %d cycles (%lld rebuilds, %lld nodes re-filtered, %lld raw scores computed, "
                 "%lld hosts chosen from incremental totals)\n",
@@ -300,7 +328,8 @@ int main(int argc, char** argv) {
     std::ofstream out(flags.json);
     out << "{\"benchmark\":\"decision_rate\",\"reuse_node_results\":" << (flags.reuse ? "true" : "false")
         << ",\"parallelism\":" << flags.parallelism
-        << ",\"percentage_of_nodes_to_score\":" << flags.percentage << ",\"runs\":[";
+        << ",\"percentage_of_nodes_to_score\":" << flags.percentage << ",\"template\":\"" << flags.pod_template
+        << "\",\"runs\":[";
     for (std::size_t i = 0; i < results.size(); ++i) {
       const RunResult& r = results[i];
       out << (i > 0 ? "," : "") << "{\"nodes\":" << r.nodes << ",\"existing_pods\":" << r.existing
