@@ -35,6 +35,15 @@ Labels::Labels(std::vector<value_type> pairs) : entries_(std::move(pairs)) {
 }
 
 Labels::const_iterator Labels::Find(std::string_view key) const noexcept {
+  // Most objects carry a handful of labels, and keys often share a long prefix
+  // ("kubernetes.io/..."): a scan that compares lengths first reads the key strings (a cache miss
+  // each, being out of line) only on a length match, where a binary search reads them at every step.
+  if (entries_.size() <= kLinearScanMax) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->first.size() == key.size() && std::string_view(it->first) == key) return it;
+    }
+    return entries_.end();
+  }
   auto it = std::lower_bound(entries_.begin(), entries_.end(), key, KeyLess{});
   if (it != entries_.end() && it->first == key) return it;
   return entries_.end();

@@ -56,6 +56,7 @@ class Labels {
 
  private:
   const_iterator Find(std::string_view key) const noexcept;
+  static constexpr std::size_t kLinearScanMax = 8;  // Find scans up to this many entries
 
   CompactVector<value_type> entries_;  // sorted by key, keys unique; 8 bytes when empty
 };

@@ -968,6 +968,56 @@ def verify(out_dir):
 
 # --- main ------------------------------------------------------------------------------------------
 
+COMPARED_FIGURES = (
+    ("throughput pods/s", lambda r: (r.get("throughput") or {}).get("average")),
+    ("CPU ms/pod", lambda r: r.get("cpu_ms_per_pod")),
+    ("peak RSS MiB", lambda r: r.get("peak_rss_bytes") and r["peak_rss_bytes"] / 2**20),
+    ("API server + etcd CPU ms/pod", lambda r: r.get("control_plane_cpu_ms_per_pod")),
+)
+
+
+def compare_runs(base_dir, rerun_dir, tolerance):
+    """A Markdown table: every (workload, scheduler) present in both directories, each figure of
+    COMPARED_FIGURES in both runs and the rerun's difference; differences beyond the tolerance are
+    marked. The null binder has no CPU or RSS goal but is listed like the others."""
+    def load(d):
+        runs = {}
+        for name in sorted(os.listdir(d)):
+            parts = name.split(".")
+            if len(parts) == 3 and parts[2] == "json" and parts[1] in SCHEDULERS:
+                with open(os.path.join(d, name)) as f:
+                    runs[(parts[0], parts[1])] = json.load(f)
+        return runs
+    base, rerun = load(base_dir), load(rerun_dir)
+    keys = [k for k in rerun if k in base]
+    lines = [f"# Reproducibility: {os.path.basename(os.path.normpath(rerun_dir))} against "
+             f"{os.path.basename(os.path.normpath(base_dir))}", "",
+             f"Command: `python3 bench/scheduler_perf.py --compare {base_dir} {rerun_dir}`. "
+             f"Difference = rerun / base - 1; **bold** beyond ±{tolerance:g} %.", "",
+             "| workload | scheduler | " + " | ".join(f"{label}: base / rerun (diff)" for label, _ in COMPARED_FIGURES) + " |",
+             "|---|---|" + "---:|" * len(COMPARED_FIGURES)]
+    outside, compared = [], 0
+    for workload, which in keys:
+        cells = []
+        for label, get in COMPARED_FIGURES:
+            a, b = get(base[(workload, which)]), get(rerun[(workload, which)])
+            if not a or b is None:
+                cells.append("–")
+                continue
+            diff = 100.0 * (b / a - 1)
+            compared += 1
+            text = f"{a:,.1f} / {b:,.1f} ({diff:+.1f} %)"
+            if abs(diff) > tolerance:
+                outside.append(f"{workload}.{which} {label} {diff:+.1f} %")
+                text = f"**{text}**"
+            cells.append(text)
+        lines.append(f"| {workload} | {which} | " + " | ".join(cells) + " |")
+    lines += ["", f"{compared - len(outside)} of {compared} figures within ±{tolerance:g} %."]
+    if outside:
+        lines.append("Outside: " + "; ".join(outside) + ".")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "_create":
         return create_pods_main(sys.argv[2:])
@@ -993,11 +1043,21 @@ def main():
     p.add_argument("--no-decision-rate", action="store_true")
     p.add_argument("--verify", action="store_true", help="check the JSON's fields afterwards; exit 1 on a problem")
     p.add_argument("--verify-only", metavar="DIR")
+    p.add_argument("--compare", nargs=2, metavar=("BASE_DIR", "RERUN_DIR"),
+                   help="compare two result directories figure by figure (throughput, CPU per pod, peak RSS, "
+                        "API server + etcd CPU per pod); writes RERUN_DIR/reproducibility.md; exit 0 either way")
+    p.add_argument("--tolerance", type=float, default=10.0, help="percent allowed by --compare (default 10)")
     p.add_argument("--list", action="store_true")
     args = p.parse_args()
     if args.list:
         for name, w in WORKLOADS.items():
             print(f"{name}: {w['nodes']} nodes, {w['init']} init, {w['measured']} measured; short {w['short']}; {w['shape']}")
+        return 0
+    if args.compare:
+        text = compare_runs(args.compare[0], args.compare[1], args.tolerance)
+        with open(os.path.join(args.compare[1], "reproducibility.md"), "w") as f:
+            f.write(text)
+        print(text, end="")
         return 0
     if args.verify_only:
         problems = verify(args.verify_only)

@@ -27,22 +27,25 @@ Status MissingPreFilterState() {
 TopologyCounts ExistingAntiAffinityCounts(framework::Parallelizer& parallelizer,
                                           const api::Pod& pod, const api::Labels& namespace_labels,
                                           const std::vector<framework::NodeInfo*>& nodes) {
-  std::vector<TopologyCountList> per_node(nodes.size());
-  parallelizer.Until(nodes.size(), [&](std::size_t i, framework::Parallelizer::Run& /*run*/) {
-    const framework::NodeInfo& info = *nodes[i];
-    const api::Node* node = info.node();
-    if (node == nullptr) return;
-    TopologyCountList& list = per_node[i];
-    for (const framework::PodInfoPtr& existing : info.pods_with_required_anti_affinity()) {
-      for (const framework::AffinityTerm& term : existing->required_anti_affinity_terms()) {
-        if (term.Matches(pod, &namespace_labels)) {
-          AppendIfLabeled(list, *node, term.topology_key, 1);
+  std::vector<TopologyCountList> per_slice(SliceCount(nodes.size(), parallelizer.parallelism()));
+  ForEachSlice(parallelizer, nodes.size(), per_slice.size(),
+               [&](std::size_t begin, std::size_t end, std::size_t slice) {
+    TopologyCountList& list = per_slice[slice];
+    for (std::size_t i = begin; i < end; ++i) {
+      const framework::NodeInfo& info = *nodes[i];
+      const api::Node* node = info.node();
+      if (node == nullptr) continue;
+      for (const framework::PodInfoPtr& existing : info.pods_with_required_anti_affinity()) {
+        for (const framework::AffinityTerm& term : existing->required_anti_affinity_terms()) {
+          if (term.Matches(pod, &namespace_labels)) {
+            AppendIfLabeled(list, *node, term.topology_key, 1);
+          }
         }
       }
     }
   });
   TopologyCounts counts;
-  for (const TopologyCountList& list : per_node) counts.Merge(list);
+  for (const TopologyCountList& list : per_slice) counts.Merge(list);
   return counts;
 }
 
@@ -59,30 +62,34 @@ void IncomingAffinityAntiAffinityCounts(framework::Parallelizer& parallelizer,
   const auto& anti_affinity_terms = incoming.required_anti_affinity_terms();
   if (affinity_terms.empty() && anti_affinity_terms.empty()) return;
 
-  std::vector<TopologyCountList> affinity_per_node(nodes.size());
-  std::vector<TopologyCountList> anti_affinity_per_node(nodes.size());
-  parallelizer.Until(nodes.size(), [&](std::size_t i, framework::Parallelizer::Run& /*run*/) {
-    const framework::NodeInfo& info = *nodes[i];
-    const api::Node* node = info.node();
-    if (node == nullptr) return;
-    TopologyCountList& affinity = affinity_per_node[i];
-    TopologyCountList& anti_affinity = anti_affinity_per_node[i];
-    for (const framework::PodInfoPtr& existing : info.pods()) {
-      const api::Pod& existing_pod = existing->pod();
-      if (MatchesAllIncomingTerms(affinity_terms, existing_pod, namespaces)) {
-        for (const framework::AffinityTerm& term : affinity_terms) {
-          AppendIfLabeled(affinity, *node, term.topology_key, 1);
+  const std::size_t slices = SliceCount(nodes.size(), parallelizer.parallelism());
+  std::vector<TopologyCountList> affinity_per_slice(slices);
+  std::vector<TopologyCountList> anti_affinity_per_slice(slices);
+  ForEachSlice(parallelizer, nodes.size(), slices,
+               [&](std::size_t begin, std::size_t end, std::size_t slice) {
+    TopologyCountList& affinity = affinity_per_slice[slice];
+    TopologyCountList& anti_affinity = anti_affinity_per_slice[slice];
+    for (std::size_t i = begin; i < end; ++i) {
+      const framework::NodeInfo& info = *nodes[i];
+      const api::Node* node = info.node();
+      if (node == nullptr) continue;
+      for (const framework::PodInfoPtr& existing : info.pods()) {
+        const api::Pod& existing_pod = existing->pod();
+        if (MatchesAllIncomingTerms(affinity_terms, existing_pod, namespaces)) {
+          for (const framework::AffinityTerm& term : affinity_terms) {
+            AppendIfLabeled(affinity, *node, term.topology_key, 1);
+          }
         }
-      }
-      for (const framework::AffinityTerm& term : anti_affinity_terms) {
-        if (IncomingTermMatches(term, existing_pod, namespaces)) {
-          AppendIfLabeled(anti_affinity, *node, term.topology_key, 1);
+        for (const framework::AffinityTerm& term : anti_affinity_terms) {
+          if (IncomingTermMatches(term, existing_pod, namespaces)) {
+            AppendIfLabeled(anti_affinity, *node, term.topology_key, 1);
+          }
         }
       }
     }
   });
-  for (const TopologyCountList& list : affinity_per_node) affinity_counts.Merge(list);
-  for (const TopologyCountList& list : anti_affinity_per_node) anti_affinity_counts.Merge(list);
+  for (const TopologyCountList& list : affinity_per_slice) affinity_counts.Merge(list);
+  for (const TopologyCountList& list : anti_affinity_per_slice) anti_affinity_counts.Merge(list);
 }
 
 // Whether placing the pod on the node violates no existing pod's anti-affinity term: none of the

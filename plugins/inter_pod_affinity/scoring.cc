@@ -131,22 +131,24 @@ Status InterPodAffinity::PreScore(framework::CycleState& state, const api::Pod& 
   const ScoringContext context{pod, *incoming, own_labels != nullptr ? *own_labels : empty_labels,
                                *namespaces, args_.hard_pod_affinity_weight};
 
-  std::vector<TopologyCountList> per_node(all_nodes.size());
-  handle_.parallelizer().Until(
-      all_nodes.size(), [&](std::size_t i, framework::Parallelizer::Run& /*run*/) {
-        const framework::NodeInfo& info = *all_nodes[i];
-        const api::Node* node = info.node();
-        if (node == nullptr) return;
-        const std::vector<framework::PodInfoPtr>& pods =
-            has_constraints ? info.pods() : info.pods_with_affinity();
-        for (const framework::PodInfoPtr& existing : pods) {
-          ProcessExistingPod(context, *existing, *node, per_node[i]);
-        }
-      });
+  std::vector<TopologyCountList> per_slice(SliceCount(all_nodes.size(), handle_.parallelizer().parallelism()));
+  ForEachSlice(handle_.parallelizer(), all_nodes.size(), per_slice.size(),
+               [&](std::size_t begin, std::size_t end, std::size_t slice) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const framework::NodeInfo& info = *all_nodes[i];
+      const api::Node* node = info.node();
+      if (node == nullptr) continue;
+      const std::vector<framework::PodInfoPtr>& pods =
+          has_constraints ? info.pods() : info.pods_with_affinity();
+      for (const framework::PodInfoPtr& existing : pods) {
+        ProcessExistingPod(context, *existing, *node, per_slice[slice]);
+      }
+    }
+  });
 
   auto score = std::make_shared<TopologyScore>();
   std::vector<std::string>& keys = score->keys;
-  for (const TopologyCountList& list : per_node) {
+  for (const TopologyCountList& list : per_slice) {
     score->scores.Merge(list);
     for (const TopologyCount& entry : list) {
       // Terms use few topology keys: a linear search beats hashing here.

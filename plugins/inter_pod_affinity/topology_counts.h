@@ -2,13 +2,16 @@
 // topologyToMatchedTermCount (map[topologyPair]int64). InterPodAffinity keeps three of them per
 // scheduling cycle for Filter and one (the weighted sums) for Score.
 //
-// Lookups take string views and never allocate, so Filter and Score can probe a node's labels
-// without building keys; only inserting a pair that is not there yet allocates.
+// Lookups take string views and never allocate. The pairs' strings live in the counts' own
+// storage, a few growing blocks, so that inserting a pair does not allocate per pair (a cycle
+// inserts one pair per node holding matching pods: thousands with kubernetes.io/hostname terms)
+// and dropping the counts frees a handful of blocks.
 //
-// TopologyCountList is the per-node scratch list the parallel PreFilter/PreScore loops append to
-// (upstream topologyToMatchedTermCountList): it holds views into the node's labels and the terms'
-// topology keys, which the snapshot keeps alive for the cycle, and is merged into a TopologyCounts
-// on the scheduling thread once the loop is over.
+// TopologyCountList is the scratch list the parallel PreFilter/PreScore loops append to (upstream
+// topologyToMatchedTermCountList): it holds views into the node's labels and the terms' topology
+// keys, which the snapshot keeps alive for the cycle, and is merged into a TopologyCounts on the
+// scheduling thread once the loop is over. ForEachSlice gives each worker one list per slice of
+// consecutive nodes rather than one per node.
 //
 // Thread-safety: a value type; concurrent const use is safe.
 #pragma once
@@ -16,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,20 +27,14 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "api/node.h"
+#include "framework/parallelizer.h"
 
 namespace ksched::plugins::inter_pod_affinity {
 
 struct TopologyPairView {
   std::string_view key;
   std::string_view value;
-};
-
-struct TopologyPair {
-  std::string key;
-  std::string value;
-  // Implicit so that the transparent hash and equality take stored pairs and views alike.
-  operator TopologyPairView() const { return {key, value}; }
-  friend bool operator==(const TopologyPair&, const TopologyPair&) = default;
+  friend bool operator==(const TopologyPairView&, const TopologyPairView&) = default;
 };
 
 // One pending addition of a per-node list: views into the node's labels and the term's key.
@@ -50,8 +48,28 @@ using TopologyCountList = std::vector<TopologyCount>;
 void AppendIfLabeled(TopologyCountList& list, const api::Node& node, std::string_view key,
                      std::int64_t count);
 
+// Calls fn(begin, end, slice) over [0, n) split into `SliceCount(n, parallelism)` slices of
+// consecutive indexes, in parallel; each slice runs on one thread, so per-slice scratch needs no
+// lock.
+std::size_t SliceCount(std::size_t n, int parallelism);
+template <typename Fn>
+void ForEachSlice(framework::Parallelizer& parallelizer, std::size_t n, std::size_t slices, Fn&& fn) {
+  if (slices == 0) return;
+  parallelizer.Until(slices, [&](std::size_t slice, framework::Parallelizer::Run& /*run*/) {
+    fn(n * slice / slices, n * (slice + 1) / slices, slice);
+  });
+}
+
 class TopologyCounts {
  public:
+  TopologyCounts() = default;
+  // A copy holds its own strings.
+  TopologyCounts(const TopologyCounts& other);
+  TopologyCounts& operator=(const TopologyCounts& other);
+  // Moving keeps the blocks, so the moved map's views stay valid.
+  TopologyCounts(TopologyCounts&&) noexcept = default;
+  TopologyCounts& operator=(TopologyCounts&&) noexcept = default;
+
   // The count of the pair, 0 when absent.
   std::int64_t Get(std::string_view key, std::string_view value) const;
   // Adds `delta` to the pair (creating it), keeping a zero entry (upstream merge / `+=`).
@@ -71,6 +89,11 @@ class TopologyCounts {
   }
 
  private:
+  // A copy of `s` in the blocks, valid as long as this object (moves included).
+  std::string_view Store(std::string_view s);
+  // The stored copy of a topology key: keys are few, so they are stored once each.
+  std::string_view StoreKey(std::string_view key);
+
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(TopologyPairView pair) const;
@@ -81,7 +104,12 @@ class TopologyCounts {
       return a.key == b.key && a.value == b.value;
     }
   };
-  absl::flat_hash_map<TopologyPair, std::int64_t, Hash, Eq> counts_;
+  // Keys and values are views into blocks_ (or keys_ for the keys).
+  absl::flat_hash_map<TopologyPairView, std::int64_t, Hash, Eq> counts_;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_size_ = 0;  // of blocks_.back()
+  std::size_t block_used_ = 0;
+  std::vector<std::string_view> keys_;
 };
 
 }  // namespace ksched::plugins::inter_pod_affinity

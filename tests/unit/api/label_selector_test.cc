@@ -65,6 +65,34 @@ TEST_CASE("Labels is a sorted map with unique keys", "[api][labels]") {
   CHECK_FALSE(Labels{{"a", "1"}} == Labels{{"a", "2"}});
 }
 
+TEST_CASE("Labels lookups agree below and above the linear-scan size", "[api][labels]") {
+  // Keys of equal length and shared prefixes, for sizes on both sides of the linear-scan limit
+  // (Labels::kLinearScanMax, 8): Find scans small label sets and binary-searches big ones.
+  auto key = [](std::size_t i) {
+    std::string out = "kubernetes.io/k";
+    out += std::to_string(10 + i);
+    return out;
+  };
+  auto value = [](std::size_t i) {
+    std::string out = "v";
+    out += std::to_string(i);
+    return out;
+  };
+  for (std::size_t n = 0; n <= 20; ++n) {
+    Labels labels;
+    for (std::size_t i = 0; i < n; ++i) labels.Set(key(i), value(i));
+    CAPTURE(n);
+    REQUIRE(labels.size() == n);
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK(labels.Get(key(i)) == std::optional<std::string_view>(value(i)));
+    }
+    CHECK_FALSE(labels.Has("kubernetes.io/k99"));   // same length, absent
+    CHECK_FALSE(labels.Has("kubernetes.io/k1"));    // a prefix of present keys
+    CHECK_FALSE(labels.Has("kubernetes.io/k100"));  // longer
+    CHECK_FALSE(labels.Has(""));
+  }
+}
+
 TEST_CASE("label keys are validated as upstream's IsQualifiedName", "[api][labels]") {
   const std::string a63(63, 'a');
   const std::string a253(253, 'a');

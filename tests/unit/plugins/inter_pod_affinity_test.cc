@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -965,6 +966,85 @@ TEST_CASE("InterPodAffinity PreFilter over many nodes merges the parallel counts
   CHECK(pre_filter->anti_affinity_counts().ToMap() == want_zone_counts);
   CHECK(pre_filter->existing_anti_affinity_counts().ToMap() ==
         CountMap{{{"zone", "z3"}, 1}, {{"hostname", "node-27"}, 1}});
+}
+
+TEST_CASE("TopologyCounts keeps its own strings through inserts, copies and moves",
+          "[plugins][inter_pod_affinity]") {
+  // Random Add / Update / copy / move against a std::map model. The caller's strings die right
+  // after each call and long values overflow the storage blocks, so a view into anything but the
+  // counts' own storage would read freed memory.
+  std::mt19937 rng(7);
+  CountMap model;
+  auto counts = std::make_unique<TopologyCounts>();
+  const std::vector<std::string> keys{"kubernetes.io/hostname", "topology.kubernetes.io/zone", "rack", ""};
+  auto random_value = [&]() {
+    const int length = std::uniform_int_distribution<int>(0, 9)(rng) == 0
+                           ? std::uniform_int_distribution<int>(100, 70000)(rng)
+                           : std::uniform_int_distribution<int>(0, 30)(rng);
+    std::string value(static_cast<std::size_t>(length), 'v');
+    for (char& c : value) c = static_cast<char>('a' + std::uniform_int_distribution<int>(0, 3)(rng));
+    return value;
+  };
+  for (int step = 0; step < 3000; ++step) {
+    const int action = std::uniform_int_distribution<int>(0, 19)(rng);
+    if (action == 0) {  // copy, then drop the original
+      auto copy = std::make_unique<TopologyCounts>(*counts);
+      counts = std::move(copy);
+    } else if (action == 1) {  // move-construct
+      auto moved = std::make_unique<TopologyCounts>(std::move(*counts));
+      counts = std::move(moved);
+    } else if (action == 2) {  // copy-assign over a non-empty one
+      TopologyCounts other;
+      other.Add("stale", "entry", 1);
+      other = *counts;
+      *counts = std::move(other);
+    } else {
+      std::string key = keys[static_cast<std::size_t>(std::uniform_int_distribution<int>(0, 3)(rng))];
+      std::string value = random_value();
+      const std::int64_t delta = std::uniform_int_distribution<int>(-2, 3)(rng);
+      if (action < 12) {
+        counts->Add(key, value, delta);
+        model[{key, value}] += delta;
+      } else {
+        const auto node = MakeNode("n", {{key, value}});
+        counts->Update(*node, key, delta);
+        auto it = model.find({key, value});
+        if (it == model.end()) {
+          if (delta != 0) model[{key, value}] = delta;
+        } else if ((it->second += delta) == 0) {
+          model.erase(it);
+        }
+      }
+    }
+    if (step % 100 == 0) REQUIRE(counts->ToMap() == model);
+  }
+  CHECK(counts->ToMap() == model);
+  CHECK(counts->size() == model.size());
+  for (const auto& [pair, count] : model) CHECK(counts->Get(pair.first, pair.second) == count);
+  CHECK(counts->Get("rack", "no-such-rack") == 0);
+  const TopologyCounts copy = *counts;
+  CHECK(copy == *counts);
+}
+
+TEST_CASE("ForEachSlice covers every index once", "[plugins][inter_pod_affinity]") {
+  for (int parallelism : {1, 2, 16}) {
+    ksched::framework::Parallelizer parallelizer(parallelism);
+    for (std::size_t n : {0, 1, 5, 63, 64, 65, 1000}) {
+      const std::size_t slices = ipa::SliceCount(n, parallelism);
+      CAPTURE(parallelism, n, slices);
+      CHECK(slices <= n);
+      CHECK(slices <= static_cast<std::size_t>(parallelism) * 4);
+      if (n > 0) CHECK(slices >= 1);
+      std::vector<std::atomic<int>> seen(n);
+      std::vector<int> slice_used(slices, 0);
+      ipa::ForEachSlice(parallelizer, n, slices, [&](std::size_t begin, std::size_t end, std::size_t slice) {
+        ++slice_used[slice];
+        for (std::size_t i = begin; i < end; ++i) seen[i].fetch_add(1);
+      });
+      for (std::size_t i = 0; i < n; ++i) CHECK(seen[i].load() == 1);
+      for (int used : slice_used) CHECK(used == 1);
+    }
+  }
 }
 
 // ---- Scoring ------------------------------------------------------------------------------------
