@@ -78,6 +78,11 @@ void Parallelizer::Until(std::size_t n, const std::function<void(std::size_t, Ru
   Drain();
 }
 
+std::size_t Parallelizer::SliceCount(std::size_t n) const {
+  // A few slices per worker, so that one uneven slice does not hold the others up.
+  return std::min(n, static_cast<std::size_t>(parallelism_) * 4);
+}
+
 void Parallelizer::WorkerLoop() {
   std::uint64_t joined = 0;
   std::unique_lock<std::mutex> lock(mu_);

@@ -43,6 +43,19 @@ class Parallelizer {
   // Calls fn(i, run) for every i in [0, n) unless cancelled; returns when all calls finished.
   void Until(std::size_t n, const std::function<void(std::size_t, Run&)>& fn);
 
+  // Calls fn(begin, end, slice) once per slice of [0, n), split into SliceCount(n) slices of
+  // consecutive indexes, in parallel. Each slice runs on one thread, so a loop that collects into
+  // per-slice scratch needs no lock and allocates per slice, not per index.
+  std::size_t SliceCount(std::size_t n) const;
+  template <typename Fn>
+  void ForEachSlice(std::size_t n, Fn&& fn) {
+    const std::size_t slices = SliceCount(n);
+    if (slices == 0) return;
+    Until(slices, [&](std::size_t slice, Run& /*run*/) {
+      fn(n * slice / slices, n * (slice + 1) / slices, slice);
+    });
+  }
+
  private:
   void WorkerLoop();
   void Drain();  // takes chunks of the current job until none is left

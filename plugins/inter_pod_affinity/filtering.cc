@@ -27,9 +27,8 @@ Status MissingPreFilterState() {
 TopologyCounts ExistingAntiAffinityCounts(framework::Parallelizer& parallelizer,
                                           const api::Pod& pod, const api::Labels& namespace_labels,
                                           const std::vector<framework::NodeInfo*>& nodes) {
-  std::vector<TopologyCountList> per_slice(SliceCount(nodes.size(), parallelizer.parallelism()));
-  ForEachSlice(parallelizer, nodes.size(), per_slice.size(),
-               [&](std::size_t begin, std::size_t end, std::size_t slice) {
+  std::vector<TopologyCountList> per_slice(parallelizer.SliceCount(nodes.size()));
+  parallelizer.ForEachSlice(nodes.size(), [&](std::size_t begin, std::size_t end, std::size_t slice) {
     TopologyCountList& list = per_slice[slice];
     for (std::size_t i = begin; i < end; ++i) {
       const framework::NodeInfo& info = *nodes[i];
@@ -62,11 +61,10 @@ void IncomingAffinityAntiAffinityCounts(framework::Parallelizer& parallelizer,
   const auto& anti_affinity_terms = incoming.required_anti_affinity_terms();
   if (affinity_terms.empty() && anti_affinity_terms.empty()) return;
 
-  const std::size_t slices = SliceCount(nodes.size(), parallelizer.parallelism());
+  const std::size_t slices = parallelizer.SliceCount(nodes.size());
   std::vector<TopologyCountList> affinity_per_slice(slices);
   std::vector<TopologyCountList> anti_affinity_per_slice(slices);
-  ForEachSlice(parallelizer, nodes.size(), slices,
-               [&](std::size_t begin, std::size_t end, std::size_t slice) {
+  parallelizer.ForEachSlice(nodes.size(), [&](std::size_t begin, std::size_t end, std::size_t slice) {
     TopologyCountList& affinity = affinity_per_slice[slice];
     TopologyCountList& anti_affinity = anti_affinity_per_slice[slice];
     for (std::size_t i = begin; i < end; ++i) {

@@ -131,9 +131,9 @@ Status InterPodAffinity::PreScore(framework::CycleState& state, const api::Pod& 
   const ScoringContext context{pod, *incoming, own_labels != nullptr ? *own_labels : empty_labels,
                                *namespaces, args_.hard_pod_affinity_weight};
 
-  std::vector<TopologyCountList> per_slice(SliceCount(all_nodes.size(), handle_.parallelizer().parallelism()));
-  ForEachSlice(handle_.parallelizer(), all_nodes.size(), per_slice.size(),
-               [&](std::size_t begin, std::size_t end, std::size_t slice) {
+  framework::Parallelizer& parallelizer = handle_.parallelizer();
+  std::vector<TopologyCountList> per_slice(parallelizer.SliceCount(all_nodes.size()));
+  parallelizer.ForEachSlice(all_nodes.size(), [&](std::size_t begin, std::size_t end, std::size_t slice) {
     for (std::size_t i = begin; i < end; ++i) {
       const framework::NodeInfo& info = *all_nodes[i];
       const api::Node* node = info.node();

@@ -25,11 +25,6 @@ void AppendIfLabeled(TopologyCountList& list, const api::Node& node, std::string
   }
 }
 
-std::size_t SliceCount(std::size_t n, int parallelism) {
-  // A few slices per worker so that an uneven slice does not hold the others up.
-  return std::min(n, static_cast<std::size_t>(std::max(parallelism, 1)) * 4);
-}
-
 std::size_t TopologyCounts::Hash::operator()(TopologyPairView pair) const {
   // Distinct topology keys are few and rarely of equal length: the key's length tells them apart
   // well enough for hashing (equality compares the key itself).

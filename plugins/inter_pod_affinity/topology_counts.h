@@ -10,8 +10,7 @@
 // TopologyCountList is the scratch list the parallel PreFilter/PreScore loops append to (upstream
 // topologyToMatchedTermCountList): it holds views into the node's labels and the terms' topology
 // keys, which the snapshot keeps alive for the cycle, and is merged into a TopologyCounts on the
-// scheduling thread once the loop is over. ForEachSlice gives each worker one list per slice of
-// consecutive nodes rather than one per node.
+// scheduling thread once the loop is over (one list per slice of nodes: Parallelizer::ForEachSlice).
 //
 // Thread-safety: a value type; concurrent const use is safe.
 #pragma once
@@ -27,7 +26,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "api/node.h"
-#include "framework/parallelizer.h"
 
 namespace ksched::plugins::inter_pod_affinity {
 
@@ -47,18 +45,6 @@ using TopologyCountList = std::vector<TopologyCount>;
 // Appends (key, node's value for key) with `count` when the node has the label (upstream append).
 void AppendIfLabeled(TopologyCountList& list, const api::Node& node, std::string_view key,
                      std::int64_t count);
-
-// Calls fn(begin, end, slice) over [0, n) split into `SliceCount(n, parallelism)` slices of
-// consecutive indexes, in parallel; each slice runs on one thread, so per-slice scratch needs no
-// lock.
-std::size_t SliceCount(std::size_t n, int parallelism);
-template <typename Fn>
-void ForEachSlice(framework::Parallelizer& parallelizer, std::size_t n, std::size_t slices, Fn&& fn) {
-  if (slices == 0) return;
-  parallelizer.Until(slices, [&](std::size_t slice, framework::Parallelizer::Run& /*run*/) {
-    fn(n * slice / slices, n * (slice + 1) / slices, slice);
-  });
-}
 
 class TopologyCounts {
  public:

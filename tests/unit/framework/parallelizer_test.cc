@@ -155,3 +155,25 @@ TEST_CASE("the destructor joins idle and used pools", "[framework][parallelizer]
 }
 
 }  // namespace
+
+TEST_CASE("ForEachSlice covers every index once, each slice once", "[framework][parallelizer]") {
+  for (int parallelism : {1, 2, 16}) {
+    Parallelizer parallelizer(parallelism);
+    for (std::size_t n : {0, 1, 5, 63, 64, 65, 1000}) {
+      const std::size_t slices = parallelizer.SliceCount(n);
+      CAPTURE(parallelism, n, slices);
+      CHECK(slices <= n);
+      CHECK(slices <= static_cast<std::size_t>(parallelism) * 4);
+      if (n > 0) CHECK(slices >= 1);
+      std::vector<std::atomic<int>> seen(n);
+      std::vector<std::atomic<int>> slice_used(slices);
+      parallelizer.ForEachSlice(n, [&](std::size_t begin, std::size_t end, std::size_t slice) {
+        REQUIRE(slice < slices);
+        slice_used[slice].fetch_add(1);
+        for (std::size_t i = begin; i < end; ++i) seen[i].fetch_add(1);
+      });
+      for (std::size_t i = 0; i < n; ++i) CHECK(seen[i].load() == 1);
+      for (const std::atomic<int>& used : slice_used) CHECK(used.load() == 1);
+    }
+  }
+}

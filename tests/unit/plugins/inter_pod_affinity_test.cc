@@ -1026,27 +1026,6 @@ TEST_CASE("TopologyCounts keeps its own strings through inserts, copies and move
   CHECK(copy == *counts);
 }
 
-TEST_CASE("ForEachSlice covers every index once", "[plugins][inter_pod_affinity]") {
-  for (int parallelism : {1, 2, 16}) {
-    ksched::framework::Parallelizer parallelizer(parallelism);
-    for (std::size_t n : {0, 1, 5, 63, 64, 65, 1000}) {
-      const std::size_t slices = ipa::SliceCount(n, parallelism);
-      CAPTURE(parallelism, n, slices);
-      CHECK(slices <= n);
-      CHECK(slices <= static_cast<std::size_t>(parallelism) * 4);
-      if (n > 0) CHECK(slices >= 1);
-      std::vector<std::atomic<int>> seen(n);
-      std::vector<int> slice_used(slices, 0);
-      ipa::ForEachSlice(parallelizer, n, slices, [&](std::size_t begin, std::size_t end, std::size_t slice) {
-        ++slice_used[slice];
-        for (std::size_t i = begin; i < end; ++i) seen[i].fetch_add(1);
-      });
-      for (std::size_t i = 0; i < n; ++i) CHECK(seen[i].load() == 1);
-      for (int used : slice_used) CHECK(used == 1);
-    }
-  }
-}
-
 // ---- Scoring ------------------------------------------------------------------------------------
 
 struct ScoreCase {
