@@ -5,7 +5,8 @@ binder, one after the other on identical fresh real control planes (issue #7).
   bench/scheduler_perf.py [--workloads NAME,...] [--schedulers ours,upstream,null] [--scale F]
                           [--short] [--build-dir build] [--out docs/bench/<UTC timestamp>]
                           [--log-dir DIR] [--v 2] [--creators 4] [--creator-threads 8]
-                          [--create-rate PODS_PER_S] [--precreate] [--no-decision-rate] [--verify]
+                          [--create-rate PODS_PER_S] [--precreate] [--repeat N] [--no-decision-rate]
+                          [--verify]
   bench/scheduler_perf.py --list
   bench/scheduler_perf.py --verify-only DIR      (checks the JSON of a finished run)
 
@@ -29,6 +30,12 @@ keep-alive connections can, while
 spans several samples on any machine; none otherwise). --precreate changes the order: initial pods
 created already bound (round-robin), measured pods created pending, and only then the scheduler
 started, so that pod creation does not compete with it (latency then counts from its start).
+Workloads whose measured phase lasts only seconds (PodAntiAffinity, GPU) run `repeat` times (3) per
+scheduler, each time on a fresh control plane: a few 1-second samples are too few for one run to
+stand for the scheduler (two full runs differed by up to 30 % there). Their reported figures are the
+per-figure medians of the repetitions (lower median for an even count, so that the throughput and
+its samples come from one run); every repetition's JSON is kept. --repeat N overrides the count for
+every workload.
 Per-pod latency is watch-seen-bound minus watch-seen-created (ms; both stamps from the same watch,
 so its delivery lag mostly cancels), reported as p50/p90/p99/max nearest-rank.
 Everything started is stopped by PID (the scheduler: SIGTERM, SIGKILL after 15 s; the control
@@ -40,13 +47,15 @@ not compiled into ours yet are disabled for both: equivalent profiles); `null` =
 BUILD/bench/ksched-null-binder (round-robin bindings, no scheduling logic, same client settings):
 the API server's ceiling on this machine.
 
-Output: OUT/<workload>.<scheduler>.json per run, OUT/decision_rate.json, OUT/summary.json, OUT/
+Output: OUT/<workload>.<scheduler>.json per (workload, scheduler) (the medians when repeated, with
+OUT/<workload>.<scheduler>.run<K>.json per repetition), OUT/decision_rate.json, OUT/summary.json, OUT/
 results.md (three schedulers side by side per workload, with the goals of issue #7 as ratios), and
 PNG plots when matplotlib is importable (otherwise a note in results.md). Logs of every process go
 to --log-dir (default /tmp/ksched-bench-<timestamp>), not into docs/.
 Standard library only. Talks to 127.0.0.1 only (nodes.Api refuses anything else).
 """
 import argparse
+import copy
 import datetime
 import http.client
 import importlib.util
@@ -159,7 +168,9 @@ TEMPLATES = {f.__name__: f for f in (pod_default, pod_node_affinity, pod_anti_af
 # --- workloads --------------------------------------------------------------------------------------
 # nodes/init/measured: the full sizes (scaled by --scale); short: the --short sizes. node_args:
 # extra tests/controlplane/nodes.py arguments. churn_interval_ms: an unschedulable pod created every
-# so often during the measured phase (scheduler_perf's churn op, mode create).
+# so often during the measured phase (scheduler_perf's churn op, mode create). repeat: runs per
+# scheduler whose per-figure medians are reported (default 1; the workloads measured for seconds
+# only).
 WORKLOADS = {
     "SchedulingBasic_5000Nodes_10000Pods": dict(
         shape="misc/SchedulingBasic 5000Nodes_10000Pods", nodes=5000, init=1000, measured=10000,
@@ -174,7 +185,7 @@ WORKLOADS = {
         node_args=["--label", "topology.kubernetes.io/zone=zone1"]),
     "SchedulingPodAntiAffinity_5000Nodes_1000Pods": dict(
         shape="affinity/SchedulingPodAntiAffinity 5000Nodes (init in sched-0, measured in sched-1)",
-        nodes=5000, init=1000, measured=1000, short=(250, 10, 200),
+        nodes=5000, init=1000, measured=1000, short=(250, 10, 200), repeat=3,
         init_template="pod_anti_affinity", measured_template="pod_anti_affinity", node_args=[]),
     "TopologySpreading_5000Nodes_5000Pods": dict(
         shape="topology_spreading/TopologySpreading 5000Nodes_5000Pods (3 zones)",
@@ -183,7 +194,7 @@ WORKLOADS = {
     "GPUBinPacking_1000Nodes_1500Pods": dict(
         shape="not in scheduler_perf: nodes with nvidia.com/gpu=8, pods asking 1/2/4/8 GPUs in turn (75% of the "
               "GPUs), NodeResourcesFit MostAllocated with nvidia.com/gpu weight 5 for both schedulers",
-        nodes=1000, init=100, measured=1500, short=(160, 10, 200),
+        nodes=1000, init=100, measured=1500, short=(160, 10, 200), repeat=3,
         init_template="pod_gpu", measured_template="pod_gpu", node_args=["--resource", "nvidia.com/gpu=8"],
         plugin_config="""  pluginConfig:
   - name: NodeResourcesFit
@@ -732,6 +743,58 @@ def run_one(workload, which, args, log_dir):
     return result
 
 
+# Figures whose median over repetitions is reported: (section of the result or None, key).
+MEDIAN_FIGURES = (
+    ("throughput", "average"), ("throughput", "perc50"), ("throughput", "perc90"), ("throughput", "perc95"),
+    ("throughput", "perc99"), ("latency_ms", "p50"), ("latency_ms", "p90"), ("latency_ms", "p99"),
+    ("cpu_seconds", "measured"), ("cpu_seconds", "total"), (None, "cpu_ms_per_pod"),
+    (None, "control_plane_cpu_ms_per_pod"), (None, "peak_rss_bytes"), ("measured", "create_rate"),
+    ("measured", "overall_rate"),
+)
+
+
+def median_low(values):
+    """The lower median of the values that are not None (an element of them), or None."""
+    s = sorted(v for v in values if v is not None)
+    return s[(len(s) - 1) // 2] if s else None
+
+
+def combine_repetitions(reps, names):
+    """One result for repeated runs of a (workload, scheduler): a copy of the run with the median
+    throughput (its samples, progress and counts, so that the plot and the sample-based checks see
+    one real run), each figure of MEDIAN_FIGURES replaced by its lower median over all runs, the
+    latency max by the largest, the errors of every run (prefixed with its file), and a
+    `repetitions` list of each run's figures. The lower median keeps percentiles in order (each
+    run's p50 <= p90 <= p99 holds for the k-th smallest of each) and makes the throughput mean the
+    chosen run's own."""
+    if len(reps) == 1:
+        return reps[0]
+    def tp(r):
+        return (r.get("throughput") or {}).get("average")
+    # Runs without a throughput (failed) are left out of the choice, as median_low leaves them out.
+    order = sorted((i for i in range(len(reps)) if tp(reps[i]) is not None), key=lambda i: tp(reps[i]))
+    chosen = order[(len(order) - 1) // 2] if order else 0
+    combined = copy.deepcopy(reps[chosen])
+    for section, key in MEDIAN_FIGURES:
+        value = median_low([(r.get(section) or {}).get(key) if section else r.get(key) for r in reps])
+        if section:
+            combined.setdefault(section, {})[key] = value
+        else:
+            combined[key] = value
+    maxima = [(r.get("latency_ms") or {}).get("max") for r in reps]
+    combined.setdefault("latency_ms", {})["max"] = max((m for m in maxima if m is not None), default=None)
+    combined["errors"] = [f"{name}: {e}" for r, name in zip(reps, names) for e in r.get("errors", [])]
+    combined["median_of"] = len(reps)
+    combined["samples_from"] = names[chosen]
+    combined["repetitions"] = [
+        {"file": name, "throughput_mean": tp(r), "latency_p50_ms": (r.get("latency_ms") or {}).get("p50"),
+         "cpu_ms_per_pod": r.get("cpu_ms_per_pod"), "peak_rss_bytes": r.get("peak_rss_bytes"),
+         "control_plane_cpu_ms_per_pod": r.get("control_plane_cpu_ms_per_pod"),
+         "bound": (r.get("measured") or {}).get("bound"), "errors": len(r.get("errors", []))}
+        for r, name in zip(reps, names)]
+    return combined
+
+
 def cpu_millis(q):
     q = str(q)
     return int(q[:-1]) if q.endswith("m") else int(float(q) * 1000)
@@ -850,14 +913,25 @@ def markdown(results, decision, meta):
             ("nodes over capacity", lambda r: r.get("overcommitted_nodes", "n/a"))]
     for workload, runs in by.items():
         any_run = next(iter(runs.values()))
+        repeated = max(r.get("median_of", 1) for r in runs.values())
         lines += [f"## {workload}", "",
                   f"{any_run['shape']}; {any_run['nodes']} nodes, {any_run['init_pods']} initial pods, "
-                  f"{any_run['measured_pods']} measured pods.", ""]
+                  f"{any_run['measured_pods']} measured pods." +
+                  (f" Each scheduler ran {repeated} times, each on a fresh control plane: every figure is the "
+                   f"(lower) median of the runs, the samples, counts and plot are those of the run with the "
+                   f"median throughput; each run is in `{workload}.<scheduler>.run<K>.json`." if repeated > 1 else ""),
+                  ""]
         present = [s for s in SCHEDULERS if s in runs]
         names = {"ours": "kube-scheduler-cpp", "upstream": "kube-scheduler v1.34.4", "null": "null binder (ceiling)"}
         lines.append("| | " + " | ".join(names[s] for s in present) + " |")
         lines.append("|---|" + "---:|" * len(present))
-        for label, get in rows:
+        shown = list(rows)
+        if repeated > 1:
+            shown.insert(5, ("throughput mean of each run", lambda r: ", ".join(
+                fmt(x["throughput_mean"]) for x in r.get("repetitions", [])) or "1 run"))
+            shown.insert(10, ("CPU ms per pod of each run", lambda r: ", ".join(
+                fmt(x["cpu_ms_per_pod"], 2) for x in r.get("repetitions", [])) or "1 run"))
+        for label, get in shown:
             lines.append(f"| {label} | " + " | ".join(fmt(get(runs[s])) for s in present) + " |")
         errs = [f"{s}: {e}" for s in present for e in runs[s].get("errors", [])]
         ours, up, null = runs.get("ours"), runs.get("upstream"), runs.get("null")
@@ -929,10 +1003,12 @@ def verify(out_dir):
         return [f"{summary_path}: {e}"]
     if not summary.get("runs"):
         problems.append("summary.json lists no runs")
-    for name in summary.get("runs", []):
+    for name in summary.get("runs", []) + summary.get("repetitions", []):
         with open(os.path.join(out_dir, name)) as f:
             r = json.load(f)
-        tag = f"{r.get('workload')}.{r.get('scheduler')}"
+        tag = name[:-len(".json")]
+        if r.get("median_of") and len(r.get("repetitions", [])) != r["median_of"]:
+            problems.append(f"{tag}: median of {r['median_of']} runs but {len(r.get('repetitions', []))} listed")
         if r.get("errors"):
             problems.append(f"{tag}: errors: {r['errors']}")
         m = r.get("measured") or {}
@@ -1040,6 +1116,10 @@ def main():
                    help="initial pods created bound and measured pods created before the scheduler starts "
                         "(the scheduler's throughput without pod creation competing); latency then counts "
                         "from the scheduler's start")
+    p.add_argument("--repeat", type=int, default=0,
+                   help="runs per (workload, scheduler), each on a fresh control plane, reporting per-figure "
+                        "medians (default: the workload's own count, 3 for the short PodAntiAffinity and GPU "
+                        "workloads, 1 for the others; 1 with --short)")
     p.add_argument("--no-decision-rate", action="store_true")
     p.add_argument("--verify", action="store_true", help="check the JSON's fields afterwards; exit 1 on a problem")
     p.add_argument("--verify-only", metavar="DIR")
@@ -1066,6 +1146,8 @@ def main():
         print("verify: ok" if not problems else f"verify: {len(problems)} problem(s)")
         return 1 if problems else 0
 
+    if args.repeat < 0:
+        p.error("--repeat must be >= 1 (0: each workload's own count)")
     args.build_dir = os.path.abspath(args.build_dir)
     if args.create_rate is None:
         args.create_rate = 50.0 if args.short else 0.0
@@ -1091,20 +1173,33 @@ def main():
     os.makedirs(log_dir, exist_ok=True)
     meta = {"started": stamp, "command": " ".join(shlex.quote(a) for a in [os.path.relpath(__file__, REPO)] + sys.argv[1:]),
             "machine": machine(), "short": args.short, "scale": args.scale, "precreate": args.precreate,
-            "create_rate": args.create_rate, "log_dir": log_dir}
+            "create_rate": args.create_rate, "repeat": args.repeat or None, "log_dir": log_dir}
     log(f"output {out}, logs {log_dir}; workloads {', '.join(workloads)}; schedulers {', '.join(schedulers)}")
 
-    results, names = [], []
+    results, names, repetition_names = [], [], []
     for workload in workloads:
+        repeat = args.repeat or (1 if args.short else WORKLOADS[workload].get("repeat", 1))
         for which in schedulers:
-            r = run_one(workload, which, args, log_dir)
-            r["machine"] = meta["machine"]
-            r["command"] = meta["command"]
+            reps, rep_names = [], []
+            for k in range(1, repeat + 1):
+                if repeat > 1:
+                    log(f"{workload}.{which}: repetition {k} of {repeat}")
+                r = run_one(workload, which, args, log_dir if repeat == 1 else os.path.join(log_dir, f"run{k}"))
+                r["machine"] = meta["machine"]
+                r["command"] = meta["command"]
+                reps.append(r)
+                rep_names.append(f"{workload}.{which}.json" if repeat == 1 else f"{workload}.{which}.run{k}.json")
+                if repeat > 1:
+                    with open(os.path.join(out, rep_names[-1]), "w") as f:
+                        json.dump(r, f, indent=1)
+            r = combine_repetitions(reps, rep_names)
             name = f"{workload}.{which}.json"
             with open(os.path.join(out, name), "w") as f:
                 json.dump(r, f, indent=1)
             results.append(r)
             names.append(name)
+            if repeat > 1:
+                repetition_names += rep_names
 
     decision = None
     rate_bin = os.path.join(args.build_dir, "bench", "ksched_decision_rate")
@@ -1129,7 +1224,7 @@ def main():
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(markdown(results, decision, meta))
     with open(os.path.join(out, "summary.json"), "w") as f:
-        json.dump(dict(meta, runs=names, plots=png, decision_rate="decision_rate.json" if decision else None), f, indent=1)
+        json.dump(dict(meta, runs=names, repetitions=repetition_names, plots=png, decision_rate="decision_rate.json" if decision else None), f, indent=1)
     log(f"wrote {out}/results.md")
     print(out)
     if args.verify:

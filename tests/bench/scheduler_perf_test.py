@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Unit tests of bench/scheduler_perf.py's pure parts: how repeated runs of one (workload, scheduler)
+are combined into the reported figures, and what --verify says about them and about --compare's
+tolerance. Synthetic results only; no control plane."""
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+spec = importlib.util.spec_from_file_location("scheduler_perf", os.path.join(REPO, "bench", "scheduler_perf.py"))
+perf = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(perf)
+
+
+def run(throughput, cpu_ms, rss_mib, p50_ms, p99_ms, max_ms, cp_ms=10.0, errors=()):
+    """A result shaped as run_one's: throughput samples around `throughput`."""
+    samples = [throughput * 0.8, throughput, throughput * 1.2]
+    return {"workload": "W", "scheduler": "ours", "measured_pods": 100, "errors": list(errors),
+            "throughput": {"samples": 3, "average": throughput, "perc50": throughput, "perc90": throughput * 1.2,
+                           "perc95": throughput * 1.2, "perc99": throughput * 1.2},
+            "throughput_samples": samples, "progress": [[1.0, 0], [2.0, throughput]],
+            "latency_ms": {"n": 100, "p50": p50_ms, "p90": p99_ms, "p99": p99_ms, "max": max_ms},
+            "cpu_seconds": {"measured": cpu_ms / 10, "total": cpu_ms / 10 + 1},
+            "cpu_ms_per_pod": cpu_ms, "control_plane_cpu_ms_per_pod": cp_ms,
+            "control_plane_cpu_seconds": {"etcd": 1.0, "kube-apiserver": 5.0},
+            "peak_rss_bytes": int(rss_mib * 2**20), "overcommitted_nodes": 0, "exit_status": 0,
+            "measured": {"created": 100, "bound": 100, "seconds": 1.0, "create_rate": 100.0, "overall_rate": 90.0}}
+
+
+class CombineRepetitions(unittest.TestCase):
+    def test_one_run_is_reported_as_it_is(self):
+        r = run(100, 1.0, 50, 10, 20, 30)
+        self.assertIs(perf.combine_repetitions([r], ["W.ours.json"]), r)
+
+    def test_each_figure_is_its_own_median_and_samples_come_from_the_median_run(self):
+        reps = [run(150, 3.0, 60, 12, 40, 45, cp_ms=9), run(100, 1.0, 70, 30, 50, 90, cp_ms=12),
+                run(120, 2.0, 50, 20, 60, 61, cp_ms=11)]
+        names = ["W.ours.run1.json", "W.ours.run2.json", "W.ours.run3.json"]
+        c = perf.combine_repetitions(reps, names)
+        self.assertEqual(c["throughput"]["average"], 120)          # run 3's
+        self.assertEqual(c["throughput_samples"], reps[2]["throughput_samples"])
+        self.assertEqual(c["samples_from"], "W.ours.run3.json")
+        self.assertEqual(c["cpu_ms_per_pod"], 2.0)                  # median of 3, 1, 2
+        self.assertEqual(c["peak_rss_bytes"], 60 * 2**20)           # median of 60, 70, 50 (run 1's)
+        self.assertEqual(c["latency_ms"]["p50"], 20)                # median of 12, 30, 20
+        self.assertEqual(c["latency_ms"]["p99"], 50)                # median of 40, 50, 60 (run 2's)
+        self.assertEqual(c["latency_ms"]["max"], 90)                # the largest
+        self.assertEqual(c["control_plane_cpu_ms_per_pod"], 11)
+        self.assertEqual(c["median_of"], 3)
+        self.assertEqual([x["file"] for x in c["repetitions"]], names)
+        self.assertEqual([x["throughput_mean"] for x in c["repetitions"]], [150, 100, 120])
+        self.assertEqual(reps[2]["cpu_ms_per_pod"], 2.0)            # the inputs are not modified
+        self.assertNotIn("median_of", reps[2])
+
+    def test_even_count_takes_the_lower_median(self):
+        c = perf.combine_repetitions([run(100, 4.0, 50, 10, 20, 30), run(200, 1.0, 50, 10, 20, 30)], ["a", "b"])
+        self.assertEqual(c["throughput"]["average"], 100)
+        self.assertEqual(c["cpu_ms_per_pod"], 1.0)
+
+    def test_errors_of_every_run_are_kept_with_their_file(self):
+        c = perf.combine_repetitions([run(100, 1.0, 50, 10, 20, 30), run(110, 1.0, 50, 10, 20, 30, errors=["boom"]),
+                                      run(120, 1.0, 50, 10, 20, 30)], ["a", "b", "c"])
+        self.assertEqual(c["errors"], ["b: boom"])
+
+    def test_a_run_without_throughput_does_not_become_the_median(self):
+        failed = run(100, 1.0, 50, 10, 20, 30, errors=["no pods bound"])
+        failed["throughput"] = {"samples": 0, "average": None}
+        c = perf.combine_repetitions([failed, run(90, 1.0, 50, 10, 20, 30), run(130, 1.0, 50, 10, 20, 30)],
+                                     ["a", "b", "c"])
+        self.assertEqual(c["throughput"]["average"], 90)            # lower median of 90, 130
+        self.assertEqual(c["samples_from"], "b")                    # the run whose mean that is
+        self.assertEqual(c["errors"], ["a: no pods bound"])
+
+
+class VerifyAndCompare(unittest.TestCase):
+    def write(self, d, files, runs, repetitions=()):
+        for name, r in files.items():
+            with open(os.path.join(d, name), "w") as f:
+                json.dump(r, f)
+        with open(os.path.join(d, "summary.json"), "w") as f:
+            json.dump({"runs": list(runs), "repetitions": list(repetitions)}, f)
+        with open(os.path.join(d, "results.md"), "w") as f:
+            f.write("x")
+
+    def test_verify_checks_every_repetition(self):
+        reps = [run(100, 1.0, 50, 10, 20, 30), run(110, 1.0, 50, 10, 20, 30), run(120, 1.0, 50, 10, 20, 30)]
+        reps[1]["measured"]["bound"] = 99                          # one repetition lost a pod
+        names = [f"W.ours.run{k}.json" for k in (1, 2, 3)]
+        combined = perf.combine_repetitions(reps, names)
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, dict(zip(names, reps), **{"W.ours.json": combined}), ["W.ours.json"], names)
+            problems = perf.verify(d)
+        self.assertTrue(any(p.startswith("W.ours.run2: bound/created") for p in problems), problems)
+        reps[1]["measured"]["bound"] = 100
+        combined = perf.combine_repetitions(reps, names)
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, dict(zip(names, reps), **{"W.ours.json": combined}), ["W.ours.json"], names)
+            self.assertEqual(perf.verify(d), [])
+
+    def test_compare_reads_the_combined_files_only_and_marks_figures_beyond_the_tolerance(self):
+        with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as rerun:
+            self.write(base, {"W.ours.json": run(100, 1.0, 50, 10, 20, 30),
+                              "W.ours.run1.json": run(1, 9.0, 9, 10, 20, 30)}, ["W.ours.json"])
+            self.write(rerun, {"W.ours.json": run(109, 1.2, 50, 10, 20, 30)}, ["W.ours.json"])
+            text = perf.compare_runs(base, rerun, 10.0)
+        self.assertIn("100.0 / 109.0 (+9.0 %)", text)
+        self.assertIn("**1.0 / 1.2 (+20.0 %)**", text)
+        self.assertIn("3 of 4 figures within ±10 %", text)
+
+
+if __name__ == "__main__":
+    sys.exit(unittest.main())
