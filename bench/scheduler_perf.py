@@ -36,6 +36,10 @@ stand for the scheduler (two full runs differed by up to 30 % there). Their repo
 per-figure medians of the repetitions (lower median for an even count, so that the throughput and
 its samples come from one run); every repetition's JSON is kept. --repeat N overrides the count for
 every workload.
+Beside each measured phase, bench/speed_probe.py times a fixed unit of work every 0.25 s in its own
+CPU time, and /proc/stat gives the busy and stolen CPU time over the phase: this shared host's speed
+varies by tens of percent between runs, for every scheduler alike, and `--compare` reports the
+figures both as measured and with that change taken out.
 Per-pod latency is watch-seen-bound minus watch-seen-created (ms; both stamps from the same watch,
 so its delivery lag mostly cancels), reported as p50/p90/p99/max nearest-rank.
 Everything started is stopped by PID (the scheduler: SIGTERM, SIGKILL after 15 s; the control
@@ -502,6 +506,65 @@ def apiserver_request_counts(api):
     return counts
 
 
+def proc_stat_cpu():
+    """(all, idle + iowait, steal) jiffies summed over the CPUs, from /proc/stat's "cpu" line, or None."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal guest guest_nice; guest time is inside user.
+    return sum(fields[:8]), fields[3] + fields[4], fields[7] if len(fields) > 7 else 0
+
+
+class SpeedProbe:
+    """bench/speed_probe.py running beside a measured phase: a fixed unit of work every 0.25 s, timed
+    in its own CPU time. stop() ends it and returns the CPU ms of each unit."""
+
+    def __init__(self):
+        self.samples = []
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "speed_probe.py")],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            parts = line.split()
+            if len(parts) == 2:
+                self.samples.append(float(parts[1]))
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.reader.join(timeout=5)
+        self.proc.stdout.close()
+        return list(self.samples)
+
+
+def machine_speed(probe_ms, stat0, stat1):
+    """The machine's state over a measured phase: the probe's CPU ms per unit (mean, p50, p90; lower
+    is a faster machine), the share of the guest's CPU time the hypervisor stole and the share busy
+    (of all CPUs, in %), and `capacity`: probe units per second of one CPU, net of the stolen time,
+    the figure the throughput of a CPU-bound run moves with."""
+    speed = {"probe_units": len(probe_ms)}
+    if probe_ms:
+        mean = sum(probe_ms) / len(probe_ms)
+        speed.update(probe_cpu_ms_mean=round(mean, 3), probe_cpu_ms_p50=nearest_rank(probe_ms, 50),
+                     probe_cpu_ms_p90=nearest_rank(probe_ms, 90))
+    if stat0 and stat1 and stat1[0] > stat0[0]:
+        total = stat1[0] - stat0[0]
+        speed["steal_percent"] = round(100.0 * (stat1[2] - stat0[2]) / total, 2)
+        speed["busy_percent"] = round(100.0 * (total - (stat1[1] - stat0[1]) - (stat1[2] - stat0[2])) / total, 1)
+    if probe_ms and "steal_percent" in speed:
+        speed["capacity"] = round(1000.0 * (1 - speed["steal_percent"] / 100) / speed["probe_cpu_ms_mean"], 2)
+    return speed
+
+
 def status_kib(pid, key):
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -584,6 +647,7 @@ def run_one(workload, which, args, log_dir):
     env = nodes_mod.read_env(env_path)
     proc = None
     watch = None
+    probe = None
     try:
         api = admin_api(env_path)
         for ns in (INIT_NS, MEASURED_NS, CHURN_NS):
@@ -650,6 +714,7 @@ def run_one(workload, which, args, log_dir):
         cp_pids = control_plane_pids(cp_dir)
         cp_cpu0 = control_plane_cpu(cp_pids)
         requests0 = apiserver_request_counts(api)
+        probe, stat0 = SpeedProbe(), proc_stat_cpu()
         cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
         collector.start()
         rss_samples, sampling = [], threading.Event()
@@ -681,6 +746,9 @@ def run_one(workload, which, args, log_dir):
         except RuntimeError as e:
             result["errors"].append(str(e))
         wall1, cpu1 = time.monotonic(), cpu_seconds(proc.pid)
+        stat1 = proc_stat_cpu()
+        result["machine_speed"] = machine_speed(probe.stop(), stat0, stat1)
+        probe = None
         cp_cpu1 = control_plane_cpu(cp_pids)
         requests1 = apiserver_request_counts(api)
         collector.stop.set()
@@ -735,6 +803,8 @@ def run_one(workload, which, args, log_dir):
         result["errors"].append(f"{type(e).__name__}: {e}")
         log(f"{tag}: FAILED: {e}")
     finally:
+        if probe is not None:
+            probe.stop()
         if proc is not None:
             result["exit_status"] = stop_process(proc)
         if watch is not None:
@@ -749,7 +819,8 @@ MEDIAN_FIGURES = (
     ("throughput", "perc99"), ("latency_ms", "p50"), ("latency_ms", "p90"), ("latency_ms", "p99"),
     ("cpu_seconds", "measured"), ("cpu_seconds", "total"), (None, "cpu_ms_per_pod"),
     (None, "control_plane_cpu_ms_per_pod"), (None, "peak_rss_bytes"), ("measured", "create_rate"),
-    ("measured", "overall_rate"),
+    ("measured", "overall_rate"), ("machine_speed", "probe_cpu_ms_mean"), ("machine_speed", "steal_percent"),
+    ("machine_speed", "capacity"),
 )
 
 
@@ -778,7 +849,8 @@ def combine_repetitions(reps, names):
     for section, key in MEDIAN_FIGURES:
         value = median_low([(r.get(section) or {}).get(key) if section else r.get(key) for r in reps])
         if section:
-            combined.setdefault(section, {})[key] = value
+            if section in combined or value is not None:  # no empty section for a figure no run has
+                combined.setdefault(section, {})[key] = value
         else:
             combined[key] = value
     maxima = [(r.get("latency_ms") or {}).get("max") for r in reps]
@@ -892,7 +964,11 @@ def markdown(results, decision, meta):
              "(first non-zero sample skipped, empty intervals merged, nearest-rank percentiles). Latency: "
              "watch-seen creation to watch-seen binding. CPU: utime+stime of the scheduler process during the "
              "measured phase (API server + etcd: theirs over the same phase, per bound pod: what the scheduler's "
-             "requests, watches and events cost there); peak RSS: VmHWM over its life.", ""]
+             "requests, watches and events cost there); peak RSS: VmHWM over its life. Machine: "
+             "bench/speed_probe.py beside the measured phase (a fixed unit of work every 0.25 s, timed in its "
+             "own CPU time: lower is a faster machine) and /proc/stat's busy and stolen time over the phase; "
+             "capacity = probe units per CPU-second net of stolen time (this shared host's speed varies by "
+             "tens of percent between runs; `--compare` uses it).", ""]
     by = {}
     for r in results:
         by.setdefault(r["workload"], {})[r["scheduler"]] = r
@@ -910,7 +986,12 @@ def markdown(results, decision, meta):
             ("peak RSS (MiB)", lambda r: r["peak_rss_bytes"] / 2**20 if r.get("peak_rss_bytes") else None),
             ("bound / created", lambda r: f"{r['measured']['bound']}/{r['measured']['created']}" if r.get("measured") else None),
             ("pod creation rate (pods/s)", lambda r: r.get("measured", {}).get("create_rate")),
-            ("nodes over capacity", lambda r: r.get("overcommitted_nodes", "n/a"))]
+            ("nodes over capacity", lambda r: r.get("overcommitted_nodes", "n/a")),
+            ("machine: probe CPU ms per unit (mean)", lambda r: (r.get("machine_speed") or {}).get("probe_cpu_ms_mean")),
+            ("machine: CPU busy / stolen (%)", lambda r: "{} / {}".format(
+                fmt((r.get("machine_speed") or {}).get("busy_percent")),
+                fmt((r.get("machine_speed") or {}).get("steal_percent"), 2)) if r.get("machine_speed") else None),
+            ("machine: capacity (probe units per CPU-second)", lambda r: (r.get("machine_speed") or {}).get("capacity"))]
     for workload, runs in by.items():
         any_run = next(iter(runs.values()))
         repeated = max(r.get("median_of", 1) for r in runs.values())
@@ -1029,6 +1110,10 @@ def verify(out_dir):
         cp = r.get("control_plane_cpu_seconds") or {}
         if set(cp) < {"etcd", "kube-apiserver"} or any(v < 0 for v in cp.values()):
             problems.append(f"{tag}: control-plane CPU seconds {cp}")
+        speed = r.get("machine_speed")
+        if speed is not None and (not speed.get("probe_units") or not 0 <= speed.get("steal_percent", -1) <= 100
+                                  or not speed.get("capacity", 0) > 0):
+            problems.append(f"{tag}: machine speed not measured: {speed}")
         if not r.get("peak_rss_bytes") or r["peak_rss_bytes"] < 1 << 20:
             problems.append(f"{tag}: peak RSS {r.get('peak_rss_bytes')}")
         # Upstream's kube-scheduler without leader election returns "finished without leader elect"
@@ -1052,6 +1137,13 @@ COMPARED_FIGURES = (
 )
 
 
+# How --compare takes the machine's own change out of a figure: throughput moves with the capacity
+# (probe units per CPU-second net of stolen time); CPU time per pod moves with the probe's CPU ms
+# per unit (CPU time excludes stolen time).
+SPEED_ADJUSTED = {"throughput pods/s": "capacity", "CPU ms/pod": "probe",
+                  "API server + etcd CPU ms/pod": "probe"}
+
+
 def compare_runs(base_dir, rerun_dir, tolerance):
     """A Markdown table: every (workload, scheduler) present in both directories, each figure of
     COMPARED_FIGURES in both runs and the rerun's difference; differences beyond the tolerance are
@@ -1066,6 +1158,8 @@ def compare_runs(base_dir, rerun_dir, tolerance):
         return runs
     base, rerun = load(base_dir), load(rerun_dir)
     keys = [k for k in rerun if k in base]
+    probe = lambda r: (r.get("machine_speed") or {}).get("probe_cpu_ms_mean")  # noqa: E731
+    capacity = lambda r: (r.get("machine_speed") or {}).get("capacity")  # noqa: E731
     lines = [f"# Reproducibility: {os.path.basename(os.path.normpath(rerun_dir))} against "
              f"{os.path.basename(os.path.normpath(base_dir))}", "",
              f"Command: `python3 bench/scheduler_perf.py --compare {base_dir} {rerun_dir}`. "
@@ -1091,6 +1185,46 @@ def compare_runs(base_dir, rerun_dir, tolerance):
     lines += ["", f"{compared - len(outside)} of {compared} figures within ±{tolerance:g} %."]
     if outside:
         lines.append("Outside: " + "; ".join(outside) + ".")
+    # The same figures with the machine's own change taken out, where both runs measured it.
+    adjusted_rows, adjusted_outside, adjusted_compared = [], [], 0
+    for workload, which in keys:
+        a_run, b_run = base[(workload, which)], rerun[(workload, which)]
+        if not (probe(a_run) and probe(b_run) and capacity(a_run) and capacity(b_run)):
+            continue
+        cap_ratio, probe_ratio = capacity(b_run) / capacity(a_run), probe(b_run) / probe(a_run)
+        cells = [f"{capacity(a_run):,.1f} / {capacity(b_run):,.1f} ({100 * (cap_ratio - 1):+.1f} %)"]
+        for label, get in COMPARED_FIGURES:
+            a, b = get(a_run), get(b_run)
+            factor = SPEED_ADJUSTED.get(label)
+            if factor is None:
+                continue
+            if not a or b is None:
+                cells.append("–")
+                continue
+            diff = 100.0 * (b / a / (cap_ratio if factor == "capacity" else probe_ratio) - 1)
+            adjusted_compared += 1
+            text = f"{diff:+.1f} %"
+            if abs(diff) > tolerance:
+                adjusted_outside.append(f"{workload}.{which} {label} {diff:+.1f} %")
+                text = f"**{text}**"
+            cells.append(text)
+        adjusted_rows.append(f"| {workload} | {which} | " + " | ".join(cells) + " |")
+    if adjusted_rows:
+        lines += ["", "## With the machine's change taken out", "",
+                  "Each run measured the machine beside its measured phase (bench/speed_probe.py and "
+                  "/proc/stat; see results.md). Throughput is divided by the change of the machine's capacity "
+                  "(probe units per CPU-second net of stolen time); CPU per pod, which is CPU time and so "
+                  "excludes stolen time, is divided by the change of the probe's CPU ms per unit. Peak RSS "
+                  "does not depend on speed and is left out here. These are derived figures: the raw ones "
+                  "above are what the runs measured.", "",
+                  "| workload | scheduler | machine capacity: base / rerun (diff) | " +
+                  " | ".join(f"{label}, adjusted diff" for label in SPEED_ADJUSTED) + " |",
+                  "|---|---|---:|" + "---:|" * len(SPEED_ADJUSTED)]
+        lines += adjusted_rows
+        lines += ["", f"{adjusted_compared - len(adjusted_outside)} of {adjusted_compared} adjusted figures "
+                      f"within ±{tolerance:g} %."]
+        if adjusted_outside:
+            lines.append("Outside: " + "; ".join(adjusted_outside) + ".")
     return "\n".join(lines) + "\n"
 
 

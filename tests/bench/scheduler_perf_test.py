@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -109,6 +110,61 @@ class VerifyAndCompare(unittest.TestCase):
         self.assertIn("100.0 / 109.0 (+9.0 %)", text)
         self.assertIn("**1.0 / 1.2 (+20.0 %)**", text)
         self.assertIn("3 of 4 figures within ±10 %", text)
+
+
+class MachineSpeed(unittest.TestCase):
+    def test_probe_steal_and_capacity(self):
+        # 1000 jiffies over the phase: 250 idle + iowait, 100 stolen.
+        speed = perf.machine_speed([4.0, 5.0, 3.0, 4.0], (10_000, 2_000, 500), (11_000, 2_250, 600))
+        self.assertEqual(speed["probe_units"], 4)
+        self.assertEqual(speed["probe_cpu_ms_mean"], 4.0)
+        self.assertEqual(speed["probe_cpu_ms_p50"], 4.0)
+        self.assertEqual(speed["steal_percent"], 10.0)
+        self.assertEqual(speed["busy_percent"], 65.0)
+        self.assertEqual(speed["capacity"], 225.0)                  # 1000 * 0.9 / 4.0
+
+    def test_nothing_measured_gives_no_capacity(self):
+        speed = perf.machine_speed([], None, None)
+        self.assertEqual(speed, {"probe_units": 0})
+        with tempfile.TemporaryDirectory() as d:
+            r = run(100, 1.0, 50, 10, 20, 30)
+            r["machine_speed"] = speed
+            VerifyAndCompare.write(None, d, {"W.ours.json": r}, ["W.ours.json"])
+            self.assertTrue(any("machine speed not measured" in p for p in perf.verify(d)))
+
+    def test_the_probe_runs_and_stops_on_sigterm(self):
+        probe = perf.SpeedProbe()
+        deadline = time.monotonic() + 20
+        while not probe.samples and time.monotonic() < deadline:
+            time.sleep(0.05)
+        samples = probe.stop()
+        self.assertGreaterEqual(len(samples), 1)
+        self.assertTrue(all(ms > 0 for ms in samples))
+        self.assertEqual(probe.proc.returncode, 0)
+
+    def test_compare_takes_the_machines_change_out(self):
+        def timed(throughput, cpu_ms, cp_ms, probe_ms, steal):
+            r = run(throughput, cpu_ms, 50, 10, 20, 30, cp_ms=cp_ms)
+            r["machine_speed"] = {"probe_units": 10, "probe_cpu_ms_mean": probe_ms, "steal_percent": steal,
+                                  "capacity": round(1000 * (1 - steal / 100) / probe_ms, 2)}
+            return r
+        with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as rerun:
+            # The rerun's machine is 25 % faster (probe 5.0 -> 4.0 ms, no steal): throughput +25 % and
+            # CPU per pod -20 % are the machine's; the API server's CPU per pod also grew 15 % beyond it.
+            VerifyAndCompare.write(None, base, {"W.ours.json": timed(100, 1.0, 10.0, 5.0, 0.0)}, ["W.ours.json"])
+            VerifyAndCompare.write(None, rerun, {"W.ours.json": timed(125, 0.8, 9.2, 4.0, 0.0)}, ["W.ours.json"])
+            text = perf.compare_runs(base, rerun, 10.0)
+        self.assertIn("**100.0 / 125.0 (+25.0 %)**", text)          # raw: outside
+        self.assertIn("200.0 / 250.0 (+25.0 %)", text)              # capacity
+        self.assertIn("| W | ours | 200.0 / 250.0 (+25.0 %) | +0.0 % | +0.0 % | **+15.0 %** |", text)
+        self.assertIn("2 of 3 adjusted figures within ±10 %", text)
+        self.assertIn("Outside: W.ours API server + etcd CPU ms/pod +15.0 %.", text)
+
+    def test_compare_without_measurements_has_no_adjusted_table(self):
+        with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as rerun:
+            VerifyAndCompare.write(None, base, {"W.ours.json": run(100, 1.0, 50, 10, 20, 30)}, ["W.ours.json"])
+            VerifyAndCompare.write(None, rerun, {"W.ours.json": run(100, 1.0, 50, 10, 20, 30)}, ["W.ours.json"])
+            self.assertNotIn("adjusted", perf.compare_runs(base, rerun, 10.0))
 
 
 if __name__ == "__main__":
