@@ -160,10 +160,18 @@ def pod_gpu(name, namespace, index):
             "spec": {"containers": [container(requests, requests)]}}
 
 
+# templates/pod-high-priority-large-cpu.yaml sets `priority: 10` in the pod; scheduler_perf's API
+# server runs without the Priority admission plugin, a real one refuses that ("the integer value of
+# priority (10) must not be provided in pod spec"), so the pod names a PriorityClass of value 10.
+HIGH_PRIORITY_CLASS = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                       "metadata": {"name": "ksched-bench-priority-10"}, "value": 10}
+
+
 def pod_high_priority_large_cpu(name, namespace, _index):
-    """templates/pod-high-priority-large-cpu.yaml: 9 CPUs fit no 4-CPU node."""
+    """templates/pod-high-priority-large-cpu.yaml: 9 CPUs fit no 4-CPU node; priority 10."""
     return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": namespace},
-            "spec": {"priority": 10, "containers": [container({"cpu": "9", "memory": "500Mi"})]}}
+            "spec": {"priorityClassName": HIGH_PRIORITY_CLASS["metadata"]["name"],
+                     "containers": [container({"cpu": "9", "memory": "500Mi"})]}}
 
 
 TEMPLATES = {f.__name__: f for f in (pod_default, pod_node_affinity, pod_anti_affinity,
@@ -650,6 +658,10 @@ def run_one(workload, which, args, log_dir):
     probe = None
     try:
         api = admin_api(env_path)
+        if w.get("churn_interval_ms"):
+            status, body = api.request("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", HIGH_PRIORITY_CLASS)
+            if status != 201:
+                raise RuntimeError(f"create PriorityClass: HTTP {status}: {body.get('message')}")
         for ns in (INIT_NS, MEASURED_NS, CHURN_NS):
             status, body = api.request("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
                                                                       "metadata": {"name": ns}})
@@ -725,15 +737,20 @@ def run_one(workload, which, args, log_dir):
                 if rss is not None:
                     rss_samples.append([round(time.monotonic() - wall0, 1), rss])
         threading.Thread(target=sample_rss, daemon=True).start()
-        churn_stop, churned = threading.Event(), [0]
+        churn_stop, churned, churn_failures = threading.Event(), [0], []
         if w.get("churn_interval_ms"):
             def churn():
                 i = 0
                 while not churn_stop.wait(w["churn_interval_ms"] / 1000):
-                    status, _ = api.request("POST", f"/api/v1/namespaces/{CHURN_NS}/pods",
-                                            pod_high_priority_large_cpu(f"churn-{i}", CHURN_NS, i))
+                    try:
+                        status, body = api.request("POST", f"/api/v1/namespaces/{CHURN_NS}/pods",
+                                                   pod_high_priority_large_cpu(f"churn-{i}", CHURN_NS, i))
+                    except RuntimeError as e:
+                        status, body = None, {"message": str(e)}
                     if status == 201:
                         churned[0] += 1
+                    else:
+                        churn_failures.append(f"HTTP {status}: {body.get('message')}")
                     i += 1
             threading.Thread(target=churn, daemon=True).start()
         if not args.precreate:
@@ -767,6 +784,10 @@ def run_one(workload, which, args, log_dir):
                               "create_rate": round(created / (c1 - c0), 1) if created and c1 > c0 else None,
                               "overall_rate": round(len(bound) / (wall1 - wall0), 1),
                               "churn_pods_created": churned[0]}
+        if churn_failures:
+            result["errors"].append(f"churn pods: {len(churn_failures)} creations failed, e.g. {churn_failures[0]}")
+        if w.get("churn_interval_ms") and not churned[0]:
+            result["errors"].append("churn pods: none created")
         result["latency_ms"] = {"n": len(latencies), "p50": nearest_rank(latencies, 50),
                                 "p90": nearest_rank(latencies, 90), "p99": nearest_rank(latencies, 99),
                                 "max": max(latencies) if latencies else None}
@@ -986,6 +1007,7 @@ def markdown(results, decision, meta):
             ("peak RSS (MiB)", lambda r: r["peak_rss_bytes"] / 2**20 if r.get("peak_rss_bytes") else None),
             ("bound / created", lambda r: f"{r['measured']['bound']}/{r['measured']['created']}" if r.get("measured") else None),
             ("pod creation rate (pods/s)", lambda r: r.get("measured", {}).get("create_rate")),
+            ("unschedulable churn pods created", lambda r: r.get("measured", {}).get("churn_pods_created") or None),
             ("nodes over capacity", lambda r: r.get("overcommitted_nodes", "n/a")),
             ("machine: probe CPU ms per unit (mean)", lambda r: (r.get("machine_speed") or {}).get("probe_cpu_ms_mean")),
             ("machine: CPU busy / stolen (%)", lambda r: "{} / {}".format(
@@ -1144,6 +1166,36 @@ SPEED_ADJUSTED = {"throughput pods/s": "capacity", "CPU ms/pod": "probe",
                   "API server + etcd CPU ms/pod": "probe"}
 
 
+# The ratios the goals of issue #7 are stated in: (label, numerator scheduler, denominator
+# scheduler, figure).
+GOAL_RATIOS = (
+    ("throughput ours/upstream", "ours", "upstream", COMPARED_FIGURES[0][1]),
+    ("throughput ours/null", "ours", "null", COMPARED_FIGURES[0][1]),
+    ("CPU per pod upstream/ours", "upstream", "ours", COMPARED_FIGURES[1][1]),
+    ("peak RSS upstream/ours", "upstream", "ours", COMPARED_FIGURES[2][1]),
+)
+
+
+class _Tally:
+    """The differences of one --compare table: counts them, bolds and names those beyond the tolerance."""
+
+    def __init__(self, tolerance):
+        self.tolerance, self.compared, self.outside = tolerance, 0, []
+
+    def cell(self, name, diff, text):
+        self.compared += 1
+        if abs(diff) > self.tolerance:
+            self.outside.append(f"{name} {diff:+.1f} %")
+            return f"**{text}**"
+        return text
+
+    def summary(self, what):
+        lines = [f"{self.compared - len(self.outside)} of {self.compared} {what} within ±{self.tolerance:g} %."]
+        if self.outside:
+            lines.append("Outside: " + "; ".join(self.outside) + ".")
+        return lines
+
+
 def compare_runs(base_dir, rerun_dir, tolerance):
     """A Markdown table: every (workload, scheduler) present in both directories, each figure of
     COMPARED_FIGURES in both runs and the rerun's difference; differences beyond the tolerance are
@@ -1166,7 +1218,7 @@ def compare_runs(base_dir, rerun_dir, tolerance):
              f"Difference = rerun / base - 1; **bold** beyond ±{tolerance:g} %.", "",
              "| workload | scheduler | " + " | ".join(f"{label}: base / rerun (diff)" for label, _ in COMPARED_FIGURES) + " |",
              "|---|---|" + "---:|" * len(COMPARED_FIGURES)]
-    outside, compared = [], 0
+    raw = _Tally(tolerance)
     for workload, which in keys:
         cells = []
         for label, get in COMPARED_FIGURES:
@@ -1175,18 +1227,11 @@ def compare_runs(base_dir, rerun_dir, tolerance):
                 cells.append("–")
                 continue
             diff = 100.0 * (b / a - 1)
-            compared += 1
-            text = f"{a:,.1f} / {b:,.1f} ({diff:+.1f} %)"
-            if abs(diff) > tolerance:
-                outside.append(f"{workload}.{which} {label} {diff:+.1f} %")
-                text = f"**{text}**"
-            cells.append(text)
+            cells.append(raw.cell(f"{workload}.{which} {label}", diff, f"{a:,.1f} / {b:,.1f} ({diff:+.1f} %)"))
         lines.append(f"| {workload} | {which} | " + " | ".join(cells) + " |")
-    lines += ["", f"{compared - len(outside)} of {compared} figures within ±{tolerance:g} %."]
-    if outside:
-        lines.append("Outside: " + "; ".join(outside) + ".")
+    lines += [""] + raw.summary("figures")
     # The same figures with the machine's own change taken out, where both runs measured it.
-    adjusted_rows, adjusted_outside, adjusted_compared = [], [], 0
+    adjusted_rows, adjusted = [], _Tally(tolerance)
     for workload, which in keys:
         a_run, b_run = base[(workload, which)], rerun[(workload, which)]
         if not (probe(a_run) and probe(b_run) and capacity(a_run) and capacity(b_run)):
@@ -1202,13 +1247,31 @@ def compare_runs(base_dir, rerun_dir, tolerance):
                 cells.append("–")
                 continue
             diff = 100.0 * (b / a / (cap_ratio if factor == "capacity" else probe_ratio) - 1)
-            adjusted_compared += 1
-            text = f"{diff:+.1f} %"
-            if abs(diff) > tolerance:
-                adjusted_outside.append(f"{workload}.{which} {label} {diff:+.1f} %")
-                text = f"**{text}**"
-            cells.append(text)
+            cells.append(adjusted.cell(f"{workload}.{which} {label}", diff, f"{diff:+.1f} %"))
         adjusted_rows.append(f"| {workload} | {which} | " + " | ".join(cells) + " |")
+    # The goals of issue #7 are ratios between schedulers within one run: the machine's drift
+    # between runs cancels in them as far as it hit the schedulers of a workload alike.
+    ratio_rows, ratios = [], _Tally(tolerance)
+    for workload in sorted({w for w, _ in keys}):
+        cells = []
+        for label, num, den, get in GOAL_RATIOS:
+            pair = [ratio(get(runs.get((workload, num), {})), get(runs.get((workload, den), {})))
+                    for runs in (base, rerun)]
+            if None in pair or not pair[0]:
+                cells.append("–")
+                continue
+            diff = 100.0 * (pair[1] / pair[0] - 1)
+            cells.append(ratios.cell(f"{workload} {label}", diff, f"{pair[0]:,.2f} / {pair[1]:,.2f} ({diff:+.1f} %)"))
+        if any(c != "–" for c in cells):
+            ratio_rows.append(f"| {workload} | " + " | ".join(cells) + " |")
+    if ratio_rows:
+        lines += ["", "## The goals' ratios", "",
+                  "Each ratio is taken within one run (the schedulers of a workload ran minutes apart on "
+                  "identical fresh control planes), then compared between the runs.", "",
+                  "| workload | " + " | ".join(f"{label}: base / rerun (diff)" for label, *_ in GOAL_RATIOS) + " |",
+                  "|---|" + "---:|" * len(GOAL_RATIOS)]
+        lines += ratio_rows
+        lines += [""] + ratios.summary("ratios")
     if adjusted_rows:
         lines += ["", "## With the machine's change taken out", "",
                   "Each run measured the machine beside its measured phase (bench/speed_probe.py and "
@@ -1221,10 +1284,7 @@ def compare_runs(base_dir, rerun_dir, tolerance):
                   " | ".join(f"{label}, adjusted diff" for label in SPEED_ADJUSTED) + " |",
                   "|---|---|---:|" + "---:|" * len(SPEED_ADJUSTED)]
         lines += adjusted_rows
-        lines += ["", f"{adjusted_compared - len(adjusted_outside)} of {adjusted_compared} adjusted figures "
-                      f"within ±{tolerance:g} %."]
-        if adjusted_outside:
-            lines.append("Outside: " + "; ".join(adjusted_outside) + ".")
+        lines += [""] + adjusted.summary("adjusted figures")
     return "\n".join(lines) + "\n"
 
 

@@ -112,6 +112,16 @@ class VerifyAndCompare(unittest.TestCase):
         self.assertIn("3 of 4 figures within ±10 %", text)
 
 
+class Templates(unittest.TestCase):
+    def test_the_churn_pod_names_a_priority_class_instead_of_setting_priority(self):
+        # A real API server's Priority admission refuses a pod that sets spec.priority itself.
+        pod = perf.pod_high_priority_large_cpu("churn-0", "churn", 0)
+        self.assertNotIn("priority", pod["spec"])
+        self.assertEqual(pod["spec"]["priorityClassName"], perf.HIGH_PRIORITY_CLASS["metadata"]["name"])
+        self.assertEqual(perf.HIGH_PRIORITY_CLASS["value"], 10)
+        self.assertEqual(pod["spec"]["containers"][0]["resources"]["requests"]["cpu"], "9")
+
+
 class MachineSpeed(unittest.TestCase):
     def test_probe_steal_and_capacity(self):
         # 1000 jiffies over the phase: 250 idle + iowait, 100 stolen.
@@ -159,6 +169,24 @@ class MachineSpeed(unittest.TestCase):
         self.assertIn("| W | ours | 200.0 / 250.0 (+25.0 %) | +0.0 % | +0.0 % | **+15.0 %** |", text)
         self.assertIn("2 of 3 adjusted figures within ±10 %", text)
         self.assertIn("Outside: W.ours API server + etcd CPU ms/pod +15.0 %.", text)
+
+    def test_compare_lists_the_goals_ratios_of_each_run(self):
+        def sched(which, throughput, cpu_ms, rss_mib):
+            r = run(throughput, cpu_ms, rss_mib, 10, 20, 30)
+            r["scheduler"] = which
+            return r
+        with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as rerun:
+            # Every scheduler 20 % slower in the rerun, except upstream's RSS, which grew 50 %.
+            VerifyAndCompare.write(None, base, {"W.ours.json": sched("ours", 200, 1.0, 50),
+                                                "W.upstream.json": sched("upstream", 100, 5.0, 200),
+                                                "W.null.json": sched("null", 250, 0.4, 20)}, [])
+            VerifyAndCompare.write(None, rerun, {"W.ours.json": sched("ours", 160, 1.25, 50),
+                                                 "W.upstream.json": sched("upstream", 80, 6.25, 300),
+                                                 "W.null.json": sched("null", 200, 0.5, 20)}, [])
+            text = perf.compare_runs(base, rerun, 10.0)
+        self.assertIn("| W | 2.00 / 2.00 (+0.0 %) | 0.80 / 0.80 (+0.0 %) | 5.00 / 5.00 (+0.0 %) | "
+                      "**4.00 / 6.00 (+50.0 %)** |", text)
+        self.assertIn("3 of 4 ratios within ±10 %", text)
 
     def test_compare_without_measurements_has_no_adjusted_table(self):
         with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as rerun:
