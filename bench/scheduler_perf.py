@@ -40,6 +40,8 @@ Beside each measured phase, bench/speed_probe.py times a fixed unit of work ever
 CPU time, and /proc/stat gives the busy and stolen CPU time over the phase: this shared host's speed
 varies by tens of percent between runs, for every scheduler alike, and `--compare` reports the
 figures both as measured and with that change taken out.
+The in-process decision rate (BUILD/bench/ksched_decision_rate, no API server) runs 3 times (once
+with --short) and reports the median per size; each run is kept as OUT/decision_rate.run<K>.json.
 Per-pod latency is watch-seen-bound minus watch-seen-created (ms; both stamps from the same watch,
 so its delivery lag mostly cancels), reported as p50/p90/p99/max nearest-rank.
 Everything started is stopped by PID (the scheduler: SIGTERM, SIGKILL after 15 s; the control
@@ -888,6 +890,24 @@ def combine_repetitions(reps, names):
     return combined
 
 
+DECISION_RATE_RUNS = 3
+
+
+def combine_decision_rates(reports):
+    """One decision-rate report from several runs of ksched_decision_rate: the first report with, per
+    size (entry of "runs"), the entry whose pods/s is the lower median, and every run's pods/s listed
+    under "each_run_pods_per_second"."""
+    combined = copy.deepcopy(reports[0])
+    for i, entry in enumerate(combined.get("runs", [])):
+        same = [r["runs"][i] for r in reports if i < len(r.get("runs", [])) and r["runs"][i]["nodes"] == entry["nodes"]]
+        rates = sorted(e["pods_per_second"] for e in same)
+        median = rates[(len(rates) - 1) // 2]
+        chosen = next(e for e in same if e["pods_per_second"] == median)
+        combined["runs"][i] = dict(chosen, each_run_pods_per_second=[e["pods_per_second"] for e in same])
+    combined["median_of"] = len(reports)
+    return combined
+
+
 def cpu_millis(q):
     q = str(q)
     return int(q[:-1]) if q.endswith("m") else int(float(q) * 1000)
@@ -1058,7 +1078,9 @@ def markdown(results, decision, meta):
                   f"Command: `{decision['command']}`", "", "| nodes | existing pods | pods timed | pods/s | feasible nodes scored per pod |",
                   "|---:|---:|---:|---:|---:|"]
         for r in decision.get("runs", []):
-            lines.append(f"| {r['nodes']} | {r['existing_pods']} | {r['pods']} | {fmt(r['pods_per_second'], 0)} | {fmt(r['mean_feasible_nodes'], 0)} |")
+            each = r.get("each_run_pods_per_second")
+            rate = fmt(r["pods_per_second"], 0) + (f" (median of {', '.join(fmt(x, 0) for x in each)})" if each and len(each) > 1 else "")
+            lines.append(f"| {r['nodes']} | {r['existing_pods']} | {r['pods']} | {rate} | {fmt(r['mean_feasible_nodes'], 0)} |")
         lines += ["", f"Goal: ≥ 10,000 pods/s at 5000 nodes. Plugins: {', '.join(decision['runs'][0]['plugins']) if decision.get('runs') else ''}.", ""]
     lines += [meta["plots_note"], ""]
     return "\n".join(lines)
@@ -1399,16 +1421,26 @@ def main():
     rate_bin = os.path.join(args.build_dir, "bench", "ksched_decision_rate")
     if not args.no_decision_rate:
         if os.access(rate_bin, os.X_OK):
-            cmd = [rate_bin, "--json", os.path.join(out, "decision_rate.json")]
-            if args.short:
-                cmd += ["--nodes", "500", "--pods", "300", "--warmup", "50"]
-            log("in-process decision rate: " + " ".join(cmd))
-            done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
-            sys.stderr.write(done.stdout)
-            if done.returncode == 0:
-                with open(os.path.join(out, "decision_rate.json")) as f:
-                    decision = json.load(f)
+            # Its timed loop lasts a fraction of a second, so the machine's moment shows (29k and
+            # 48k pods/s in two full runs of the same code): run it DECISION_RATE_RUNS times, report
+            # the median per size.
+            reports = []
+            for k in range(1, 1 + (1 if args.short else DECISION_RATE_RUNS)):
+                json_path = os.path.join(out, f"decision_rate.run{k}.json")
+                cmd = [rate_bin, "--json", json_path]
+                if args.short:
+                    cmd += ["--nodes", "500", "--pods", "300", "--warmup", "50"]
+                log("in-process decision rate: " + " ".join(cmd))
+                done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+                sys.stderr.write(done.stdout)
+                if done.returncode == 0:
+                    with open(json_path) as f:
+                        reports.append(json.load(f))
+            if reports:
+                decision = combine_decision_rates(reports)
                 decision["command"] = " ".join(shlex.quote(c) for c in [os.path.relpath(rate_bin, REPO)] + cmd[1:])
+                if len(reports) > 1:
+                    decision["command"] += f" (run {len(reports)} times, decision_rate.run<K>.json)"
                 with open(os.path.join(out, "decision_rate.json"), "w") as f:
                     json.dump(decision, f, indent=1)
         else:

@@ -112,6 +112,22 @@ class VerifyAndCompare(unittest.TestCase):
         self.assertIn("3 of 4 figures within ±10 %", text)
 
 
+class DecisionRate(unittest.TestCase):
+    def test_median_per_size_with_every_runs_rate(self):
+        def report(r5000, r15000):
+            return {"benchmark": "decision_rate", "runs": [
+                {"nodes": 5000, "pods_per_second": r5000, "seconds": 10000 / r5000},
+                {"nodes": 15000, "pods_per_second": r15000, "seconds": 10000 / r15000}]}
+        reports = [report(29000.0, 32000.0), report(48000.0, 25000.0), report(30000.0, 27000.0)]
+        c = perf.combine_decision_rates(reports)
+        self.assertEqual(c["median_of"], 3)
+        self.assertEqual(c["runs"][0]["pods_per_second"], 30000.0)
+        self.assertEqual(c["runs"][0]["seconds"], 10000 / 30000.0)      # that run's own entry
+        self.assertEqual(c["runs"][0]["each_run_pods_per_second"], [29000.0, 48000.0, 30000.0])
+        self.assertEqual(c["runs"][1]["pods_per_second"], 27000.0)
+        self.assertNotIn("each_run_pods_per_second", reports[0]["runs"][0])
+
+
 class Templates(unittest.TestCase):
     def test_the_churn_pod_names_a_priority_class_instead_of_setting_priority(self):
         # A real API server's Priority admission refuses a pod that sets spec.priority itself.
