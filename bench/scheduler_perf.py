@@ -900,8 +900,7 @@ def combine_decision_rates(reports):
     combined = copy.deepcopy(reports[0])
     for i, entry in enumerate(combined.get("runs", [])):
         same = [r["runs"][i] for r in reports if i < len(r.get("runs", [])) and r["runs"][i]["nodes"] == entry["nodes"]]
-        rates = sorted(e["pods_per_second"] for e in same)
-        median = rates[(len(rates) - 1) // 2]
+        median = median_low([e["pods_per_second"] for e in same])
         chosen = next(e for e in same if e["pods_per_second"] == median)
         combined["runs"][i] = dict(chosen, each_run_pods_per_second=[e["pods_per_second"] for e in same])
     combined["median_of"] = len(reports)
