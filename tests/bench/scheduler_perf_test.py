@@ -77,7 +77,8 @@ class CombineRepetitions(unittest.TestCase):
 
 
 class VerifyAndCompare(unittest.TestCase):
-    def write(self, d, files, runs, repetitions=()):
+    @staticmethod
+    def write(d, files, runs, repetitions=()):
         for name, r in files.items():
             with open(os.path.join(d, name), "w") as f:
                 json.dump(r, f)
@@ -155,7 +156,7 @@ class MachineSpeed(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             r = run(100, 1.0, 50, 10, 20, 30)
             r["machine_speed"] = speed
-            VerifyAndCompare.write(None, d, {"W.ours.json": r}, ["W.ours.json"])
+            VerifyAndCompare.write(d, {"W.ours.json": r}, ["W.ours.json"])
             self.assertTrue(any("machine speed not measured" in p for p in perf.verify(d)))
 
     def test_the_probe_runs_and_stops_on_sigterm(self):
@@ -177,8 +178,8 @@ class MachineSpeed(unittest.TestCase):
         with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as rerun:
             # The rerun's machine is 25 % faster (probe 5.0 -> 4.0 ms, no steal): throughput +25 % and
             # CPU per pod -20 % are the machine's; the API server's CPU per pod also grew 15 % beyond it.
-            VerifyAndCompare.write(None, base, {"W.ours.json": timed(100, 1.0, 10.0, 5.0, 0.0)}, ["W.ours.json"])
-            VerifyAndCompare.write(None, rerun, {"W.ours.json": timed(125, 0.8, 9.2, 4.0, 0.0)}, ["W.ours.json"])
+            VerifyAndCompare.write(base, {"W.ours.json": timed(100, 1.0, 10.0, 5.0, 0.0)}, ["W.ours.json"])
+            VerifyAndCompare.write(rerun, {"W.ours.json": timed(125, 0.8, 9.2, 4.0, 0.0)}, ["W.ours.json"])
             text = perf.compare_runs(base, rerun, 10.0)
         self.assertIn("**100.0 / 125.0 (+25.0 %)**", text)          # raw: outside
         self.assertIn("200.0 / 250.0 (+25.0 %)", text)              # capacity
@@ -193,10 +194,10 @@ class MachineSpeed(unittest.TestCase):
             return r
         with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as rerun:
             # Every scheduler 20 % slower in the rerun, except upstream's RSS, which grew 50 %.
-            VerifyAndCompare.write(None, base, {"W.ours.json": sched("ours", 200, 1.0, 50),
+            VerifyAndCompare.write(base, {"W.ours.json": sched("ours", 200, 1.0, 50),
                                                 "W.upstream.json": sched("upstream", 100, 5.0, 200),
                                                 "W.null.json": sched("null", 250, 0.4, 20)}, [])
-            VerifyAndCompare.write(None, rerun, {"W.ours.json": sched("ours", 160, 1.25, 50),
+            VerifyAndCompare.write(rerun, {"W.ours.json": sched("ours", 160, 1.25, 50),
                                                  "W.upstream.json": sched("upstream", 80, 6.25, 300),
                                                  "W.null.json": sched("null", 200, 0.5, 20)}, [])
             text = perf.compare_runs(base, rerun, 10.0)
@@ -206,8 +207,8 @@ class MachineSpeed(unittest.TestCase):
 
     def test_compare_without_measurements_has_no_adjusted_table(self):
         with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as rerun:
-            VerifyAndCompare.write(None, base, {"W.ours.json": run(100, 1.0, 50, 10, 20, 30)}, ["W.ours.json"])
-            VerifyAndCompare.write(None, rerun, {"W.ours.json": run(100, 1.0, 50, 10, 20, 30)}, ["W.ours.json"])
+            VerifyAndCompare.write(base, {"W.ours.json": run(100, 1.0, 50, 10, 20, 30)}, ["W.ours.json"])
+            VerifyAndCompare.write(rerun, {"W.ours.json": run(100, 1.0, 50, 10, 20, 30)}, ["W.ours.json"])
             self.assertNotIn("adjusted", perf.compare_runs(base, rerun, 10.0))
 
 
