@@ -5,11 +5,13 @@
 // its scheduler name (RestClient::CreateBinding), choosing nodes round-robin, with `--workers`
 // bindings in flight at once (the daemon's binding pool has 32 threads) through the same client
 // settings as the daemon (NewRestClient from the kubeconfig; QPS/burst from the flags, 5000/5000 by
-// default as scheduler_perf uses). No capacity is checked: the figure it gives is how fast this API
+// default as scheduler_perf uses; Bindings in protobuf, the daemon's default content type, unless
+// --kube-api-content-type says "application/json"). No capacity is checked: the figure it gives is how fast this API
 // server accepts bindings from this client, the upper bound for any scheduler on the same machine.
 //
 // Usage: ksched-null-binder --kubeconfig FILE [--qps 5000] [--burst 5000] [--workers 32]
 //                           [--scheduler-name default-scheduler] [--node-label-selector SEL]
+//                           [--kube-api-content-type application/vnd.kubernetes.protobuf]
 // Runs until SIGTERM/SIGINT; then prints one line of totals and exits 0. Prints "null-binder:
 // ready" on stderr once both informers have synced (the benchmark harness waits for it).
 // Exit 1 with one line on bad flags or an unusable kubeconfig.
@@ -48,6 +50,7 @@ struct Flags {
   int workers = 32;
   std::string scheduler_name = "default-scheduler";
   std::string node_label_selector;
+  std::string content_type = "application/vnd.kubernetes.protobuf";
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -85,10 +88,18 @@ Flags ParseFlags(int argc, char** argv) {
         flags.scheduler_name = next();
       } else if (arg == "--node-label-selector") {
         flags.node_label_selector = next();
+      } else if (arg == "--kube-api-content-type") {
+        flags.content_type = next();
+        if (flags.content_type != "application/json" &&
+            flags.content_type != "application/vnd.kubernetes.protobuf") {
+          Die("--kube-api-content-type: unsupported value \"" + flags.content_type +
+              "\" (application/json or application/vnd.kubernetes.protobuf)");
+        }
       } else if (arg == "-h" || arg == "--help") {
         std::printf(
             "usage: ksched-null-binder --kubeconfig FILE [--qps 5000] [--burst 5000] [--workers 32]\n"
-            "                          [--scheduler-name default-scheduler] [--node-label-selector SEL]\n");
+            "                          [--scheduler-name default-scheduler] [--node-label-selector SEL]\n"
+            "                          [--kube-api-content-type application/vnd.kubernetes.protobuf]\n");
         std::exit(0);
       } else {
         Die("unknown flag " + arg);
@@ -196,6 +207,7 @@ int main(int argc, char** argv) {
   if (!config.ok()) Die(std::string(config.status().message()));
   config->qps = flags.qps;
   config->burst = flags.burst;
+  config->content_type = flags.content_type;
   absl::StatusOr<std::shared_ptr<ksched::client::RestClient>> client = ksched::client::NewRestClient(*config);
   if (!client.ok()) Die(std::string(client.status().message()));
 

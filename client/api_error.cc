@@ -4,6 +4,7 @@
 
 #include "absl/strings/cord.h"
 #include "api/json_decode.h"
+#include "api/protobuf_wire.h"
 #include "client/concat.h"
 
 namespace ksched::client {
@@ -34,7 +35,11 @@ absl::Status StatusFromResponse(const HttpResponse& response, std::string_view w
   if (response.status >= 200 && response.status < 300) return absl::OkStatus();
   std::string reason;
   std::string message;
-  absl::StatusOr<api::ApiStatus> api_status = api::DecodeApiStatus(std::string_view(response.body));
+  // A request that accepts protobuf gets its error Status as protobuf.
+  absl::StatusOr<api::ApiStatus> api_status =
+      api::protobuf::IsProtobufContentType(response.content_type)
+          ? api::protobuf::DecodeApiStatus(response.body)
+          : api::DecodeApiStatus(std::string_view(response.body));
   if (api_status.ok() && (!api_status->message.empty() || !api_status->reason.empty())) {
     reason = api_status->reason;
     message = api_status->message;

@@ -16,6 +16,7 @@ absl::StatusOr<std::shared_ptr<RestClient>> NewRestClient(const RestConfig& conf
   base.qps = from_config.qps;
   base.burst = from_config.burst;
   base.timeout = from_config.timeout;
+  base.protobuf_writes = from_config.protobuf_writes;
   base.authenticator = *authenticator;
   return std::make_shared<RestClient>(std::shared_ptr<HttpTransport>(std::move(*transport)),
                                       std::move(base));

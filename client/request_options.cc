@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "api/json_writer.h"
+#include "api/protobuf_wire.h"
 #include "client/resource_path.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
@@ -100,6 +101,21 @@ std::string BindingJson(std::string_view namespace_name, std::string_view pod_na
   writer.EndObject();
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string BindingProtobuf(std::string_view namespace_name, std::string_view pod_name,
+                            std::string_view pod_uid, std::string_view node_name) {
+  api::protobuf::ProtobufWriter binding;
+  binding.Message(1, [&](api::protobuf::ProtobufWriter& metadata) {
+    metadata.Bytes(1, pod_name);
+    metadata.Bytes(3, namespace_name);
+    metadata.OptionalString(5, pod_uid);
+  });
+  binding.Message(2, [&](api::protobuf::ProtobufWriter& target) {
+    target.Bytes(1, "Node");
+    target.Bytes(3, node_name);
+  });
+  return api::protobuf::Envelope("v1", "Binding", binding.bytes());
 }
 
 }  // namespace ksched::client

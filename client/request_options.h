@@ -50,5 +50,10 @@ std::string_view PatchContentType(PatchType type);
 //  "target":{"kind":"Node","name":..}}
 std::string BindingJson(std::string_view namespace_name, std::string_view pod_name,
                         std::string_view pod_uid, std::string_view node_name);
+// The same Binding in Kubernetes protobuf (api/protobuf_wire.h), the envelope included:
+// Binding{metadata(1): ObjectMeta{name(1), namespace(3), uid(5)}, target(2): ObjectReference{kind(1),
+// name(3)}}, an empty uid left out.
+std::string BindingProtobuf(std::string_view namespace_name, std::string_view pod_name,
+                            std::string_view pod_uid, std::string_view node_name);
 
 }  // namespace ksched::client

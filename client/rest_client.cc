@@ -9,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "api/protobuf_wire.h"
 #include "client/api_error.h"
 #include "client/backoff.h"
 #include "client/concat.h"
@@ -161,6 +162,7 @@ absl::StatusOr<std::string> BodyOf(absl::StatusOr<HttpResponse> response) {
 RestClientOptions RestClientOptions::FromConfig(const RestConfig& config) {
   RestClientOptions options;
   options.qps = config.qps;
+  options.protobuf_writes = api::protobuf::IsProtobufContentType(config.content_type);
   options.burst = config.burst;
   options.timeout = config.timeout;
   return options;
@@ -172,6 +174,8 @@ RestClient::RestClient(std::shared_ptr<Transport> transport, RestClientOptions o
 RestClient::~RestClient() = default;
 
 const std::string& RestClient::server() const { return transport_->server(); }
+
+bool RestClient::WritesProtobuf() const { return core_->options.protobuf_writes; }
 
 void RestClient::DoAsync(HttpRequest request, ResponseCallback done) {
   if (request.timeout.count() == 0) request.timeout = core_->options.timeout;
@@ -231,9 +235,16 @@ absl::Status RestClient::CreateBinding(std::string_view namespace_name, std::str
                                .Name(std::string(pod_name))
                                .SubResource("binding")
                                .String();
-  return Do(MakeRequest(HttpMethod::kPost, path, BindingJson(namespace_name, pod_name, pod_uid, node_name),
-                        "application/json"))
-      .status();
+  if (!core_->options.protobuf_writes) {
+    return Do(MakeRequest(HttpMethod::kPost, path, BindingJson(namespace_name, pod_name, pod_uid, node_name),
+                          "application/json"))
+        .status();
+  }
+  HttpRequest request = MakeRequest(HttpMethod::kPost, path,
+                                    BindingProtobuf(namespace_name, pod_name, pod_uid, node_name),
+                                    api::protobuf::kContentType);
+  request.accept = std::string(api::protobuf::kAcceptProtobufFirst);
+  return Do(std::move(request)).status();
 }
 
 absl::StatusOr<std::unique_ptr<LineStream>> RestClient::Watch(std::string_view path, const ListOptions& options) {

@@ -74,7 +74,10 @@ struct RestClientOptions {
   // nobody.
   std::shared_ptr<RequestObserver> observer;
 
-  // qps, burst and timeout from a RestConfig.
+  // Binding (and, through WritesProtobuf, Event) bodies in Kubernetes protobuf rather than JSON.
+  bool protobuf_writes = false;
+
+  // qps, burst, timeout and protobuf_writes from a RestConfig.
   static RestClientOptions FromConfig(const RestConfig& config);
 };
 
@@ -99,7 +102,8 @@ class RestClient {
   absl::StatusOr<std::string> Update(std::string_view path, std::string body);  // PUT
   absl::StatusOr<std::string> Patch(std::string_view path, PatchType type, std::string body);
   absl::StatusOr<std::string> Delete(std::string_view path, const DeleteOptions& options = {});
-  // POST /api/v1/namespaces/{ns}/pods/{name}/binding with a v1 Binding (BindingJson).
+  // POST /api/v1/namespaces/{ns}/pods/{name}/binding with a v1 Binding (BindingProtobuf when
+  // protobuf_writes, else BindingJson).
   absl::Status CreateBinding(std::string_view namespace_name, std::string_view pod_name,
                              std::string_view pod_uid, std::string_view node_name);
   // GET path?allowWatchBookmarks=true&...&watch=1, throttled (this call sleeps for its token).
@@ -108,6 +112,8 @@ class RestClient {
   absl::StatusOr<std::unique_ptr<LineStream>> Watch(std::string_view path, const ListOptions& options = {});
 
   const std::string& server() const;
+  // Whether per-pod writes go as protobuf (RestClientOptions::protobuf_writes).
+  bool WritesProtobuf() const;
 
   struct Core;  // shared with calls in flight
 

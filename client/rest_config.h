@@ -64,6 +64,11 @@ struct RestConfig {
   std::string user_agent;                       // empty: api::UserAgent()
   std::chrono::milliseconds timeout{0};         // per request, 0 = none beyond connect/TLS timeouts
   std::string accept_content_types = "application/json";
+  // The encoding of the bodies the scheduler writes on every pod (Binding, Event):
+  // "application/json" (client-go's default) or "application/vnd.kubernetes.protobuf"
+  // (KubeSchedulerConfiguration clientConnection.contentType's default). Other writes (leases,
+  // patches, deletes) are JSON either way, as patches must be.
+  std::string content_type = "application/json";
 };
 
 }  // namespace ksched::client

@@ -20,6 +20,7 @@
 #include <spdlog/spdlog.h>
 
 #include "api/build_info.h"
+#include "api/protobuf_wire.h"
 #include "client/build_config.h"
 #include "client/leader_elector.h"
 #include "client/new_rest_client.h"
@@ -154,6 +155,13 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   if (!rest.ok()) return Fail(std::string(rest.status().message()));
   rest->qps = cfg->client_connection.qps;
   rest->burst = cfg->client_connection.burst;
+  rest->content_type = cfg->client_connection.content_type;
+  if (!api::protobuf::IsProtobufContentType(rest->content_type) &&
+      rest->content_type.substr(0, rest->content_type.find(';')) != "application/json") {
+    // client-go has serializers for these two only; anything else would fail every Binding.
+    return Fail("clientConnection.contentType: Unsupported value: \"" + rest->content_type +
+                "\": supported values: \"application/json\", \"application/vnd.kubernetes.protobuf\"");
+  }
 
   // SIGTERM and SIGINT are taken by sigwait below: block them before any thread starts.
   sigset_t signals;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "api/json_writer.h"
+#include "api/protobuf_wire.h"
 #include "client/resource_path.h"
 #include "fmt/format.h"
 #include "rapidjson/stringbuffer.h"
@@ -41,6 +42,37 @@ void WriteSeries(JsonWriter& writer, const EventSeries& series) {
   writer.Int(series.count);
   Field(writer, "lastObservedTime", FormatApiMicroTime(series.last_observed_time));
   writer.EndObject();
+}
+
+using api::protobuf::ProtobufWriter;
+
+// core/v1 ObjectReference: kind(1) namespace(2) name(3) uid(4) apiVersion(5) resourceVersion(6).
+void WriteReference(ProtobufWriter& writer, int field, const ObjectReference& ref) {
+  writer.Message(field, [&](ProtobufWriter& out) {
+    out.OptionalString(1, ref.kind);
+    out.OptionalString(2, ref.namespace_);
+    out.OptionalString(3, ref.name);
+    out.OptionalString(4, ref.uid);
+    out.OptionalString(5, ref.api_version);
+    out.OptionalString(6, ref.resource_version);
+  });
+}
+
+// metav1.MicroTime: seconds(1) since the epoch (floored, as Go's Unix()) and nanos(2) truncated to
+// microseconds (MicroTime.ProtoMicroTime), the precision its JSON form has.
+void WriteMicroTime(ProtobufWriter& writer, int field, api::Time time) {
+  const std::int64_t nanos = time.time_since_epoch().count();
+  std::int64_t seconds = nanos / 1'000'000'000;
+  std::int64_t fraction = nanos % 1'000'000'000;
+  if (fraction < 0) {
+    fraction += 1'000'000'000;
+    --seconds;
+  }
+  fraction -= fraction % 1000;
+  writer.Message(field, [&](ProtobufWriter& out) {
+    out.Int(1, seconds);
+    if (fraction != 0) out.Int(2, fraction);
+  });
 }
 
 bool IsAlphanumeric(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
@@ -141,6 +173,30 @@ std::string EventJson(const Event& event) {
   OptionalField(writer, "type", event.type);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string EventProtobuf(const Event& event) {
+  ProtobufWriter writer;
+  writer.Message(1, [&](ProtobufWriter& metadata) {
+    metadata.Bytes(1, event.name);
+    metadata.Bytes(3, event.namespace_);
+  });
+  WriteMicroTime(writer, 2, event.event_time);
+  if (event.series.has_value()) {
+    writer.Message(3, [&](ProtobufWriter& series) {
+      series.Int(1, event.series->count);
+      WriteMicroTime(series, 2, event.series->last_observed_time);
+    });
+  }
+  writer.OptionalString(4, event.reporting_controller);
+  writer.OptionalString(5, event.reporting_instance);
+  writer.OptionalString(6, event.action);
+  writer.OptionalString(7, event.reason);
+  WriteReference(writer, 8, event.regarding);
+  if (event.related.has_value()) WriteReference(writer, 9, *event.related);
+  writer.OptionalString(10, event.note);
+  writer.OptionalString(11, event.type);
+  return api::protobuf::Envelope("events.k8s.io/v1", "Event", writer.bytes());
 }
 
 std::string EventSeriesPatchJson(const EventSeries& series) {

@@ -100,6 +100,11 @@ bool IsDnsSubdomain(std::string_view name);
 
 // The POST body for the events collection.
 std::string EventJson(const Event& event);
+// The same in Kubernetes protobuf (api/protobuf_wire.h; events.k8s.io/v1 generated.proto field
+// numbers: metadata 1, eventTime 2, series 3, reportingController 4, reportingInstance 5, action 6,
+// reason 7, regarding 8, related 9, note 10, type 11), what a client whose content type is protobuf
+// sends, as the upstream scheduler does by default. Empty optional strings are left out.
+std::string EventProtobuf(const Event& event);
 // The strategic-merge patch body writing `series`.
 std::string EventSeriesPatchJson(const EventSeries& series);
 

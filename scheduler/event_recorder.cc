@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/protobuf_wire.h"
 #include "client/api_error.h"
 #include "client/http_types.h"
 #include "client/request_options.h"
@@ -338,8 +339,14 @@ void RestEventRecorder::Worker::Send(std::uint64_t id, const Write& write) {
   } else {
     request.method = client::HttpMethod::kPost;
     request.target = EventsPath(write.event.namespace_);
-    request.body = EventJson(write.event);
-    request.content_type = "application/json";
+    if (client_->WritesProtobuf()) {
+      request.body = EventProtobuf(write.event);
+      request.content_type = std::string(api::protobuf::kContentType);
+      request.accept = std::string(api::protobuf::kAcceptProtobufFirst);
+    } else {
+      request.body = EventJson(write.event);
+      request.content_type = "application/json";
+    }
   }
   // The callback may run after this recorder is gone: it touches only the shared state.
   client_->DoAsync(std::move(request),

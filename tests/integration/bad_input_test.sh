@@ -99,6 +99,13 @@ bad "authentication kubeconfig missing" "$work/none-authn.kubeconfig" --secure-p
 bad "write-config-to in a missing directory" "$work/none/out.yaml" --write-config-to "$work/none/out.yaml"
 
 # --- configuration files -------------------------------------------------------------------------
+# A content type client-go has no serializer for: refused at start (upstream would fail every request).
+printf '%s\nclientConnection:\n  kubeconfig: %s\n  contentType: application/yaml\nleaderElection:\n  leaderElect: false\n' \
+  "apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration" "$KUBECONFIG_SCHEDULER" >"$work/content-type.yaml"
+run_bad "unsupported clientConnection.contentType" \
+  'clientConnection.contentType: Unsupported value: "application/yaml"' \
+  --config "$work/content-type.yaml" --bind-address 127.0.0.1 --secure-port 0
 bad_config wrong-api-version 'no kind "KubeSchedulerConfiguration" is registered for version "foo/v1"' <<Y
 apiVersion: foo/v1
 kind: KubeSchedulerConfiguration

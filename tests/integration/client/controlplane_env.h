@@ -78,8 +78,10 @@ struct ControlPlane {
 
 // A RestClient for the admin (client certificate, no client-side rate limit) over its own
 // HttpTransport. Throws when the transport cannot be built: a broken test environment.
-inline std::shared_ptr<client::RestClient> AdminRestClient() {
-  const client::RestConfig config = ControlPlane::Get().AdminCertConfig();
+// content_type: the encoding of Binding and Event bodies (RestConfig::content_type).
+inline std::shared_ptr<client::RestClient> AdminRestClient(std::string content_type = "application/json") {
+  client::RestConfig config = ControlPlane::Get().AdminCertConfig();
+  config.content_type = std::move(content_type);
   auto transport = client::HttpTransport::Create(config);
   if (!transport.ok()) throw std::runtime_error(transport.status().ToString());
   return std::make_shared<client::RestClient>(

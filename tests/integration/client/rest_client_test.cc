@@ -188,32 +188,51 @@ TEST_CASE("a paginated list of 25 returns each item exactly once; selectors filt
 }
 
 TEST_CASE("binding a pod to a node sets spec.nodeName; binding again is a Conflict", "[rest]") {
+  // Both encodings of the Binding body: JSON and protobuf (clientConnection.contentType's default,
+  // whose error Status also comes back as protobuf).
+  const bool protobuf = GENERATE(false, true);
+  const std::string suffix = protobuf ? "-pb" : "-json";
   auto client = Client();
-  MustOk(client->Create(ResourcePath().Resource("nodes").String(),
-                        R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"rest-fake-node"}})"));
+  RestClientOptions options = RestClientOptions::FromConfig(ControlPlane::Get().AdminCertConfig());
+  options.protobuf_writes = protobuf;
+  auto transport = HttpTransport::Create(ControlPlane::Get().AdminCertConfig());
+  REQUIRE(transport.ok());
+  RestClient binder(std::shared_ptr<HttpTransport>(std::move(*transport)), options);
+  REQUIRE(binder.WritesProtobuf() == protobuf);
+
+  const absl::StatusOr<std::string> node = client->Create(
+      ResourcePath().Resource("nodes").String(),
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"rest-fake-node"}})");
+  REQUIRE((node.ok() || node.status().code() == absl::StatusCode::kAlreadyExists));
   const std::string pod = MustOk(client->Create(
-      Pods(), R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"bind-me"},)"
+      Pods(), R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"bind-me)" + suffix + R"("},)"
               R"("spec":{"schedulerName":"none","containers":[{"name":"c","image":"busybox"}]}})"));
   const std::string uid = At(pod, "/metadata/uid");
   REQUIRE_FALSE(uid.empty());
 
-  const absl::Status bound = client->CreateBinding(kNamespace, "bind-me", uid, "rest-fake-node");
+  const absl::Status bound = binder.CreateBinding(kNamespace, "bind-me" + suffix, uid, "rest-fake-node");
   INFO(bound.ToString());
   REQUIRE(bound.ok());
-  CHECK(At(MustOk(client->Get(Pod("bind-me"))), "/spec/nodeName") == "rest-fake-node");
+  CHECK(At(MustOk(client->Get(Pod("bind-me" + suffix))), "/spec/nodeName") == "rest-fake-node");
 
-  const absl::Status again = client->CreateBinding(kNamespace, "bind-me", uid, "rest-fake-node");
+  const absl::Status again = binder.CreateBinding(kNamespace, "bind-me" + suffix, uid, "rest-fake-node");
   INFO(again.ToString());
   REQUIRE_FALSE(again.ok());
   CHECK(again.code() == absl::StatusCode::kAborted);
   CHECK(ksched::client::HttpStatusOf(again) == 409);
+  // The Status body was decoded (protobuf or JSON): its reason and message, not raw bytes.
+  CHECK(ksched::client::ReasonOf(again) == "Conflict");
+  CHECK(std::string(again.message()).find("is already assigned to node \"rest-fake-node\"") != std::string::npos);
 
   // A wrong uid is refused too (the Binding's uid is a precondition).
-  MustOk(client->Create(Pods(), R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"bind-uid"},)"
-                                R"("spec":{"schedulerName":"none","containers":[{"name":"c","image":"busybox"}]}})"));
-  const absl::Status wrong_uid =
-      client->CreateBinding(kNamespace, "bind-uid", "00000000-0000-0000-0000-000000000000", "rest-fake-node");
+  MustOk(client->Create(Pods(), R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"bind-uid)" + suffix +
+                                    R"("},"spec":{"schedulerName":"none","containers":[{"name":"c","image":"busybox"}]}})"));
+  const absl::Status wrong_uid = binder.CreateBinding(kNamespace, "bind-uid" + suffix,
+                                                      "00000000-0000-0000-0000-000000000000", "rest-fake-node");
+  INFO(wrong_uid.ToString());
   CHECK_FALSE(wrong_uid.ok());
+  CHECK(ksched::client::HttpStatusOf(wrong_uid) == 409);
+  CHECK(std::string(wrong_uid.message()).find("Precondition failed: UID in precondition") != std::string::npos);
 }
 
 TEST_CASE("patching pods/{name}/status with a PodScheduled condition", "[rest]") {

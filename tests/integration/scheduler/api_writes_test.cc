@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api/json_decode.h"
+#include "api/time.h"
 #include "client/http_transport.h"
 #include "client/resource_path.h"
 #include "client/rest_client.h"
@@ -152,9 +153,15 @@ PodCondition Unschedulable(const Pod& pod, std::string message) {
 }  // namespace
 
 TEST_CASE("events are created with the fields kube-scheduler writes", "[events]") {
-  const Pod pod = CreatePod("event-target");
-  const Pod preemptor = CreatePod("event-preemptor");
-  RestEventRecorder recorder(Admin(), "default-scheduler", "it-host", FastRetries());
+  // Both encodings of the POST body (the reads back are JSON either way).
+  const std::string content_type = GENERATE("application/json", "application/vnd.kubernetes.protobuf");
+  const std::string suffix = content_type == "application/json" ? "" : "-pb";
+  const Pod pod = CreatePod("event-target" + suffix);
+  const Pod preemptor = CreatePod("event-preemptor" + suffix);
+  const auto writer = ksched::testing::AdminRestClient(content_type);
+  REQUIRE(writer->WritesProtobuf() == !suffix.empty());
+  const auto before = std::chrono::system_clock::now();
+  RestEventRecorder recorder(writer, "default-scheduler", "it-host", FastRetries());
   recorder.Eventf(pod, nullptr, "Warning", "FailedScheduling", "Scheduling", "0/3 nodes are available: 3 Insufficient cpu.");
   recorder.Eventf(pod, &preemptor, "Normal", "Preempted", "Preempting",
                   "Preempted by pod " + preemptor.metadata.uid + " on node n1");
@@ -167,14 +174,22 @@ TEST_CASE("events are created with the fields kube-scheduler writes", "[events]"
   for (const auto& event : events) {
     const rapidjson::Value& e = *event;
     INFO(Text(e, "/reason"));
-    CHECK(Text(e, "/metadata/name").rfind("event-target.", 0) == 0);
+    CHECK(Text(e, "/metadata/name").rfind("event-target" + suffix + ".", 0) == 0);
+    CHECK(Text(e, "/metadata/namespace") == kNamespace);
     CHECK(Text(e, "/reportingController") == "default-scheduler");
     CHECK(Text(e, "/reportingInstance") == "default-scheduler-it-host");
     CHECK(Text(e, "/regarding/kind") == "Pod");
-    CHECK(Text(e, "/regarding/name") == "event-target");
+    CHECK(Text(e, "/regarding/name") == "event-target" + suffix);
+    CHECK(Text(e, "/regarding/namespace") == kNamespace);
+    CHECK(Text(e, "/regarding/uid") == pod.metadata.uid);
     CHECK(Text(e, "/regarding/apiVersion") == "v1");
     CHECK(Text(e, "/regarding/resourceVersion") == pod.metadata.resource_version);
     CHECK(Text(e, "/eventTime").size() == std::string("2026-11-30T12:00:00.123456Z").size());
+    // The time the recorder stamped, to the microsecond the API keeps (protobuf: seconds + nanos).
+    const absl::StatusOr<ksched::api::Time> stamped = ksched::api::ParseRfc3339(Text(e, "/eventTime"));
+    REQUIRE(stamped.ok());
+    CHECK(*stamped >= std::chrono::floor<std::chrono::microseconds>(before));
+    CHECK(*stamped <= std::chrono::system_clock::now());
     if (Text(e, "/reason") == "FailedScheduling") {
       CHECK(Text(e, "/type") == "Warning");
       CHECK(Text(e, "/action") == "Scheduling");
@@ -234,8 +249,11 @@ TEST_CASE("a repeated event becomes a series: count 2 at once, the later count w
 }
 
 TEST_CASE("a series whose event was deleted is created again with its series", "[events]") {
-  const Pod pod = CreatePod("event-series-recreated");
-  RestEventRecorder recorder(Admin(), "default-scheduler", "it-host", FastRetries());
+  // The re-created event carries its series in the POST body: both encodings.
+  const std::string content_type = GENERATE("application/json", "application/vnd.kubernetes.protobuf");
+  const Pod pod = CreatePod(content_type == "application/json" ? "event-series-recreated" : "event-series-recreated-pb");
+  RestEventRecorder recorder(ksched::testing::AdminRestClient(content_type), "default-scheduler", "it-host",
+                             FastRetries());
   recorder.Eventf(pod, nullptr, "Warning", "FailedScheduling", "Scheduling", "first");
   REQUIRE(recorder.WaitForIdle(10s));
   auto events = EventsRegarding(pod.metadata.uid);
@@ -249,6 +267,7 @@ TEST_CASE("a series whose event was deleted is created again with its series", "
   REQUIRE(events.size() == 1);
   CHECK(Text(*events[0], "/metadata/name") == name);
   CHECK(Number(*events[0], "/series/count") == 2);
+  CHECK_FALSE(Text(*events[0], "/series/lastObservedTime").empty());
   CHECK(recorder.stats().series_written == 1);
   CHECK(recorder.stats().failed == 0);
 }

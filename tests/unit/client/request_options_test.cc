@@ -6,6 +6,7 @@
 #include "client/resource_path.h"
 
 using ksched::client::BindingJson;
+using ksched::client::BindingProtobuf;
 using ksched::client::DeleteOptions;
 using ksched::client::DeleteOptionsJson;
 using ksched::client::ListOptions;
@@ -66,6 +67,26 @@ TEST_CASE("BindingJson: exact text, JSON escaping, uid optional", "[request]") {
   CHECK(BindingJson("ns", "p\"q", "", "n") ==
         R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"p\"q","namespace":"ns"},)"
         R"("target":{"kind":"Node","name":"n"}})");
+}
+
+TEST_CASE("BindingProtobuf: exact bytes, uid optional", "[request]") {
+  auto bytes = [](std::initializer_list<int> values) {
+    std::string out;
+    for (const int v : values) out.push_back(static_cast<char>(v));
+    return out;
+  };
+  // Binding{metadata(1){name(1) "p", namespace(3) "ns", uid(5) "u"}, target(2){kind(1) "Node",
+  // name(3) "n"}} in the envelope k8s\0 + Unknown{typeMeta(1){"v1", "Binding"}, raw(2)}.
+  const std::string metadata = bytes({0x0a, 0x01}) + "p" + bytes({0x1a, 0x02}) + "ns" + bytes({0x2a, 0x01}) + "u";
+  const std::string target = bytes({0x0a, 0x04}) + "Node" + bytes({0x1a, 0x01}) + "n";
+  const std::string raw = bytes({0x0a, 0x0a}) + metadata + bytes({0x12, 0x09}) + target;
+  const std::string envelope = std::string("k8s\0", 4) + bytes({0x0a, 0x0d, 0x0a, 0x02}) + "v1" +
+                               bytes({0x12, 0x07}) + "Binding" + bytes({0x12, 0x17}) + raw;
+  CHECK(BindingProtobuf("ns", "p", "u", "n") == envelope);
+
+  const std::string no_uid = BindingProtobuf("ns", "p", "", "n");
+  CHECK(no_uid.size() == envelope.size() - 3);
+  CHECK(no_uid.find(bytes({0x2a})) == std::string::npos);
 }
 
 TEST_CASE("ResourcePath", "[request]") {

@@ -7,7 +7,9 @@
 #include <memory>
 #include <string>
 
+#include "api/protobuf_wire.h"
 #include "client/api_error.h"
+#include "client/request_options.h"
 #include "fake_transport.h"
 
 namespace {
@@ -15,6 +17,7 @@ namespace {
 using ksched::client::DeleteOptions;
 using ksched::client::HttpMethod;
 using ksched::client::HttpRequest;
+using ksched::client::HttpResponse;
 using ksched::client::ListOptions;
 using ksched::client::MarkNotSent;
 using ksched::client::PatchType;
@@ -221,6 +224,44 @@ TEST_CASE("every attempt is throttled by the token bucket", "[rest]") {
   CHECK(sent[1].delay == seconds(1));
   CHECK(sent[2].delay == seconds(2));
   CHECK(sent[3].delay == seconds(3));  // the retry waits for its own token (longer than the backoff)
+}
+
+TEST_CASE("protobuf_writes: the Binding goes as protobuf and a protobuf error Status is decoded", "[rest]") {
+  auto fake = std::make_shared<FakeTransport>();
+  fake->Respond(201);
+  // A 409 as the API server sends it to a client that accepts protobuf.
+  ksched::api::protobuf::ProtobufWriter status;
+  status.Bytes(2, "Failure");
+  status.Bytes(3, "Operation cannot be fulfilled on pods/binding \"p\": pod p is already assigned to node \"n\"");
+  status.Bytes(4, "Conflict");
+  status.Int(6, 409);
+  HttpResponse conflict;
+  conflict.status = 409;
+  conflict.content_type = "application/vnd.kubernetes.protobuf";
+  conflict.body = ksched::api::protobuf::Envelope("v1", "Status", status.bytes());
+  fake->Script(conflict);
+  RestClientOptions options = Instant();
+  options.protobuf_writes = true;
+  RestClient client(fake, options);
+  CHECK(client.WritesProtobuf());
+  REQUIRE(client.CreateBinding("default", "p", "uid-1", "node-1").ok());
+  const absl::Status again = client.CreateBinding("default", "p", "uid-1", "node-1");
+  const auto sent = fake->sent();
+  REQUIRE(sent.size() == 2);
+  CHECK(sent[0].request.content_type == "application/vnd.kubernetes.protobuf");
+  CHECK(sent[0].request.accept == "application/vnd.kubernetes.protobuf, */*");
+  CHECK(sent[0].request.body == ksched::client::BindingProtobuf("default", "p", "uid-1", "node-1"));
+  CHECK(again.code() == absl::StatusCode::kAborted);
+  CHECK(ksched::client::ReasonOf(again) == "Conflict");
+  CHECK(std::string(again.message())
+            .ends_with("/api/v1/namespaces/default/pods/p/binding: HTTP 409 Conflict: Operation cannot be "
+                       "fulfilled on pods/binding \"p\": pod p is already assigned to node \"n\""));
+
+  // RestConfig's content type picks it.
+  ksched::client::RestConfig config;
+  CHECK_FALSE(RestClientOptions::FromConfig(config).protobuf_writes);
+  config.content_type = "application/vnd.kubernetes.protobuf";
+  CHECK(RestClientOptions::FromConfig(config).protobuf_writes);
 }
 
 TEST_CASE("DoAsync delivers the result through the callback", "[rest]") {

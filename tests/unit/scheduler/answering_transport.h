@@ -104,8 +104,11 @@ class AnsweringTransport final : public client::Transport {
 };
 
 // A RestClient over `transport` without throttling or client-side retry delays.
-inline std::shared_ptr<client::RestClient> InstantClient(std::shared_ptr<client::Transport> transport) {
+// protobuf_writes: Binding and Event bodies in protobuf (RestClientOptions::protobuf_writes).
+inline std::shared_ptr<client::RestClient> InstantClient(std::shared_ptr<client::Transport> transport,
+                                                         bool protobuf_writes = false) {
   client::RestClientOptions options;
+  options.protobuf_writes = protobuf_writes;
   options.qps = -1;
   options.max_retries = 0;
   options.backoff_initial = std::chrono::milliseconds(1);

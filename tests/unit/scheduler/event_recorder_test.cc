@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "answering_transport.h"
+#include "api/protobuf_wire.h"
 
 namespace {
 
@@ -149,6 +150,34 @@ TEST_CASE("an event is POSTed as an events.k8s.io/v1 Event", "[event_recorder]")
   CHECK(stats.accepted == 2);
   CHECK(stats.created == 2);
   CHECK(stats.failed == 0);
+}
+
+TEST_CASE("on a protobuf client the event is POSTed as protobuf; a series PATCH stays JSON", "[event_recorder]") {
+  Fixture f;
+  auto recorder = std::make_unique<RestEventRecorder>(InstantClient(f.transport, /*protobuf_writes=*/true),
+                                                      "default-scheduler", "host1", f.Options());
+  f.Failed(*recorder, MakePod());
+  REQUIRE(recorder->WaitForIdle(5s));
+  f.Failed(*recorder, MakePod());  // a repeat: the series patch
+  REQUIRE(recorder->WaitForIdle(5s));
+  const auto requests = f.Requests();
+  REQUIRE(requests.size() == 2);
+  CHECK(requests[0].method == HttpMethod::kPost);
+  CHECK(requests[0].content_type == "application/vnd.kubernetes.protobuf");
+  CHECK(requests[0].accept == "application/vnd.kubernetes.protobuf, */*");
+  // The body's field layout is EventProtobuf's (event_object_test); here: it is that encoding, of
+  // this event.
+  const auto unwrapped = ksched::api::protobuf::Unwrap(requests[0].body);
+  REQUIRE(unwrapped.ok());
+  CHECK(unwrapped->kind == "Event");
+  CHECK(unwrapped->api_version == "events.k8s.io/v1");
+  for (const char* text : {"p1.18ecd0dd41c04d15", "default-scheduler-host1", "FailedScheduling", "uid-1",
+                           "0/3 nodes are available", "Warning"}) {
+    CHECK(unwrapped->raw.find(text) != std::string_view::npos);
+  }
+  CHECK(requests[1].method == HttpMethod::kPatch);
+  CHECK(requests[1].content_type == "application/strategic-merge-patch+json");
+  CHECK(recorder->stats().failed == 0);
 }
 
 TEST_CASE("the note is truncated; a pod without namespace reports into default", "[event_recorder]") {
