@@ -35,6 +35,7 @@
 #include "client/api_error.h"
 #include "client/build_config.h"
 #include "client/new_rest_client.h"
+#include "client/object_encoding.h"
 #include "client/reflector.h"
 #include "client/rest_client.h"
 
@@ -90,10 +91,8 @@ Flags ParseFlags(int argc, char** argv) {
         flags.node_label_selector = next();
       } else if (arg == "--kube-api-content-type") {
         flags.content_type = next();
-        if (flags.content_type != "application/json" &&
-            flags.content_type != "application/vnd.kubernetes.protobuf") {
-          Die("--kube-api-content-type: unsupported value \"" + flags.content_type +
-              "\" (application/json or application/vnd.kubernetes.protobuf)");
+        if (absl::Status supported = ksched::client::CheckContentType(flags.content_type); !supported.ok()) {
+          Die("--kube-api-content-type: " + std::string(supported.message()));
         }
       } else if (arg == "-h" || arg == "--help") {
         std::printf(

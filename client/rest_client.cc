@@ -13,6 +13,7 @@
 #include "client/api_error.h"
 #include "client/backoff.h"
 #include "client/concat.h"
+#include "client/object_encoding.h"
 #include "client/resource_path.h"
 
 namespace ksched::client {
@@ -235,16 +236,12 @@ absl::Status RestClient::CreateBinding(std::string_view namespace_name, std::str
                                .Name(std::string(pod_name))
                                .SubResource("binding")
                                .String();
-  if (!core_->options.protobuf_writes) {
-    return Do(MakeRequest(HttpMethod::kPost, path, BindingJson(namespace_name, pod_name, pod_uid, node_name),
-                          "application/json"))
-        .status();
-  }
-  HttpRequest request = MakeRequest(HttpMethod::kPost, path,
-                                    BindingProtobuf(namespace_name, pod_name, pod_uid, node_name),
-                                    api::protobuf::kContentType);
-  request.accept = std::string(api::protobuf::kAcceptProtobufFirst);
-  return Do(std::move(request)).status();
+  const bool protobuf = core_->options.protobuf_writes;
+  return Do(ObjectPostRequest(path,
+                              protobuf ? BindingProtobuf(namespace_name, pod_name, pod_uid, node_name)
+                                       : BindingJson(namespace_name, pod_name, pod_uid, node_name),
+                              protobuf))
+      .status();
 }
 
 absl::StatusOr<std::unique_ptr<LineStream>> RestClient::Watch(std::string_view path, const ListOptions& options) {

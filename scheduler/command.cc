@@ -20,10 +20,11 @@
 #include <spdlog/spdlog.h>
 
 #include "api/build_info.h"
-#include "api/protobuf_wire.h"
+#include "absl/status/status.h"
 #include "client/build_config.h"
 #include "client/leader_elector.h"
 #include "client/new_rest_client.h"
+#include "client/object_encoding.h"
 #include "config/kube_scheduler_configuration.h"
 #include "config/profile_configs.h"
 #include "config/write.h"
@@ -156,11 +157,8 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   rest->qps = cfg->client_connection.qps;
   rest->burst = cfg->client_connection.burst;
   rest->content_type = cfg->client_connection.content_type;
-  if (!api::protobuf::IsProtobufContentType(rest->content_type) &&
-      rest->content_type.substr(0, rest->content_type.find(';')) != "application/json") {
-    // client-go has serializers for these two only; anything else would fail every Binding.
-    return Fail("clientConnection.contentType: Unsupported value: \"" + rest->content_type +
-                "\": supported values: \"application/json\", \"application/vnd.kubernetes.protobuf\"");
+  if (absl::Status supported = client::CheckContentType(rest->content_type); !supported.ok()) {
+    return Fail("clientConnection.contentType: " + std::string(supported.message()));
   }
 
   // SIGTERM and SIGINT are taken by sigwait below: block them before any thread starts.

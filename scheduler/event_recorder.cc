@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "api/protobuf_wire.h"
 #include "client/api_error.h"
 #include "client/http_types.h"
+#include "client/object_encoding.h"
 #include "client/request_options.h"
 #include "scheduler/event_object.h"
 
@@ -337,16 +337,9 @@ void RestEventRecorder::Worker::Send(std::uint64_t id, const Write& write) {
     request.body = EventSeriesPatchJson(*write.event.series);
     request.content_type = std::string(client::PatchContentType(client::PatchType::kStrategic));
   } else {
-    request.method = client::HttpMethod::kPost;
-    request.target = EventsPath(write.event.namespace_);
-    if (client_->WritesProtobuf()) {
-      request.body = EventProtobuf(write.event);
-      request.content_type = std::string(api::protobuf::kContentType);
-      request.accept = std::string(api::protobuf::kAcceptProtobufFirst);
-    } else {
-      request.body = EventJson(write.event);
-      request.content_type = "application/json";
-    }
+    const bool protobuf = client_->WritesProtobuf();
+    request = client::ObjectPostRequest(EventsPath(write.event.namespace_),
+                                        protobuf ? EventProtobuf(write.event) : EventJson(write.event), protobuf);
   }
   // The callback may run after this recorder is gone: it touches only the shared state.
   client_->DoAsync(std::move(request),
