@@ -6,7 +6,7 @@ binder, one after the other on identical fresh real control planes (issue #7).
                           [--short] [--build-dir build] [--out docs/bench/<UTC timestamp>]
                           [--log-dir DIR] [--v 2] [--creators 4] [--creator-threads 8]
                           [--create-rate PODS_PER_S] [--precreate] [--repeat N] [--no-decision-rate]
-                          [--verify]
+                          [--content-type application/json|application/vnd.kubernetes.protobuf] [--verify]
   bench/scheduler_perf.py --list
   bench/scheduler_perf.py --verify-only DIR      (checks the JSON of a finished run)
 
@@ -42,6 +42,8 @@ varies by tens of percent between runs, for every scheduler alike, and `--compar
 figures both as measured and with that change taken out.
 The in-process decision rate (BUILD/bench/ksched_decision_rate, no API server) runs 3 times (once
 with --short) and reports the median per size; each run is kept as OUT/decision_rate.run<K>.json.
+--content-type sets the encoding of every scheduler's per-pod writes (Binding, Event); by default
+each uses its own default, protobuf for all three.
 Per-pod latency is watch-seen-bound minus watch-seen-created (ms; both stamps from the same watch,
 so its delivery lag mostly cancels), reported as p50/p90/p99/max nearest-rank.
 Everything started is stopped by PID (the scheduler: SIGTERM, SIGKILL after 15 s; the control
@@ -586,8 +588,10 @@ def status_kib(pid, key):
     return None
 
 
-def write_config(path, kubeconfig, plugin_config=""):
+def write_config(path, kubeconfig, plugin_config="", content_type=None):
+    """content_type: clientConnection.contentType, or None for the default (protobuf for both)."""
     disabled = "".join(f"      - name: {name}\n" for name in DISABLED_PLUGINS)
+    content = f"  contentType: {content_type}\n" if content_type else ""
     with open(path, "w") as f:
         f.write(f"""apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
@@ -595,7 +599,7 @@ clientConnection:
   kubeconfig: {kubeconfig}
   qps: {QPS}
   burst: {BURST}
-leaderElection:
+{content}leaderElection:
   leaderElect: false
 profiles:
 - schedulerName: default-scheduler
@@ -613,7 +617,8 @@ def scheduler_command(which, args, env, config_path):
         return [os.path.join(env["KSCHED_CP_BIN"], "kube-scheduler"), f"--config={config_path}",
                 "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0", f"--v={args.v}"]
     return [os.path.join(args.build_dir, "bench", "ksched-null-binder"), f"--kubeconfig={env['KUBECONFIG_SCHEDULER']}",
-            f"--qps={QPS}", f"--burst={BURST}"]
+            f"--qps={QPS}", f"--burst={BURST}"] + (
+                [f"--kube-api-content-type={args.content_type}"] if args.content_type else [])
 
 
 def stop_process(proc, grace=15.0):
@@ -649,7 +654,9 @@ def run_one(workload, which, args, log_dir):
     result = {"workload": workload, "scheduler": which, "shape": w["shape"], "precreate": args.precreate,
               "create_rate_cap": args.create_rate or None, "nodes": n_nodes, "init_pods": n_init,
               "measured_pods": n_measured, "short": args.short, "scale": args.scale, "client_qps": QPS,
-              "client_burst": BURST, "disabled_plugins": DISABLED_PLUGINS, "log_dir": run_log_dir, "errors": []}
+              "client_burst": BURST,
+              "client_content_type": args.content_type or "application/vnd.kubernetes.protobuf (default)",
+              "disabled_plugins": DISABLED_PLUGINS, "log_dir": run_log_dir, "errors": []}
     log(f"{tag}: starting a control plane")
     cp_dir = subprocess.run([os.path.join(CONTROLPLANE, "start.sh"), "--owner", str(os.getpid())], check=True,
                             stdout=subprocess.PIPE, text=True).stdout.strip()
@@ -677,7 +684,7 @@ def run_one(workload, which, args, log_dir):
         watch = PodWatch(api, (INIT_NS, MEASURED_NS, CHURN_NS))
 
         config_path = os.path.join(run_log_dir, "scheduler-config.yaml")
-        write_config(config_path, env["KUBECONFIG_SCHEDULER"], w.get("plugin_config", ""))
+        write_config(config_path, env["KUBECONFIG_SCHEDULER"], w.get("plugin_config", ""), args.content_type)
         cmd = scheduler_command(which, args, env, config_path)
         result["scheduler_command"] = " ".join(shlex.quote(os.path.relpath(c, REPO) if c.startswith(REPO + "/") else c)
                                                for c in cmd)
@@ -1335,6 +1342,10 @@ def main():
                    help="runs per (workload, scheduler), each on a fresh control plane, reporting per-figure "
                         "medians (default: the workload's own count, 3 for the short PodAntiAffinity and GPU "
                         "workloads, 1 for the others; 1 with --short)")
+    p.add_argument("--content-type", choices=("application/json", "application/vnd.kubernetes.protobuf"),
+                   help="the encoding of the per-pod writes (Binding, Event) for every scheduler: "
+                        "clientConnection.contentType for ours and upstream, --kube-api-content-type for the null "
+                        "binder (default: theirs, protobuf for all three)")
     p.add_argument("--no-decision-rate", action="store_true")
     p.add_argument("--verify", action="store_true", help="check the JSON's fields afterwards; exit 1 on a problem")
     p.add_argument("--verify-only", metavar="DIR")
@@ -1388,7 +1399,7 @@ def main():
     os.makedirs(log_dir, exist_ok=True)
     meta = {"started": stamp, "command": " ".join(shlex.quote(a) for a in [os.path.relpath(__file__, REPO)] + sys.argv[1:]),
             "machine": machine(), "short": args.short, "scale": args.scale, "precreate": args.precreate,
-            "create_rate": args.create_rate, "repeat": args.repeat or None, "log_dir": log_dir}
+            "content_type": args.content_type, "create_rate": args.create_rate, "repeat": args.repeat or None, "log_dir": log_dir}
     log(f"output {out}, logs {log_dir}; workloads {', '.join(workloads)}; schedulers {', '.join(schedulers)}")
 
     results, names, repetition_names = [], [], []

@@ -139,6 +139,31 @@ class Templates(unittest.TestCase):
         self.assertEqual(pod["spec"]["containers"][0]["resources"]["requests"]["cpu"], "9")
 
 
+class ContentType(unittest.TestCase):
+    """--content-type reaches every scheduler: the config of ours and upstream, the null binder's flag."""
+
+    def config(self, content_type):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "c.yaml")
+            perf.write_config(path, "/k", "", content_type)
+            with open(path) as f:
+                return f.read()
+
+    def test_the_config_names_the_content_type_under_clientConnection_only_when_given(self):
+        self.assertNotIn("contentType", self.config(None))
+        text = self.config("application/json")
+        self.assertIn("clientConnection:\n  kubeconfig: /k\n  qps: 5000\n  burst: 5000\n"
+                      "  contentType: application/json\nleaderElection:", text)
+
+    def test_the_null_binder_gets_the_flag(self):
+        env = {"KUBECONFIG_SCHEDULER": "/k", "KSCHED_CP_BIN": "/bin"}
+        args = type("Args", (), {"build_dir": "/b", "v": 2, "content_type": None})()
+        self.assertFalse(any(a.startswith("--kube-api-content-type") for a in perf.scheduler_command("null", args, env, "c")))
+        args.content_type = "application/json"
+        self.assertIn("--kube-api-content-type=application/json", perf.scheduler_command("null", args, env, "c"))
+        self.assertIn("--config=c", perf.scheduler_command("ours", args, env, "c"))
+
+
 class MachineSpeed(unittest.TestCase):
     def test_probe_steal_and_capacity(self):
         # 1000 jiffies over the phase: 250 idle + iowait, 100 stolen.
