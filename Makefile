@@ -16,7 +16,7 @@ CTEST_ARGS ?=
 BENCH_ARGS ?=
 PERF_ARGS ?=
 
-.PHONY: all deps build debug controlplane test unit-test bench-decode bench-gpu bench bench-short demo cluster-up \
+.PHONY: all deps build debug controlplane test unit-test bench-decode bench-gpu bench-deps bench bench-short demo cluster-up \
         cluster-down cluster-list clean
 
 all: build
@@ -46,11 +46,18 @@ bench-decode: build
 bench-gpu: build
 	@$(BUILD_DIR)/bench/ksched_gpu_packing_bench $(BENCH_ARGS)
 
-bench: build controlplane
-	@python3 bench/scheduler_perf.py --build-dir $(BUILD_DIR) $(PERF_ARGS)
+bench-deps:
+	@scripts/install-deps.sh --bench
+
+# The benchmark draws its plots with Debian's python3-matplotlib: run it with Debian's interpreter
+# (a python3 earlier on PATH, e.g. pyenv's, does not see Debian's packages).
+BENCH_PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+
+bench: build controlplane bench-deps
+	@$(BENCH_PYTHON) bench/scheduler_perf.py --build-dir $(BUILD_DIR) $(PERF_ARGS)
 
 bench-short: build controlplane
-	@python3 bench/scheduler_perf.py --short --build-dir $(BUILD_DIR) --out $(BUILD_DIR)/bench-short \
+	@$(BENCH_PYTHON) bench/scheduler_perf.py --short --build-dir $(BUILD_DIR) --out $(BUILD_DIR)/bench-short \
 	  --log-dir $(BUILD_DIR)/bench-short-logs --verify $(PERF_ARGS)
 
 demo: build controlplane

@@ -9,6 +9,7 @@ binder, one after the other on identical fresh real control planes (issue #7).
                           [--content-type application/json|application/vnd.kubernetes.protobuf] [--verify]
   bench/scheduler_perf.py --list
   bench/scheduler_perf.py --verify-only DIR      (checks the JSON of a finished run)
+  bench/scheduler_perf.py --report-only DIR      (its results.md, plots and summary.json again)
 
 For each workload and scheduler: a fresh control plane (tests/controlplane/start.sh --owner <this
 process>); the workload's nodes (scheduler_perf's templates/node-default.yaml: 4 CPU, 32Gi, 110 pods,
@@ -1123,6 +1124,34 @@ def plots(results, out):
 
 # --- verification (the CTest smoke test) ---------------------------------------------------------
 
+def write_report(out, results, names, repetition_names, decision, meta):
+    """OUT/results.md, the PNG plots and OUT/summary.json from the results of a run."""
+    png, meta["plots_note"] = plots(results, out)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(markdown(results, decision, meta))
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(dict(meta, runs=names, repetitions=repetition_names, plots=png,
+                       decision_rate="decision_rate.json" if decision else None), f, indent=1)
+    log(f"wrote {out}/results.md")
+
+
+def rewrite_report(out):
+    """--report-only: results.md, plots and summary.json again from a finished run's JSON (e.g. once
+    matplotlib is installed); the measured figures are not touched."""
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)
+    results = []
+    for name in summary["runs"]:
+        with open(os.path.join(out, name)) as f:
+            results.append(json.load(f))
+    decision = None
+    if summary.get("decision_rate"):
+        with open(os.path.join(out, summary["decision_rate"])) as f:
+            decision = json.load(f)
+    meta = {k: v for k, v in summary.items() if k not in ("runs", "repetitions", "plots", "decision_rate", "plots_note")}
+    write_report(out, results, summary["runs"], summary.get("repetitions", []), decision, meta)
+
+
 def verify(out_dir):
     """Sane fields, no timing thresholds. Returns a list of problems."""
     problems = []
@@ -1349,6 +1378,8 @@ def main():
     p.add_argument("--no-decision-rate", action="store_true")
     p.add_argument("--verify", action="store_true", help="check the JSON's fields afterwards; exit 1 on a problem")
     p.add_argument("--verify-only", metavar="DIR")
+    p.add_argument("--report-only", metavar="DIR",
+                   help="write DIR's results.md, plots and summary.json again from its JSON (no run)")
     p.add_argument("--compare", nargs=2, metavar=("BASE_DIR", "RERUN_DIR"),
                    help="compare two result directories figure by figure (throughput, CPU per pod, peak RSS, "
                         "API server + etcd CPU per pod); writes RERUN_DIR/reproducibility.md; exit 0 either way")
@@ -1364,6 +1395,9 @@ def main():
         with open(os.path.join(args.compare[1], "reproducibility.md"), "w") as f:
             f.write(text)
         print(text, end="")
+        return 0
+    if args.report_only:
+        rewrite_report(os.path.abspath(args.report_only))
         return 0
     if args.verify_only:
         problems = verify(args.verify_only)
@@ -1456,12 +1490,7 @@ def main():
         else:
             log(f"no {rate_bin}: decision rate skipped")
 
-    png, meta["plots_note"] = plots(results, out)
-    with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(markdown(results, decision, meta))
-    with open(os.path.join(out, "summary.json"), "w") as f:
-        json.dump(dict(meta, runs=names, repetitions=repetition_names, plots=png, decision_rate="decision_rate.json" if decision else None), f, indent=1)
-    log(f"wrote {out}/results.md")
+    write_report(out, results, names, repetition_names, decision, meta)
     print(out)
     if args.verify:
         problems = verify(out)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages this project builds and tests with. Idempotent: skips what is
 # present, says what it installs, and stops with a message naming the step that failed.
-# Needs root (or sudo) only when something is missing.
+# Needs root (or sudo) only when something is missing. Usage: install-deps.sh [--bench]
 set -euo pipefail
 log() { printf '[install-deps] %s\n' "$*"; }
 fail() { log "FAILED at step: $*" >&2; exit 1; }
@@ -16,6 +16,10 @@ packages=(
   # a real Prometheus for the metrics plugins
   catch2 openssl curl python3 prometheus
 )
+# --bench: also what `make bench` draws its PNG throughput plots with.
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(python3-matplotlib)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
