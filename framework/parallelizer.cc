@@ -1,5 +1,7 @@
 #include "framework/parallelizer.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,13 +27,21 @@ std::size_t ChunkSizeFor(std::size_t n, int parallelism) {
 // (fn_, run_, n_, chunk_) stay untouched while anyone reads them, and a worker that wakes late
 // never touches a finished job.
 
-Parallelizer::Parallelizer(int parallelism) : parallelism_(parallelism) {
+int Parallelizer::AvailableCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return std::max(CPU_COUNT(&set), 1);
+}
+
+Parallelizer::Parallelizer(int parallelism, int max_threads) : parallelism_(parallelism) {
   if (parallelism < 1) {
     std::fprintf(stderr, "Parallelizer: parallelism must be at least 1, got %d\n", parallelism);
     std::abort();
   }
-  workers_.reserve(static_cast<std::size_t>(parallelism - 1));
-  for (int i = 1; i < parallelism; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+  const int threads = std::min(parallelism, std::max(max_threads, 1));
+  workers_.reserve(static_cast<std::size_t>(threads - 1));
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
 }
 
 Parallelizer::~Parallelizer() {

@@ -33,12 +33,23 @@ class Parallelizer {
     std::atomic<bool> cancelled_{false};
   };
 
-  explicit Parallelizer(int parallelism);
+  // `parallelism` sets the chunk sizes and the slice counts, as upstream's `parallelism` workers do.
+  // At most `max_threads` OS threads (the caller included) run a job at once: min(parallelism,
+  // max_threads). Upstream's workers are goroutines that Go runs on GOMAXPROCS threads, so its
+  // parallelism 16 on 2 CPUs is 2 threads; 15 OS threads here would add only wake-ups and context
+  // switches (a fifth of an in-process TopologySpreading run's CPU time on 2 CPUs). The default
+  // is the CPUs this process may run on (AvailableCpus).
+  explicit Parallelizer(int parallelism, int max_threads = AvailableCpus());
   ~Parallelizer();
   Parallelizer(const Parallelizer&) = delete;
   Parallelizer& operator=(const Parallelizer&) = delete;
 
   int parallelism() const { return parallelism_; }
+  // OS threads that run a job, the caller included.
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // The CPUs in this process's affinity mask (a cpuset limits it), at least 1.
+  static int AvailableCpus();
 
   // Calls fn(i, run) for every i in [0, n) unless cancelled; returns when all calls finished.
   void Until(std::size_t n, const std::function<void(std::size_t, Run&)>& fn);

@@ -4,7 +4,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <algorithm>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <thread>
 #include <vector>
@@ -31,7 +33,7 @@ void ExpectEachIndexOnce(Parallelizer& parallelizer, std::size_t n) {
 
 TEST_CASE("every index runs exactly once", "[framework][parallelizer]") {
   for (int parallelism : {1, 2, 4, 16}) {
-    Parallelizer parallelizer(parallelism);
+    Parallelizer parallelizer(parallelism, parallelism);
     CHECK(parallelizer.parallelism() == parallelism);
     for (std::size_t n : {0u, 1u, 2u, 3u, 15u, 16u, 17u, 100u, 1000u, 5000u}) {
       ExpectEachIndexOnce(parallelizer, n);
@@ -40,7 +42,7 @@ TEST_CASE("every index runs exactly once", "[framework][parallelizer]") {
 }
 
 TEST_CASE("n = 0 never calls; n = 1 runs on the calling thread", "[framework][parallelizer]") {
-  Parallelizer parallelizer(4);
+  Parallelizer parallelizer(4, 4);
   int calls = 0;
   parallelizer.Until(0, [&](std::size_t, Parallelizer::Run&) { ++calls; });
   CHECK(calls == 0);
@@ -55,7 +57,7 @@ TEST_CASE("n = 0 never calls; n = 1 runs on the calling thread", "[framework][pa
 }
 
 TEST_CASE("parallelism 1 runs everything on the calling thread", "[framework][parallelizer]") {
-  Parallelizer parallelizer(1);
+  Parallelizer parallelizer(1, 1);
   std::set<std::thread::id> threads;
   parallelizer.Until(500, [&](std::size_t, Parallelizer::Run&) {
     threads.insert(std::this_thread::get_id());  // single-threaded: no lock needed
@@ -64,7 +66,7 @@ TEST_CASE("parallelism 1 runs everything on the calling thread", "[framework][pa
 }
 
 TEST_CASE("work runs on several threads at once, the caller included", "[framework][parallelizer]") {
-  Parallelizer parallelizer(4);
+  Parallelizer parallelizer(4, 4);
   // Every index waits until both the caller and some pool thread have run an index. Each thread
   // blocks in its first index, so this finishes only if the pool works concurrently with the
   // caller (the deadline turns a failure into a test failure instead of a hang).
@@ -89,7 +91,7 @@ TEST_CASE("work runs on several threads at once, the caller included", "[framewo
 }
 
 TEST_CASE("cancellation skips the indexes not yet started", "[framework][parallelizer]") {
-  Parallelizer parallelizer(4);
+  Parallelizer parallelizer(4, 4);
   std::atomic<int> calls{0};
   parallelizer.Until(100000, [&](std::size_t, Parallelizer::Run& run) {
     calls.fetch_add(1);
@@ -104,7 +106,7 @@ TEST_CASE("cancellation skips the indexes not yet started", "[framework][paralle
 }
 
 TEST_CASE("cancellation from a late index stops the rest", "[framework][parallelizer]") {
-  Parallelizer parallelizer(2);
+  Parallelizer parallelizer(2, 2);
   std::atomic<int> calls{0};
   parallelizer.Until(100000, [&](std::size_t i, Parallelizer::Run& run) {
     calls.fetch_add(1);
@@ -114,7 +116,7 @@ TEST_CASE("cancellation from a late index stops the rest", "[framework][parallel
 }
 
 TEST_CASE("many consecutive runs neither deadlock nor lose work", "[framework][parallelizer]") {
-  Parallelizer parallelizer(4);
+  Parallelizer parallelizer(4, 4);
   std::atomic<std::size_t> total{0};
   std::size_t expected = 0;
   for (std::size_t run = 0; run < 3000; ++run) {
@@ -126,7 +128,7 @@ TEST_CASE("many consecutive runs neither deadlock nor lose work", "[framework][p
 }
 
 TEST_CASE("concurrent Until calls from two threads are serialized", "[framework][parallelizer]") {
-  Parallelizer parallelizer(3);
+  Parallelizer parallelizer(3, 3);
   std::atomic<int> a{0};
   std::atomic<int> b{0};
   std::thread other([&] {
@@ -158,7 +160,7 @@ TEST_CASE("the destructor joins idle and used pools", "[framework][parallelizer]
 
 TEST_CASE("ForEachSlice covers every index once, each slice once", "[framework][parallelizer]") {
   for (int parallelism : {1, 2, 16}) {
-    Parallelizer parallelizer(parallelism);
+    Parallelizer parallelizer(parallelism, parallelism);
     for (std::size_t n : {0, 1, 5, 63, 64, 65, 1000}) {
       const std::size_t slices = parallelizer.SliceCount(n);
       CAPTURE(parallelism, n, slices);
@@ -176,4 +178,37 @@ TEST_CASE("ForEachSlice covers every index once, each slice once", "[framework][
       for (const std::atomic<int>& used : slice_used) CHECK(used.load() == 1);
     }
   }
+}
+
+TEST_CASE("max_threads caps the OS threads; parallelism still sets the chunks", "[framework][parallelizer]") {
+  Parallelizer parallelizer(16, 2);
+  CHECK(parallelizer.parallelism() == 16);
+  CHECK(parallelizer.threads() == 2);
+  std::mutex mu;
+  std::set<std::thread::id> threads;
+  std::vector<std::atomic<int>> runs(1000);
+  for (int round = 0; round < 20; ++round) {
+    parallelizer.Until(runs.size(), [&](std::size_t i, Parallelizer::Run&) {
+      runs[i].fetch_add(1);
+      std::lock_guard<std::mutex> lock(mu);
+      threads.insert(std::this_thread::get_id());
+    });
+  }
+  for (const auto& count : runs) CHECK(count.load() == 20);
+  CHECK(threads.size() <= 2);
+  CHECK(threads.contains(std::this_thread::get_id()));
+  // 16 workers' slices, whatever the thread count.
+  CHECK(parallelizer.SliceCount(10000) == 64);
+
+  CHECK(Parallelizer(4, 8).threads() == 4);  // never more threads than parallelism
+  CHECK(Parallelizer(4, 0).threads() == 1);  // a nonsense cap means the caller alone
+}
+
+TEST_CASE("the default cap is the CPUs this process may run on", "[framework][parallelizer]") {
+  const int cpus = Parallelizer::AvailableCpus();
+  CHECK(cpus >= 1);
+  if (std::thread::hardware_concurrency() > 0) {
+    CHECK(cpus <= static_cast<int>(std::thread::hardware_concurrency()));
+  }
+  CHECK(Parallelizer(64).threads() == std::min(64, cpus));
 }
