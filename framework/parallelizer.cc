@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "framework/cpu_quota.h"
+
 namespace ksched::framework {
 
 namespace {
@@ -30,8 +32,8 @@ std::size_t ChunkSizeFor(std::size_t n, int parallelism) {
 int Parallelizer::AvailableCpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-  return std::max(CPU_COUNT(&set), 1);
+  const int affinity = sched_getaffinity(0, sizeof set, &set) == 0 ? std::max(CPU_COUNT(&set), 1) : 1;
+  return CapByCpuLimit(affinity, CgroupCpuLimit());
 }
 
 Parallelizer::Parallelizer(int parallelism, int max_threads) : parallelism_(parallelism) {

@@ -1,6 +1,7 @@
 // Parallelizer: runs a function over [0, n) on a fixed pool of worker threads, in chunks (upstream
-// parallelize.Parallelizer with `parallelism` workers). The calling thread works too, so a pool
-// of parallelism-1 threads gives `parallelism`-way execution. Used for Filter and Score over nodes.
+// parallelize.Parallelizer with `parallelism` workers). The calling thread works too: a pool of
+// min(parallelism, max_threads) - 1 threads runs each job (see the constructor). Used for Filter
+// and Score over nodes.
 //
 // Until() blocks until every index ran or a worker called Cancel() on the run's token; indexes not
 // yet started when cancelled are skipped. Chunk size follows upstream's chunkSizeFor:
@@ -48,7 +49,8 @@ class Parallelizer {
   // OS threads that run a job, the caller included.
   int threads() const { return static_cast<int>(workers_.size()) + 1; }
 
-  // The CPUs in this process's affinity mask (a cpuset limits it), at least 1.
+  // The CPUs in this process's affinity mask (a cpuset limits it), at least 1, lowered to its
+  // cgroup's CPU limit as Go lowers GOMAXPROCS (framework/cpu_quota.h).
   static int AvailableCpus();
 
   // Calls fn(i, run) for every i in [0, n) unless cancelled; returns when all calls finished.
