@@ -30,8 +30,13 @@
 // Filter and Score never allocate: PreFilter/PreScore precompute everything but the node label
 // lookups (and Score's per-node count for hostname constraints).
 //
-// Thread-safety: immutable after construction; Filter, Score, AddPod/RemovePod and the hints may
-// run concurrently (on distinct cycle states for AddPod/RemovePod).
+// PreFilter and PreScore read per-node match counts back from a MatchCountMemo while a node's
+// pods have not changed since an earlier cycle counted them with the same selector
+// (plugins/pod_topology_spread/match_count_memo.h); the results are the same as counting anew.
+//
+// Thread-safety: immutable after construction but for the memo, which PreFilter and PreScore
+// take one at a time; Filter, Score, AddPod/RemovePod and the hints may run concurrently (on
+// distinct cycle states for AddPod/RemovePod).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +51,7 @@
 #include "framework/registry.h"
 #include "plugins/pod_topology_spread/args.h"
 #include "plugins/pod_topology_spread/constraints.h"
+#include "plugins/pod_topology_spread/match_count_memo.h"
 #include "plugins/pod_topology_spread/state.h"
 
 namespace ksched::plugins::pod_topology_spread {
@@ -133,6 +139,8 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
   std::vector<SpreadConstraint> default_soft_constraints_;
   // defaultingType "System": nodes without a zone label still get hostname spreading.
   bool system_defaulted_ = false;
+  // Per-node match counts across cycles; PreFilter and PreScore lock it for their pass.
+  mutable MatchCountMemo match_counts_;
 };
 
 // nullptr args take the defaults (system defaulting); args of another type are an error.

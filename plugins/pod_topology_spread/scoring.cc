@@ -112,8 +112,14 @@ framework::Status PodTopologySpread::PreScore(
   const std::vector<SpreadConstraint>& cs = state->constraints_;
   const std::size_t k = cs.size();
   std::vector<int> counts(all_nodes.size() * k, -1);
+  std::vector<std::string_view> domains(all_nodes.size() * k);
   const helper::RequiredNodeAffinity required = helper::RequiredNodeAffinity::FromPod(pod);
   const auto& pod_counts = state->topology_value_to_pod_counts_;
+  MatchCountMemo::Pass memo = match_counts_.Begin(all_nodes.size());
+  std::vector<MatchCountMemo::Channel*> channels(k);
+  for (std::size_t j = 0; j < k; ++j) {
+    channels[j] = memo.Find(pod.metadata.namespace_, cs[j].selector);
+  }
   handle_.parallelizer().Until(all_nodes.size(), [&](std::size_t i,
                                                      framework::Parallelizer::Run&) {
     const api::Node* node = all_nodes[i]->node();
@@ -126,17 +132,18 @@ framework::Status PodTopologySpread::PreScore(
       // Domains of no candidate node (and hostname constraints) are not counted here.
       const std::string_view value = node->metadata.labels.Get(cs[j].topology_key).value_or("");
       if (!pod_counts[j].contains(AbslView(value))) continue;
-      counts[i * k + j] =
-          CountPodsMatchSelector(all_nodes[i]->pods(), cs[j].selector, pod.metadata.namespace_);
+      domains[i * k + j] = value;
+      counts[i * k + j] = channels[j] != nullptr ? channels[j]->Count(i, *all_nodes[i])
+                                                 : CountPodsMatchSelector(all_nodes[i]->pods(),
+                                                                          cs[j].selector,
+                                                                          pod.metadata.namespace_);
     }
   });
   for (std::size_t i = 0; i < all_nodes.size(); ++i) {
     for (std::size_t j = 0; j < k; ++j) {
       const int count = counts[i * k + j];
       if (count < 0) continue;
-      const std::string_view value =
-          all_nodes[i]->node()->metadata.labels.Get(cs[j].topology_key).value_or("");
-      state->topology_value_to_pod_counts_[j].find(AbslView(value))->second += count;
+      state->topology_value_to_pod_counts_[j].find(AbslView(domains[i * k + j]))->second += count;
     }
   }
 

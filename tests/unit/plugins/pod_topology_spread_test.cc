@@ -5907,3 +5907,112 @@ TEST_CASE("ValidatePodTopologySpreadArgs", "[pod_topology_spread]") {
     CHECK(args.defaulting_type == "List");
   }
 }
+
+// "<prefix><n>", built without operator+ (GCC 12's -Wrestrict misfires on it at -O3).
+namespace {
+std::string Numbered(std::string_view prefix, int n) {
+  std::string s(prefix);
+  s += std::to_string(n);
+  return s;
+}
+}  // namespace
+
+// The plugin keeps per-node match counts across cycles (plugins/pod_topology_spread/
+// match_count_memo.h) and reads them back while a node's generation has not moved. Cycle after
+// cycle, with pods added to and removed from nodes in place (as the scheduler cache does), its
+// PreFilter and PreScore states must equal those of a plugin that has never counted before.
+TEST_CASE("PodTopologySpread counts read back across cycles equal fresh counts",
+          "[pod_topology_spread]") {
+  Nodes nodes;
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = Numbered("node-", i);
+    nodes.push_back(st::MakeNode().Name(name).Label("zone", Numbered("zone-", i % 3))
+                        .Label(v1::kLabelHostname, name).Obj());
+  }
+  Pods existing;
+  for (int i = 0; i < 12; ++i) {
+    st::PodWrapper pod = st::MakePod().Name(Numbered("p", i)).UID(Numbered("p", i))
+                             .Node(Numbered("node-", i % 6));
+    if (i % 2 == 0) pod.Label("foo", "");
+    if (i % 3 == 0) pod.Label("bar", "");
+    if (i == 4) pod.Namespace("other");
+    if (i == 6) pod.Terminating();
+    existing.push_back(pod.Obj());
+  }
+  SpreadHandle handle(nodes, existing);
+  auto remembering = NewPlugin({{}, config::kListDefaulting}, handle);
+  const api::Pod incoming = st::MakePod().Name("in").Label("foo", "").Label("bar", "")
+                                .SpreadConstraint(1, "zone", v1::kDoNotSchedule, kFooSelector,
+                                                  nullptr, nullptr, nullptr, nullptr)
+                                .SpreadConstraint(1, v1::kLabelHostname, v1::kDoNotSchedule,
+                                                  kBarSelector, nullptr, nullptr, nullptr, nullptr)
+                                .SpreadConstraint(2, "zone", v1::kScheduleAnyway, kBarSelector,
+                                                  nullptr, nullptr, nullptr, nullptr)
+                                .Obj();
+  api::Pod incoming_other = incoming;
+  incoming_other.metadata.namespace_ = "other";
+
+  const std::vector<framework::NodeInfo*>& infos = handle.snapshot().nodes();
+  std::vector<const framework::NodeInfo*> filtered(infos.begin(), infos.end());
+  std::uint32_t seed = 7;
+  auto next = [&seed](std::uint32_t bound) {
+    seed = seed * 1664525u + 1013904223u;
+    return (seed >> 8) % bound;
+  };
+  int added = 0;
+  for (int round = 0; round < 40; ++round) {
+    INFO("round " << round);
+    // Change one node in place: add a pod with random labels, or remove its first pod.
+    framework::NodeInfo& changed = *infos[next(infos.size())];
+    if (next(3) == 0 && !changed.pods().empty()) {
+      REQUIRE(changed.RemovePod(changed.pods().front()->pod().metadata.uid));
+    } else {
+      const std::string name = Numbered("added-", added++);
+      st::PodWrapper pod = st::MakePod().Name(name).UID(name).Node(changed.name());
+      if (next(2) == 0) pod.Label("foo", "");
+      if (next(2) == 0) pod.Label("bar", "");
+      if (next(4) == 0) pod.Namespace("other");
+      changed.AddPod(InfoOf(pod.Obj()));
+    }
+    // A node left unchanged must not be counted again: its generation stays.
+    const api::Pod& pod = round % 5 == 4 ? incoming_other : incoming;
+    auto fresh = NewPlugin({{}, config::kListDefaulting}, handle);
+    framework::CycleState remembered_state;
+    framework::CycleState fresh_state;
+    REQUIRE(remembering->PreFilter(remembered_state, pod, infos).second.IsSuccess());
+    REQUIRE(fresh->PreFilter(fresh_state, pod, infos).second.IsSuccess());
+    const auto* got = remembered_state.ReadAs<pts::PreFilterState>(pts::kPreFilterStateKey);
+    const auto* want = fresh_state.ReadAs<pts::PreFilterState>(pts::kPreFilterStateKey);
+    REQUIRE(got != nullptr);
+    REQUIRE(want != nullptr);
+    REQUIRE(got->tp_value_to_match_num().size() == 2);
+    for (std::size_t j = 0; j < 2; ++j) {
+      CHECK(Ordered(got->tp_value_to_match_num()[j]) == Ordered(want->tp_value_to_match_num()[j]));
+      CHECK(got->critical_paths()[j][0].match_num == want->critical_paths()[j][0].match_num);
+      CHECK(got->critical_paths()[j][1].match_num == want->critical_paths()[j][1].match_num);
+    }
+    REQUIRE(remembering->PreScore(remembered_state, pod, filtered).IsSuccess());
+    REQUIRE(fresh->PreScore(fresh_state, pod, filtered).IsSuccess());
+    const auto* got_score = remembered_state.ReadAs<pts::PreScoreState>(pts::kPreScoreStateKey);
+    const auto* want_score = fresh_state.ReadAs<pts::PreScoreState>(pts::kPreScoreStateKey);
+    REQUIRE(got_score != nullptr);
+    REQUIRE(want_score != nullptr);
+    REQUIRE(got_score->topology_value_to_pod_counts().size() == 1);
+    CHECK(Ordered(got_score->topology_value_to_pod_counts()[0]) ==
+          Ordered(want_score->topology_value_to_pod_counts()[0]));
+    // The fresh plugin's counts are the ground truth only if the sum is what the pods say.
+    int foo_in_default = 0;
+    for (const framework::NodeInfo* info : infos) {
+      for (const framework::PodInfoPtr& p : info->pods()) {
+        const api::Pod& q = p->pod();
+        if (q.metadata.namespace_ == pod.metadata.namespace_ &&
+            !q.metadata.deletion_timestamp.has_value() && q.metadata.labels.Has("foo")) {
+          ++foo_in_default;
+        }
+      }
+    }
+    int foo_counted = 0;
+    for (const auto& [zone, n] : got->tp_value_to_match_num()[0]) foo_counted += n;
+    CHECK(foo_counted == foo_in_default);
+  }
+}
