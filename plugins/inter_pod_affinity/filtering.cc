@@ -91,12 +91,14 @@ void IncomingAffinityAntiAffinityCounts(framework::Parallelizer& parallelizer,
 }
 
 // Whether placing the pod on the node violates no existing pod's anti-affinity term: none of the
-// node's label pairs holds a pod whose term matches the incoming pod.
+// node's label pairs holds a pod whose term matches the incoming pod. Upstream probes the counts
+// with every node label; probing with the counts' few keys finds the same pairs.
 bool SatisfiesExistingPodsAntiAffinity(const PreFilterState& state, const api::Node& node) {
   const TopologyCounts& counts = state.existing_anti_affinity_counts();
   if (counts.empty()) return true;
-  for (const auto& [key, value] : node.metadata.labels) {
-    if (counts.Get(key, value) > 0) return false;
+  for (const std::string_view key : counts.keys()) {
+    const std::optional<std::string_view> value = node.metadata.labels.Get(key);
+    if (value.has_value() && counts.Get(key, *value) > 0) return false;
   }
   return true;
 }

@@ -67,6 +67,10 @@ class TopologyCounts {
 
   bool empty() const { return counts_.empty(); }
   std::size_t size() const { return counts_.size(); }
+  // Every topology key a pair has had here, once each: a superset of the present pairs' keys
+  // (usually one or two), so that a node can be checked with one lookup per key instead of one
+  // per node label.
+  const std::vector<std::string_view>& keys() const { return keys_; }
   // An ordered copy, for tests and logs.
   std::map<std::pair<std::string, std::string>, std::int64_t> ToMap() const;
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -1024,6 +1025,10 @@ TEST_CASE("TopologyCounts keeps its own strings through inserts, copies and move
   CHECK(counts->Get("rack", "no-such-rack") == 0);
   const TopologyCounts copy = *counts;
   CHECK(copy == *counts);
+  // keys(): each key once, and every present pair's key among them (Filter probes with them).
+  std::set<std::string> listed;
+  for (const std::string_view key : copy.keys()) CHECK(listed.insert(std::string(key)).second);
+  for (const auto& [pair, count] : model) CHECK(listed.count(pair.first) == 1);
 }
 
 // ---- Scoring ------------------------------------------------------------------------------------
