@@ -24,10 +24,16 @@ void CycleState::Write(const StateKey& key, std::unique_ptr<StateData> data) {
         std::abort();
       }
       entry.data = std::move(data);
+      entry.scheduling_cycle_only = scheduling_cycle_only_writes_;
       return;
     }
   }
-  entries_.push_back(Entry{key.hash(), std::string(key.name()), std::move(data)});
+  entries_.push_back(
+      Entry{key.hash(), std::string(key.name()), std::move(data), scheduling_cycle_only_writes_});
+}
+
+void CycleState::DropSchedulingCycleOnlyData() {
+  std::erase_if(entries_, [](const Entry& entry) { return entry.scheduling_cycle_only; });
 }
 
 void CycleState::Delete(std::string_view key) {
@@ -42,8 +48,9 @@ std::unique_ptr<CycleState> CycleState::Clone() const {
   auto clone = std::make_unique<CycleState>();
   clone->entries_.reserve(entries_.size());
   for (const Entry& entry : entries_) {
-    clone->entries_.push_back(
-        Entry{entry.hash, entry.name, entry.data != nullptr ? entry.data->Clone() : nullptr});
+    clone->entries_.push_back(Entry{entry.hash, entry.name,
+                                    entry.data != nullptr ? entry.data->Clone() : nullptr,
+                                    entry.scheduling_cycle_only});
   }
   clone->skip_filter_ = skip_filter_;
   clone->filter_plan_ = filter_plan_;

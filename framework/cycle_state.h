@@ -14,6 +14,14 @@
 // from the skip set; any non-const access to the skip set drops that list, so the two cannot
 // disagree.
 //
+// Scheduling-cycle-only data: while the framework runs a PreFilter or PreScore plugin that has no
+// binding-cycle extension point (Reserve/Unreserve, Permit, PreBind, Bind, PostBind), it marks
+// that plugin's writes; DropSchedulingCycleOnlyData() frees them. The scheduler calls it when the
+// pod, assumed, leaves for its binding cycle: binding cycles wait on the API server and many run
+// at once, and each holds its state to the end, so data that only Filter and Score read (per-cycle
+// topology maps, match counts) would otherwise live on for the whole bind. A binding-cycle plugin
+// must therefore read only state written by plugins that have binding-cycle points (its own).
+//
 // Thread-safety: Write and Delete only from the scheduling thread outside the parallel phases
 // (PreFilter, PreScore, Reserve, Permit, and on clones); Read may then be called concurrently from
 // the Filter/Score workers. This matches what upstream plugins do with their sync.Map.
@@ -91,8 +99,13 @@ class CycleState {
   }
   void Delete(std::string_view key);
 
-  // A deep copy (every StateData cloned; skip sets copied).
+  // A deep copy (every StateData cloned, with its scheduling-cycle-only mark; skip sets copied).
   std::unique_ptr<CycleState> Clone() const;
+
+  // Framework-private: whether Write marks its entry scheduling-cycle-only (see the file comment).
+  void set_scheduling_cycle_only_writes(bool on) { scheduling_cycle_only_writes_ = on; }
+  // Frees the entries written while the mark was on; the others stay.
+  void DropSchedulingCycleOnlyData();
 
   std::set<std::string, std::less<>>& skip_filter_plugins() {
     filter_plan_owner_ = nullptr;
@@ -122,8 +135,10 @@ class CycleState {
     std::uint64_t hash;
     std::string name;
     std::unique_ptr<StateData> data;
+    bool scheduling_cycle_only = false;
   };
   std::vector<Entry> entries_;
+  bool scheduling_cycle_only_writes_ = false;
   std::set<std::string, std::less<>> skip_filter_;
   std::vector<std::uint16_t> filter_plan_;
   const void* filter_plan_owner_ = nullptr;

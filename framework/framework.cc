@@ -304,6 +304,20 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
   if (status = fill(plugins.pre_bind, "PreBindPlugin", pre_bind_); !status.ok()) return status;
   if (status = fill(plugins.bind, "BindPlugin", bind_); !status.ok()) return status;
   if (status = fill(plugins.post_bind, "PostBindPlugin", post_bind_); !status.ok()) return status;
+  {
+    std::set<std::string_view> in_binding_cycle;
+    for (const auto* p : reserve_) in_binding_cycle.insert(p->Name());
+    for (const auto* p : permit_) in_binding_cycle.insert(p->Name());
+    for (const auto* p : pre_bind_) in_binding_cycle.insert(p->Name());
+    for (const auto* p : bind_) in_binding_cycle.insert(p->Name());
+    for (const auto* p : post_bind_) in_binding_cycle.insert(p->Name());
+    for (const auto* p : pre_filter_) {
+      pre_filter_scheduling_cycle_only_.push_back(!in_binding_cycle.contains(p->Name()));
+    }
+    for (const auto* p : pre_score_) {
+      pre_score_scheduling_cycle_only_.push_back(!in_binding_cycle.contains(p->Name()));
+    }
+  }
 
   // Score weights (upstream getScoreWeights): the specific score entry first, then multiPoint;
   // 0 means 1; the total must not overflow.
@@ -490,9 +504,11 @@ std::pair<PreFilterResult, Status> Framework::RunPreFilterPluginsUntimed(
   for (std::size_t i = 0; i < pre_filter_.size(); ++i) {
     PreFilterPlugin* plugin = pre_filter_[i];
     const std::string name(plugin->Name());
+    state.set_scheduling_cycle_only_writes(pre_filter_scheduling_cycle_only_[i]);
     auto [plugin_result, status] =
         TimedCall(SinkAt(plugin_sinks_.pre_filter, i, sampled), ExtensionPoint::kPreFilter,
                   [&] { return plugin->PreFilter(state, pod, snapshot_->nodes()); });
+    state.set_scheduling_cycle_only_writes(false);
     if (status.IsSkip()) {
       skipped.insert(name);
       continue;
@@ -576,7 +592,7 @@ Status Framework::RunFilterPlugins(const CycleState& state, const api::Pod& pod,
     Status status = TimedCall(SinkAt(plugin_sinks_.filter, i, sampled), ExtensionPoint::kFilter,
                               [&] { return plugin->Filter(state, pod, node); });
     if (status.IsSuccess()) return status;
-    const std::string name(plugin->Name());
+    const std::string_view name = plugin->Name();
     if (!status.IsRejected()) {
       // Filters may only accept or reject; anything else is an error of the plugin.
       return WrapError("running " + Quoted(name) + " filter plugin", status).WithPlugin(name);
@@ -673,9 +689,11 @@ Status Framework::RunPreScorePlugins(CycleState& state, const api::Pod& pod,
     std::set<std::string, std::less<>> skipped;
     for (std::size_t i = 0; i < pre_score_.size(); ++i) {
       PreScorePlugin* plugin = pre_score_[i];
+      state.set_scheduling_cycle_only_writes(pre_score_scheduling_cycle_only_[i]);
       Status status = TimedCall(SinkAt(plugin_sinks_.pre_score, i, sampled),
                                 ExtensionPoint::kPreScore,
                                 [&] { return plugin->PreScore(state, pod, nodes); });
+      state.set_scheduling_cycle_only_writes(false);
       const std::string name(plugin->Name());
       if (status.IsSkip()) {
         skipped.insert(name);

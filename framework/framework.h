@@ -246,6 +246,10 @@ class Framework final : public Handle {
   std::vector<PreBindPlugin*> pre_bind_;
   std::vector<BindPlugin*> bind_;
   std::vector<PostBindPlugin*> post_bind_;
+  // Parallel to pre_filter_ / pre_score_: the plugin has no binding-cycle extension point, so its
+  // CycleState writes are scheduling-cycle-only (CycleState::DropSchedulingCycleOnlyData).
+  std::vector<bool> pre_filter_scheduling_cycle_only_;
+  std::vector<bool> pre_score_scheduling_cycle_only_;
   std::vector<std::pair<std::string, ClusterEventWithHint>> events_;
 
   // Metrics (all nullptr / empty without a recorder). Sinks are owned by the recorder; the

@@ -20,6 +20,13 @@ Status::Status(Code code, std::initializer_list<std::string_view> reasons) : cod
   for (std::string_view reason : reasons) list.emplace_back(reason);
 }
 
+// Out of line: inlined with a literal name, GCC 12 at -O3 warns (-Wrestrict, a false positive) on
+// the string assignment.
+void Status::StampPlugin(std::string_view plugin) {
+  if (rep_ == nullptr ? plugin.empty() : rep_->plugin == plugin) return;
+  MutableRep().plugin.assign(plugin.data(), plugin.size());
+}
+
 const std::string& Status::EmptyString() {
   static const std::string kEmpty;
   return kEmpty;

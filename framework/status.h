@@ -6,7 +6,14 @@
 // of the plugin that produced it (stamped by the runtime, not by the plugin). A default-constructed
 // Status is Success, the counterpart of upstream's nil *Status.
 //
-// Thread-safety: a value type; distinct objects may be used from distinct threads freely.
+// Sharing: everything but the code lives in one immutable block that copies share (a reference
+// count) and that a mutation (WithPlugin, WithError, AppendReason) copies first when it is shared.
+// So a plugin that rejects many nodes for the same reason keeps that Status as a constant, already
+// stamped with its own name (WithPlugin leaves an equal name alone), and returning it per node
+// allocates nothing: the Filter hot path stays allocation-free on rejections too.
+//
+// Thread-safety: a value type; distinct objects may be used from distinct threads freely, also
+// when they share their block (the count is atomic; a shared block is never written).
 #pragma once
 
 #include <cstdint>
@@ -47,16 +54,9 @@ class Status {
   }
   Status(Code code, std::initializer_list<std::string_view> reasons);
 
-  Status(const Status& other) : code_(other.code_) {
-    if (other.rep_ != nullptr) rep_ = std::make_unique<Rep>(*other.rep_);
-  }
-  Status& operator=(const Status& other) {
-    if (this != &other) {
-      code_ = other.code_;
-      rep_ = other.rep_ != nullptr ? std::make_unique<Rep>(*other.rep_) : nullptr;
-    }
-    return *this;
-  }
+  // Copies share the block (no allocation).
+  Status(const Status&) = default;
+  Status& operator=(const Status&) = default;
   Status(Status&&) noexcept = default;
   Status& operator=(Status&&) noexcept = default;
   ~Status() = default;
@@ -72,12 +72,13 @@ class Status {
   const std::string& error() const { return rep_ != nullptr ? rep_->error : EmptyString(); }
   const std::string& plugin() const { return rep_ != nullptr ? rep_->plugin : EmptyString(); }
 
-  Status& WithPlugin(std::string plugin) & {
-    MutableRep().plugin = std::move(plugin);
+  // Stamps the plugin's name; a no-op (no copy of a shared block) when it already carries it.
+  Status& WithPlugin(std::string_view plugin) & {
+    StampPlugin(plugin);
     return *this;
   }
-  Status&& WithPlugin(std::string plugin) && {
-    MutableRep().plugin = std::move(plugin);
+  Status&& WithPlugin(std::string_view plugin) && {
+    StampPlugin(plugin);
     return std::move(*this);
   }
   void AppendReason(std::string reason) { MutableRep().reasons.push_back(std::move(reason)); }
@@ -120,15 +121,22 @@ class Status {
     std::string error;
     std::string plugin;
   };
+  // The block, made or unshared first. use_count() == 1 is exact here: only this object holds the
+  // block, so no other thread can be copying it.
   Rep& MutableRep() {
-    if (rep_ == nullptr) rep_ = std::make_unique<Rep>();
+    if (rep_ == nullptr) {
+      rep_ = std::make_shared<Rep>();
+    } else if (rep_.use_count() > 1) {
+      rep_ = std::make_shared<Rep>(*rep_);
+    }
     return *rep_;
   }
+  void StampPlugin(std::string_view plugin);
   static const std::string& EmptyString();
   static const std::vector<std::string>& EmptyList();
 
   Code code_ = Code::kSuccess;
-  std::unique_ptr<Rep> rep_;
+  std::shared_ptr<Rep> rep_;  // shared by copies; never written while shared
 };
 
 }  // namespace ksched::framework

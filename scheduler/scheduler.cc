@@ -111,7 +111,9 @@ bool Scheduler::ScheduleOne() {
     return true;
   }
 
-  // The binding cycle owns the pod from here.
+  // The binding cycle owns the pod from here. What only Filter and Score read is freed now, not
+  // when the bind returns (many binds are in flight at once).
+  state->DropSchedulingCycleOnlyData();
   auto shared_info = std::make_shared<framework::QueuedPodInfoPtr>(std::move(pod_info));
   binding_pool_.Submit([this, framework, state, result, shared_info, assumed, start]() mutable {
     framework::Status bind_status =

@@ -197,14 +197,21 @@ Status InterPodAffinity::Filter(const framework::CycleState& state, const api::P
   if (pre_filter == nullptr) return MissingPreFilterState();
   const api::Node* node = node_info.node();
   if (node == nullptr) return Status::FromError("node not found");
+  // Constants, stamped with the plugin's name: a rejected node costs no allocation.
   if (!SatisfiesPodAffinity(*pre_filter, *node)) {
-    return Status(Code::kUnschedulableAndUnresolvable, {kErrReasonAffinityRulesNotMatch});
+    static const Status kAffinityNotMatch =
+        Status(Code::kUnschedulableAndUnresolvable, {kErrReasonAffinityRulesNotMatch}).WithPlugin(kName);
+    return kAffinityNotMatch;
   }
   if (!SatisfiesPodAntiAffinity(*pre_filter, *node)) {
-    return Status(Code::kUnschedulable, {kErrReasonAntiAffinityRulesNotMatch});
+    static const Status kAntiAffinityNotMatch =
+        Status(Code::kUnschedulable, {kErrReasonAntiAffinityRulesNotMatch}).WithPlugin(kName);
+    return kAntiAffinityNotMatch;
   }
   if (!SatisfiesExistingPodsAntiAffinity(*pre_filter, *node)) {
-    return Status(Code::kUnschedulable, {kErrReasonExistingAntiAffinityRulesNotMatch});
+    static const Status kExistingAntiAffinityNotMatch =
+        Status(Code::kUnschedulable, {kErrReasonExistingAntiAffinityRulesNotMatch}).WithPlugin(kName);
+    return kExistingAntiAffinityNotMatch;
   }
   return {};
 }

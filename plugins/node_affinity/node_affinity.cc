@@ -134,8 +134,11 @@ framework::Status NodeAffinity::Filter(const framework::CycleState& state, const
   if (n == nullptr) return framework::Status::FromError("node not found");
   if (added_node_selector_.has_value() &&
       !added_node_selector_->Matches(n->metadata.labels, n->metadata.name)) {
-    return framework::Status(framework::Code::kUnschedulableAndUnresolvable,
-                             {kErrReasonEnforced});
+    // Constants stamped with the plugin's name: a rejected node costs no allocation.
+    static const framework::Status kEnforced =
+        framework::Status(framework::Code::kUnschedulableAndUnresolvable, {kErrReasonEnforced})
+            .WithPlugin(kName);
+    return kEnforced;
   }
   absl::StatusOr<bool> match = false;
   if (const auto* pre_filter = state.ReadAs<PreFilterState>(kPreFilterStateKey)) {
@@ -146,7 +149,10 @@ framework::Status NodeAffinity::Filter(const framework::CycleState& state, const
   }
   // Parse errors of invalid terms count as no match (upstream ignores them for compatibility).
   if (!match.ok() || !*match) {
-    return framework::Status(framework::Code::kUnschedulableAndUnresolvable, {kErrReasonPod});
+    static const framework::Status kPodNotMatch =
+        framework::Status(framework::Code::kUnschedulableAndUnresolvable, {kErrReasonPod})
+            .WithPlugin(kName);
+    return kPodNotMatch;
   }
   return {};
 }

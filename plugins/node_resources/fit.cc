@@ -22,13 +22,31 @@ using NameSet = std::set<std::string, std::less<>>;
 
 NameSet ToSet(const std::vector<std::string>& names) { return NameSet(names.begin(), names.end()); }
 
+// The Statuses a node short of one resource alone gets: Unschedulable, or UnschedulableAndUnresolvable
+// when the request exceeds the node's capacity. Built once (per process for the fixed resources,
+// per cycle for extended ones) and stamped with the plugin's name, so that a node rejected for one
+// resource, the usual case, costs the Filter no allocation.
+struct Rejections {
+  Rejections() = default;
+  explicit Rejections(std::string_view reason)
+      : unschedulable(Status(Code::kUnschedulable, {reason}).WithPlugin(kFitName)),
+        unresolvable(Status(Code::kUnschedulableAndUnresolvable, {reason}).WithPlugin(kFitName)) {}
+  const Status& For(bool is_unresolvable) const {
+    return is_unresolvable ? unresolvable : unschedulable;
+  }
+  Status unschedulable;
+  Status unresolvable;
+};
+
 // The pod's requests as the Filter checks them (upstream preFilterState), with the scalar
-// resources to check decided once per pod: non-zero and not ignored, each with its reason text.
+// resources to check decided once per pod: non-zero and not ignored, each with its reason text
+// (and, for the Filter, its Rejections).
 struct FitRequest {
   struct Scalar {
     std::string name;
     std::int64_t quantity = 0;
     std::string reason;  // "Insufficient <name>"
+    Rejections rejections;  // empty unless built for the Filter
   };
   Resource requests;
   std::vector<Scalar> scalars;
@@ -57,7 +75,9 @@ Resource FilterRequests(const api::Pod& pod) {
   return framework::PodRequests(pod, options);
 }
 
-FitRequest MakeFitRequest(const api::Pod& pod, const NameSet& ignored, const NameSet& groups) {
+// `for_filter`: also build each scalar's Rejections (the Filter's PreFilter state only).
+FitRequest MakeFitRequest(const api::Pod& pod, const NameSet& ignored, const NameSet& groups,
+                          bool for_filter = false) {
   FitRequest out;
   out.requests = FilterRequests(pod);
   for (const auto& [name, quantity] : out.requests.scalars) {
@@ -67,9 +87,23 @@ FitRequest MakeFitRequest(const api::Pod& pod, const NameSet& ignored, const Nam
       const std::string_view group = std::string_view(name).substr(0, name.find('/'));
       if (ignored.contains(name) || (!groups.empty() && groups.contains(group))) continue;
     }
-    out.scalars.push_back({name, quantity, "Insufficient " + name});
+    std::string reason = "Insufficient " + name;
+    Rejections rejections = for_filter ? Rejections(reason) : Rejections();
+    out.scalars.push_back({name, quantity, std::move(reason), std::move(rejections)});
   }
   return out;
+}
+
+// The fixed resources' Rejections, built on first use and kept for the process.
+struct FixedRejections {
+  Rejections too_many_pods{"Too many pods"};
+  Rejections cpu{"Insufficient cpu"};
+  Rejections memory{"Insufficient memory"};
+  Rejections ephemeral_storage{"Insufficient ephemeral-storage"};
+};
+const FixedRejections& Fixed() {
+  static const FixedRejections* const kFixed = new FixedRejections();
+  return *kFixed;
 }
 
 // One insufficient resource, viewing the request's strings (no allocation in the Filter).
@@ -80,6 +114,7 @@ struct Shortfall {
   std::int64_t used;
   std::int64_t capacity;
   bool unresolvable;
+  const Rejections* rejections;  // its Statuses when it is the only one (empty if not built)
 };
 
 // upstream fitsRequest: calls `report` for each resource the node lacks, in upstream's order.
@@ -89,7 +124,7 @@ void CheckFit(const FitRequest& request, const Resource& allocatable, const Reso
   const auto pods = static_cast<std::int64_t>(pod_count);
   if (pods + 1 > allocatable.allowed_pod_number) {
     report(Shortfall{api::kResourcePods, "Too many pods", 1, pods, allocatable.allowed_pod_number,
-                     false});
+                     false, &Fixed().too_many_pods});
   }
   const Resource& want = request.requests;
   if (want.milli_cpu == 0 && want.memory == 0 && want.ephemeral_storage == 0 &&
@@ -98,25 +133,27 @@ void CheckFit(const FitRequest& request, const Resource& allocatable, const Reso
   }
   if (want.milli_cpu > 0 && want.milli_cpu > allocatable.milli_cpu - used.milli_cpu) {
     report(Shortfall{api::kResourceCPU, "Insufficient cpu", want.milli_cpu, used.milli_cpu,
-                     allocatable.milli_cpu, want.milli_cpu > allocatable.milli_cpu});
+                     allocatable.milli_cpu, want.milli_cpu > allocatable.milli_cpu,
+                     &Fixed().cpu});
   }
   if (want.memory > 0 && want.memory > allocatable.memory - used.memory) {
     report(Shortfall{api::kResourceMemory, "Insufficient memory", want.memory, used.memory,
-                     allocatable.memory, want.memory > allocatable.memory});
+                     allocatable.memory, want.memory > allocatable.memory, &Fixed().memory});
   }
   if (want.ephemeral_storage > 0 &&
       want.ephemeral_storage > allocatable.ephemeral_storage - used.ephemeral_storage) {
     report(Shortfall{api::kResourceEphemeralStorage, "Insufficient ephemeral-storage",
                      want.ephemeral_storage, used.ephemeral_storage,
                      allocatable.ephemeral_storage,
-                     want.ephemeral_storage > allocatable.ephemeral_storage});
+                     want.ephemeral_storage > allocatable.ephemeral_storage,
+                     &Fixed().ephemeral_storage});
   }
   for (const FitRequest::Scalar& scalar : request.scalars) {
     const std::int64_t capacity = allocatable.Scalar(scalar.name);
     const std::int64_t in_use = used.Scalar(scalar.name);
     if (scalar.quantity > capacity - in_use) {
       report(Shortfall{scalar.name, scalar.reason, scalar.quantity, in_use, capacity,
-                       scalar.quantity > capacity});
+                       scalar.quantity > capacity, &scalar.rejections});
     }
   }
 }
@@ -238,7 +275,8 @@ std::pair<framework::PreFilterResult, Status> Fit::PreFilter(
     const std::vector<framework::NodeInfo*>& /*nodes*/) {
   state.Write(kPreFilterStateKey,
               std::make_unique<PreFilterState>(
-                  MakeFitRequest(pod, ignored_resources_, ignored_resource_groups_)));
+                  MakeFitRequest(pod, ignored_resources_, ignored_resource_groups_,
+                                 /*for_filter=*/true)));
   return {framework::PreFilterResult{}, Status()};
 }
 
@@ -249,14 +287,24 @@ Status Fit::Filter(const framework::CycleState& state, const api::Pod& /*pod*/,
     return Status::FromError("error reading \"" + std::string(kPreFilterStateKey) +
                              "\" from cycleState: not found");
   }
-  std::vector<std::string> reasons;  // stays unallocated when the node fits
+  // Usually one resource is short: its Status is built already, so the rejection allocates
+  // nothing. Several at once (rare) are listed in a second pass.
+  std::size_t short_count = 0;
+  const Status* only = nullptr;
+  CheckFit(pre_filter->request(), node.allocatable(), node.requested(), node.pods().size(),
+           [&](const Shortfall& shortfall) {
+             if (short_count++ == 0) only = &shortfall.rejections->For(shortfall.unresolvable);
+           });
+  if (short_count == 0) return Status();
+  if (short_count == 1 && only->code() != Code::kSuccess) return *only;
+  std::vector<std::string> reasons;
+  reasons.reserve(short_count);
   Code code = Code::kUnschedulable;
   CheckFit(pre_filter->request(), node.allocatable(), node.requested(), node.pods().size(),
            [&](const Shortfall& shortfall) {
              reasons.emplace_back(shortfall.reason);
              if (shortfall.unresolvable) code = Code::kUnschedulableAndUnresolvable;
            });
-  if (reasons.empty()) return Status();
   return Status(code, std::move(reasons));
 }
 

@@ -31,8 +31,11 @@ framework::Status NodeUnschedulable::Filter(const framework::CycleState& /*state
   if (!n->spec.unschedulable) return {};
   // Tolerating the unschedulable taint also tolerates spec.unschedulable.
   if (ToleratesUnschedulable(pod)) return {};
-  return framework::Status(framework::Code::kUnschedulableAndUnresolvable,
-                           {kErrReasonUnschedulable});
+  // A constant stamped with the plugin's name: a rejected node costs no allocation.
+  static const framework::Status kUnschedulable =
+      framework::Status(framework::Code::kUnschedulableAndUnresolvable, {kErrReasonUnschedulable})
+          .WithPlugin(kName);
+  return kUnschedulable;
 }
 
 std::vector<framework::ClusterEventWithHint> NodeUnschedulable::EventsToRegister() const {

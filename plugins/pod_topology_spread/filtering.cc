@@ -151,15 +151,21 @@ framework::Status PodTopologySpread::Filter(const framework::CycleState& state,
     const SpreadConstraint& c = cs[j];
     const std::optional<std::string_view> value = node->metadata.labels.Get(c.topology_key);
     if (!value.has_value()) {
-      return framework::Status(framework::Code::kUnschedulableAndUnresolvable,
-                               {kErrReasonNodeLabelNotMatch});
+      // Constants, stamped with the plugin's name: a rejected node costs no allocation.
+      static const framework::Status kNodeLabelNotMatch =
+          framework::Status(framework::Code::kUnschedulableAndUnresolvable, {kErrReasonNodeLabelNotMatch})
+              .WithPlugin(kName);
+      return kNodeLabelNotMatch;
     }
     // 'existing matching num' + 'if self-match (1 or 0)' - 'global minimum' <= 'maxSkew'
     const int min_match_num = s->MinMatchNum(j, c.min_domains);
     const int self_match_num = c.selector.Matches(pod.metadata.labels) ? 1 : 0;
     const int skew = s->MatchNum(j, *value) + self_match_num - min_match_num;
     if (skew > c.max_skew) {
-      return framework::Status(framework::Code::kUnschedulable, {kErrReasonConstraintsNotMatch});
+      static const framework::Status kConstraintsNotMatch =
+          framework::Status(framework::Code::kUnschedulable, {kErrReasonConstraintsNotMatch})
+              .WithPlugin(kName);
+      return kConstraintsNotMatch;
     }
   }
   return {};

@@ -35,8 +35,11 @@ framework::Status TaintToleration::Filter(const framework::CycleState& /*state*/
                                           const api::Pod& pod, const framework::NodeInfo& node) {
   if (node.node() == nullptr) return framework::Status::FromError("node not found");
   if (!IsUntolerated(node.node(), pod)) return {};
-  return framework::Status(framework::Code::kUnschedulableAndUnresolvable,
-                           {kErrReasonUntolerated});
+  // A constant stamped with the plugin's name: a rejected node costs no allocation.
+  static const framework::Status kUntolerated =
+      framework::Status(framework::Code::kUnschedulableAndUnresolvable, {kErrReasonUntolerated})
+          .WithPlugin(kName);
+  return kUntolerated;
 }
 
 framework::Status TaintToleration::PreScore(

@@ -4,21 +4,21 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <sstream>
 #include <utility>
 
+#include "client/read_file.h"
+
 namespace ksched::scheduler::metrics {
 namespace {
 
+// A /proc file whole; nullopt when it cannot be read (the metric is then left out).
 std::optional<std::string> ReadWhole(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  absl::StatusOr<std::string> contents = client::ReadFileToString(path);
+  if (!contents.ok()) return std::nullopt;
+  return *std::move(contents);
 }
 
 prometheus::MetricFamily Family(std::string name, std::string help, prometheus::MetricType type,

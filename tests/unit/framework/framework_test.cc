@@ -1639,4 +1639,69 @@ TEST_CASE("RunPostBindPlugins calls every PostBind plugin in order", "[framework
   CHECK(log.calls() == std::vector<std::string>{"PostBind node2:a", "PostBind node2:b"});
 }
 
+// ------------------------------------------------------------------------------------------------
+// Scheduling-cycle-only state
+
+namespace {
+
+// Writes "PreFilter<name>" at PreFilter and "PreScore<name>" at PreScore; a Reserve plugin too.
+class FakeStateWriter final : public FakeBase,
+                              public PreFilterPlugin,
+                              public PreScorePlugin,
+                              public ReservePlugin {
+ public:
+  using FakeBase::FakeBase;
+  std::pair<PreFilterResult, Status> PreFilter(CycleState& state, const api::Pod&,
+                                               const std::vector<NodeInfo*>&) override {
+    state.Write("PreFilter" + name_, std::make_unique<Marker>());
+    return {PreFilterResult{}, Status()};
+  }
+  Status PreScore(CycleState& state, const api::Pod&, const std::vector<const NodeInfo*>&) override {
+    state.Write("PreScore" + name_, std::make_unique<Marker>());
+    return Status();
+  }
+  Status Reserve(CycleState&, const api::Pod&, const std::string&) override { return Status(); }
+  void Unreserve(CycleState&, const api::Pod&, const std::string&) override {}
+};
+
+}  // namespace
+
+TEST_CASE("the state of plugins without binding-cycle points is dropped before the binding cycle",
+          "[framework][runtime][cycle_state]") {
+  Registry registry;
+  ProfileConfig profile = Profile();
+  // "filter-only" runs at PreFilter and PreScore only; "reserving" at Reserve too, so its state
+  // may be read by Unreserve in the binding cycle.
+  for (const char* name : {"filter-only", "reserving"}) {
+    Register<FakeStateWriter>(registry, name);
+    profile.plugins.pre_filter.enabled.push_back(PluginRef{name});
+    profile.plugins.pre_score.enabled.push_back(PluginRef{name});
+  }
+  profile.plugins.reserve.enabled.push_back(PluginRef{"reserving"});
+  Env env;
+  std::unique_ptr<Framework> framework = env.Build(std::move(registry), profile);
+
+  CycleState state;
+  NameSet with_nodes;
+  REQUIRE(framework->RunPreFilterPlugins(state, *TestPod(), with_nodes).second.IsSuccess());
+  REQUIRE(framework->RunPreScorePlugins(state, *TestPod(), env.Nodes()).IsSuccess());
+  state.Write("WrittenElsewhere", std::make_unique<Marker>());  // outside any plugin call: kept
+  for (const char* key : {"PreFilterfilter-only", "PreScorefilter-only", "PreFilterreserving",
+                          "PreScorereserving", "WrittenElsewhere"}) {
+    CAPTURE(key);
+    CHECK(state.Read(key) != nullptr);
+  }
+
+  // A clone keeps the marks.
+  std::unique_ptr<CycleState> clone = state.Clone();
+  for (CycleState* s : {&state, clone.get()}) {
+    s->DropSchedulingCycleOnlyData();
+    CHECK(s->Read("PreFilterfilter-only") == nullptr);
+    CHECK(s->Read("PreScorefilter-only") == nullptr);
+    CHECK(s->Read("PreFilterreserving") != nullptr);
+    CHECK(s->Read("PreScorereserving") != nullptr);
+    CHECK(s->Read("WrittenElsewhere") != nullptr);
+  }
+}
+
 }  // namespace ksched::framework

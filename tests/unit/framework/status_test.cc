@@ -2,6 +2,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
 using ksched::framework::Code;
 using ksched::framework::CodeName;
 using ksched::framework::Status;
@@ -70,4 +77,84 @@ TEST_CASE("the plugin name is provenance: shown by ToString, ignored by equality
         "Unschedulable: node(s) didn't match Pod's node affinity/selector (plugin NodeAffinity)");
   CHECK_FALSE(a == Status(Code::kUnschedulableAndUnresolvable,
                           {"node(s) didn't match Pod's node affinity/selector"}));
+}
+
+// Allocation counting for the sharing tests below: every operator new on this thread.
+namespace {
+thread_local std::size_t allocations = 0;
+}  // namespace
+
+void* operator new(std::size_t size) {
+  ++allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+TEST_CASE("copies share the reasons: copying a rejection allocates nothing",
+          "[framework][status]") {
+  const Status constant =
+      Status(Code::kUnschedulable, {"node(s) didn't match pod anti-affinity rules"})
+          .WithPlugin("InterPodAffinity");
+  const std::size_t before = allocations;
+  Status copy = constant;
+  copy.WithPlugin("InterPodAffinity");  // the name it carries: a no-op
+  Status assigned;
+  assigned = copy;
+  Status moved = std::move(copy);
+  CHECK(allocations == before);
+  CHECK(moved == constant);
+  CHECK(assigned.plugin() == "InterPodAffinity");
+  CHECK(assigned.Message() == "node(s) didn't match pod anti-affinity rules");
+}
+
+TEST_CASE("changing a copy leaves the status it was copied from alone", "[framework][status]") {
+  const Status original = Status(Code::kUnschedulable, {"Insufficient cpu"}).WithPlugin("Fit");
+
+  Status renamed = original;
+  renamed.WithPlugin("Other");
+  CHECK(renamed.plugin() == "Other");
+  CHECK(original.plugin() == "Fit");
+
+  Status appended = original;
+  appended.AppendReason("Insufficient memory");
+  CHECK(appended.Message() == "Insufficient cpu, Insufficient memory");
+  CHECK(original.Message() == "Insufficient cpu");
+
+  Status with_error = original;
+  with_error.WithError("0/3 nodes are available");
+  CHECK(with_error.Message() == "0/3 nodes are available, Insufficient cpu");
+  CHECK(original.error().empty());
+
+  // A status that is not shared changes in place.
+  Status sole(Code::kUnschedulable, {"a"});
+  const std::size_t before = allocations;
+  sole.WithPlugin("P");  // the block exists and is not shared; "P" fits the string's own buffer
+  CHECK(allocations == before);
+  CHECK(sole.plugin() == "P");
+
+  // Stamping an empty name on a bare status makes no block.
+  Status bare(Code::kUnschedulable);
+  const std::size_t before_bare = allocations;
+  bare.WithPlugin("");
+  CHECK(allocations == before_bare);
+}
+
+TEST_CASE("statuses copied from one constant on many threads stay intact", "[framework][status]") {
+  const Status constant = Status(Code::kUnschedulable, {"shared"}).WithPlugin("P");
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 20000; ++i) {
+        Status copy = constant;
+        if (i % 2 == 0) copy.WithPlugin("Q");  // unshares its own copy only
+        if (copy.Message() != "shared") wrong.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(wrong.load() == 0);
+  CHECK(constant.plugin() == "P");
 }

@@ -465,6 +465,48 @@ TEST_CASE("Fit Filter reports every insufficient resource in upstream's order (T
   }
 }
 
+TEST_CASE("Fit Filter: one short resource gets a Status built once and stamped with the plugin's "
+          "name, several get one listing them all",
+          "[plugins][node_resources][fit]") {
+  const std::string a(kExtendedResourceA);
+  // allocatable: 10 milli-cpu, 20 memory, 32 pods, 5 of resource A.
+  const auto node = AllocatableNode(10, 20, 32, 5, 20, 5);
+  FakeHandle handle;
+  auto fit = Build<Fit>(NewFit, nullptr, handle);
+  struct Case {
+    std::string name;
+    Pod pod;
+    std::vector<Pod> existing;
+    Status want;
+    bool stamped;  // a Status the plugin built once (stamped), or one built for this node
+  };
+  const std::vector<Case> cases = {
+      {"cpu in use", ResourcePod({{2, 1}}), {ResourcePod({{9, 0}})}, Unschedulable({Reason("cpu")}),
+       true},
+      {"cpu above capacity", ResourcePod({{11, 1}}), {}, Unresolvable({Reason("cpu")}), true},
+      {"extended resource in use", ResourcePod({{0, 0, 0, {{a, 2}}}}),
+       {ResourcePod({{0, 0, 0, {{a, 4}}}})}, Unschedulable({Reason(a)}), true},
+      {"extended resource above capacity", ResourcePod({{0, 0, 0, {{a, 6}}}}), {},
+       Unresolvable({Reason(a)}), true},
+      {"cpu and memory", ResourcePod({{2, 2}}), {ResourcePod({{9, 19}})},
+       Unschedulable({Reason("cpu"), Reason("memory")}), false},
+      {"cpu in use and resource A above capacity", ResourcePod({{2, 0, 0, {{a, 6}}}}),
+       {ResourcePod({{9, 0}})}, Unresolvable({Reason("cpu"), Reason(a)}), false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const NodeInfo node_info = MakeNodeInfo(node, c.existing);
+    CycleState state;
+    REQUIRE(fit->PreFilter(state, c.pod, {}).second.IsSuccess());
+    // The same node twice: the same answer each time.
+    for (int round = 0; round < 2; ++round) {
+      const Status got = fit->Filter(state, c.pod, node_info);
+      CheckStatus(got, c.want);
+      CHECK(got.plugin() == (c.stamped ? "NodeResourcesFit" : ""));
+    }
+  }
+}
+
 TEST_CASE("Fit Filter without PreFilter is an error (TestPreFilterDisabled)",
           "[plugins][node_resources][fit]") {
   FakeHandle handle;
