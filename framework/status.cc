@@ -1,6 +1,7 @@
 #include "framework/status.h"
 
 #include <array>
+#include <atomic>
 #include <cstdlib>
 
 namespace ksched::framework {
@@ -18,6 +19,20 @@ Status::Status(Code code, std::initializer_list<std::string_view> reasons) : cod
   std::vector<std::string>& list = MutableRep().reasons;
   list.reserve(reasons.size());
   for (std::string_view reason : reasons) list.emplace_back(reason);
+}
+
+Status::Rep& Status::MutableRep() {
+  if (rep_ == nullptr) {
+    rep_ = std::make_shared<Rep>();
+  } else if (rep_.use_count() > 1) {
+    rep_ = std::make_shared<Rep>(*rep_);
+  } else {
+    // use_count() == 1 is exact: only this object holds the block, so no other thread can be
+    // copying it. The count is read relaxed, though; the acquire fence orders the writes below
+    // after the reads of a copy that another thread dropped just before (its decrement releases).
+    std::atomic_thread_fence(std::memory_order_acquire);
+  }
+  return *rep_;
 }
 
 // Out of line: inlined with a literal name, GCC 12 at -O3 warns (-Wrestrict, a false positive) on

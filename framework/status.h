@@ -121,16 +121,8 @@ class Status {
     std::string error;
     std::string plugin;
   };
-  // The block, made or unshared first. use_count() == 1 is exact here: only this object holds the
-  // block, so no other thread can be copying it.
-  Rep& MutableRep() {
-    if (rep_ == nullptr) {
-      rep_ = std::make_shared<Rep>();
-    } else if (rep_.use_count() > 1) {
-      rep_ = std::make_shared<Rep>(*rep_);
-    }
-    return *rep_;
-  }
+  // The block, made or unshared first (out of line: mutations are off the hot paths).
+  Rep& MutableRep();
   void StampPlugin(std::string_view plugin);
   static const std::string& EmptyString();
   static const std::vector<std::string>& EmptyList();
