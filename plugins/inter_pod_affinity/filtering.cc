@@ -1,5 +1,6 @@
 // InterPodAffinity PreFilter, its extensions and Filter (upstream filtering.go).
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -7,6 +8,7 @@
 
 #include "plugins/inter_pod_affinity/filtering_state.h"
 #include "plugins/inter_pod_affinity/incoming_terms.h"
+#include "plugins/inter_pod_affinity/incremental_counts.h"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.h"
 #include "plugins/inter_pod_affinity/topology_counts.h"
 
@@ -21,73 +23,54 @@ Status MissingPreFilterState() {
                            "\" from cycleState: not found");
 }
 
-// upstream getExistingAntiAffinityCounts: the existing pods whose required anti-affinity terms
-// match the incoming pod, counted per topology pair of their node, in parallel over the nodes
-// that hold such pods.
-TopologyCounts ExistingAntiAffinityCounts(framework::Parallelizer& parallelizer,
-                                          const api::Pod& pod, const api::Labels& namespace_labels,
-                                          const std::vector<framework::NodeInfo*>& nodes) {
-  std::vector<TopologyCountList> per_slice(parallelizer.SliceCount(nodes.size()));
-  parallelizer.ForEachSlice(nodes.size(), [&](std::size_t begin, std::size_t end, std::size_t slice) {
-    TopologyCountList& list = per_slice[slice];
-    for (std::size_t i = begin; i < end; ++i) {
-      const framework::NodeInfo& info = *nodes[i];
-      const api::Node* node = info.node();
-      if (node == nullptr) continue;
-      for (const framework::PodInfoPtr& existing : info.pods_with_required_anti_affinity()) {
-        for (const framework::AffinityTerm& term : existing->required_anti_affinity_terms()) {
-          if (term.Matches(pod, &namespace_labels)) {
-            AppendIfLabeled(list, *node, term.topology_key, 1);
-          }
-        }
+// upstream getExistingAntiAffinityCounts, one node's part: the node's pods whose required
+// anti-affinity terms match the incoming pod, counted per topology pair of the node.
+void ContributeExistingAntiAffinity(const api::Pod& pod, const api::Labels& namespace_labels,
+                                    const framework::NodeInfo& info, IncrementalCounts::Sink& sink) {
+  for (const framework::PodInfoPtr& existing : info.pods_with_required_anti_affinity()) {
+    for (const framework::AffinityTerm& term : existing->required_anti_affinity_terms()) {
+      if (term.Matches(pod, &namespace_labels)) {
+        sink.AppendIfLabeled(0, *info.node(), term.topology_key, 1);
       }
     }
-  });
-  TopologyCounts counts;
-  for (const TopologyCountList& list : per_slice) counts.Merge(list);
-  return counts;
+  }
 }
 
-// upstream getIncomingAffinityAntiAffinityCounts: the existing pods matching all the incoming
-// pod's required affinity terms, and those matching each of its required anti-affinity terms,
-// counted per topology pair, in parallel over all nodes.
-void IncomingAffinityAntiAffinityCounts(framework::Parallelizer& parallelizer,
-                                        const framework::PodInfo& incoming,
-                                        NamespaceLabelsCache& namespaces,
-                                        const std::vector<framework::NodeInfo*>& nodes,
-                                        TopologyCounts& affinity_counts,
-                                        TopologyCounts& anti_affinity_counts) {
+// upstream getIncomingAffinityAntiAffinityCounts, one node's part: its pods matching all the
+// incoming pod's required affinity terms (sum 0, once per term's key) and those matching each of
+// its required anti-affinity terms (sum 1).
+void ContributeIncoming(const framework::PodInfo& incoming, NamespaceLabelsCache& namespaces,
+                        const framework::NodeInfo& info, IncrementalCounts::Sink& sink) {
   const auto& affinity_terms = incoming.required_affinity_terms();
   const auto& anti_affinity_terms = incoming.required_anti_affinity_terms();
-  if (affinity_terms.empty() && anti_affinity_terms.empty()) return;
-
-  const std::size_t slices = parallelizer.SliceCount(nodes.size());
-  std::vector<TopologyCountList> affinity_per_slice(slices);
-  std::vector<TopologyCountList> anti_affinity_per_slice(slices);
-  parallelizer.ForEachSlice(nodes.size(), [&](std::size_t begin, std::size_t end, std::size_t slice) {
-    TopologyCountList& affinity = affinity_per_slice[slice];
-    TopologyCountList& anti_affinity = anti_affinity_per_slice[slice];
-    for (std::size_t i = begin; i < end; ++i) {
-      const framework::NodeInfo& info = *nodes[i];
-      const api::Node* node = info.node();
-      if (node == nullptr) continue;
-      for (const framework::PodInfoPtr& existing : info.pods()) {
-        const api::Pod& existing_pod = existing->pod();
-        if (MatchesAllIncomingTerms(affinity_terms, existing_pod, namespaces)) {
-          for (const framework::AffinityTerm& term : affinity_terms) {
-            AppendIfLabeled(affinity, *node, term.topology_key, 1);
-          }
-        }
-        for (const framework::AffinityTerm& term : anti_affinity_terms) {
-          if (IncomingTermMatches(term, existing_pod, namespaces)) {
-            AppendIfLabeled(anti_affinity, *node, term.topology_key, 1);
-          }
-        }
+  for (const framework::PodInfoPtr& existing : info.pods()) {
+    const api::Pod& existing_pod = existing->pod();
+    if (MatchesAllIncomingTerms(affinity_terms, existing_pod, namespaces)) {
+      for (const framework::AffinityTerm& term : affinity_terms) {
+        sink.AppendIfLabeled(0, *info.node(), term.topology_key, 1);
       }
     }
-  });
-  for (const TopologyCountList& list : affinity_per_slice) affinity_counts.Merge(list);
-  for (const TopologyCountList& list : anti_affinity_per_slice) anti_affinity_counts.Merge(list);
+    for (const framework::AffinityTerm& term : anti_affinity_terms) {
+      if (IncomingTermMatches(term, existing_pod, namespaces)) {
+        sink.AppendIfLabeled(1, *info.node(), term.topology_key, 1);
+      }
+    }
+  }
+}
+
+// Whether the incoming terms' matches depend on namespace labels other than the incoming pod's
+// own (a real namespace selector): those may change between cycles without any node changing.
+bool DependsOnOtherNamespaces(const framework::PodInfo& incoming) {
+  auto real_selector = [](const framework::AffinityTerm& term) {
+    return !term.namespace_selector.Empty() && !term.namespace_selector.MatchesNothing();
+  };
+  for (const auto& term : incoming.required_affinity_terms()) {
+    if (real_selector(term)) return true;
+  }
+  for (const auto& term : incoming.required_anti_affinity_terms()) {
+    if (real_selector(term)) return true;
+  }
+  return false;
 }
 
 // Whether placing the pod on the node violates no existing pod's anti-affinity term: none of the
@@ -151,17 +134,49 @@ std::pair<framework::PreFilterResult, Status> InterPodAffinity::PreFilter(
       *pod_info, own_labels != nullptr ? *own_labels : api::Labels(), namespaces);
 
   framework::Parallelizer& parallelizer = handle_.parallelizer();
-  pre_filter->mutable_existing_anti_affinity_counts() =
-      ExistingAntiAffinityCounts(parallelizer, pod, pre_filter->namespace_labels(),
-                                 handle_.snapshot().have_pods_with_required_anti_affinity());
+  const framework::Snapshot& snapshot = handle_.snapshot();
   const framework::PodInfo& incoming = pre_filter->pod_info();
-  IncomingAffinityAntiAffinityCounts(parallelizer, incoming, *namespaces, nodes,
-                                     pre_filter->mutable_affinity_counts(),
-                                     pre_filter->mutable_anti_affinity_counts());
+  const bool has_terms = !incoming.required_affinity_terms().empty() ||
+                         !incoming.required_anti_affinity_terms().empty();
+  {
+    std::lock_guard<std::mutex> lock(sums_mu_);
+    // Existing pods' anti-affinity against this pod, carried over from the last pod that had the
+    // same namespace, labels and namespace labels.
+    const api::Labels& namespace_labels = pre_filter->namespace_labels();
+    const bool new_existing_key = !sums_.existing_anti_affinity_key.has_value() ||
+                                  !sums_.existing_anti_affinity_key->Is(pod, namespace_labels);
+    if (new_existing_key) {
+      sums_.existing_anti_affinity_key = ExistingAntiAffinityKey{
+          pod.metadata.namespace_, pod.metadata.labels, namespace_labels};
+    }
+    sums_.existing_anti_affinity.Sync(
+        snapshot, new_existing_key, snapshot.have_pods_with_required_anti_affinity(), parallelizer,
+        [&](const framework::NodeInfo& info, IncrementalCounts::Sink& sink) {
+          ContributeExistingAntiAffinity(pod, namespace_labels, info, sink);
+        });
+    pre_filter->set_existing_anti_affinity_counts(sums_.existing_anti_affinity.counts(0));
 
-  if (pre_filter->existing_anti_affinity_counts().empty() &&
-      incoming.required_affinity_terms().empty() &&
-      incoming.required_anti_affinity_terms().empty()) {
+    if (has_terms) {
+      auto contribute = [&](const framework::NodeInfo& info, IncrementalCounts::Sink& sink) {
+        ContributeIncoming(incoming, *namespaces, info, sink);
+      };
+      if (&nodes == &snapshot.nodes() && !DependsOnOtherNamespaces(incoming)) {
+        const bool new_incoming_key = !sums_.incoming_key.has_value() || !sums_.incoming_key->Is(pod);
+        if (new_incoming_key) sums_.incoming_key.emplace(pod);
+        sums_.incoming.Sync(snapshot, new_incoming_key, nodes, parallelizer, contribute);
+        pre_filter->set_affinity_counts(sums_.incoming.counts(0));
+        pre_filter->set_anti_affinity_counts(sums_.incoming.counts(1));
+      } else {
+        // Counted afresh, and not kept.
+        IncrementalCounts fresh(2);
+        fresh.Sync(snapshot, /*rebuild=*/true, nodes, parallelizer, contribute);
+        pre_filter->set_affinity_counts(fresh.counts(0));
+        pre_filter->set_anti_affinity_counts(fresh.counts(1));
+      }
+    }
+  }
+
+  if (pre_filter->existing_anti_affinity_counts().empty() && !has_terms) {
     return {{}, Status(Code::kSkip)};
   }
   pre_filter->set_pod_matches_own_affinity_terms(
@@ -214,6 +229,16 @@ Status InterPodAffinity::Filter(const framework::CycleState& state, const api::P
     return kExistingAntiAffinityNotMatch;
   }
   return {};
+}
+
+IncrementalCounts::Stats InterPodAffinity::existing_anti_affinity_stats() const {
+  std::lock_guard<std::mutex> lock(sums_mu_);
+  return sums_.existing_anti_affinity.stats();
+}
+
+IncrementalCounts::Stats InterPodAffinity::incoming_stats() const {
+  std::lock_guard<std::mutex> lock(sums_mu_);
+  return sums_.incoming.stats();
 }
 
 }  // namespace ksched::plugins::inter_pod_affinity

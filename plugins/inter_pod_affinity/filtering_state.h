@@ -13,7 +13,9 @@
 // a PreFilter over the changed cluster would have produced.
 //
 // Ownership: the incoming PodInfo and the namespace-labels cache are shared with clones (both are
-// immutable or synchronized); the counts are copied. Thread-safety: a value type; a cloned state
+// immutable or synchronized). The counts are shared too, read-only (with clones, and with
+// InterPodAffinity's cross-cycle sums, incremental_counts.h): UpdateWithPod copies a shared count
+// before changing it. Thread-safety: a value type; a cloned state
 // is updated by one thread at a time.
 #pragma once
 
@@ -53,12 +55,18 @@ class PreFilterState final : public framework::StateData {
   const api::Labels& namespace_labels() const { return namespace_labels_; }
   NamespaceLabelsCache& namespaces() const { return *namespaces_; }
 
-  const TopologyCounts& existing_anti_affinity_counts() const { return existing_anti_affinity_; }
-  const TopologyCounts& affinity_counts() const { return affinity_; }
-  const TopologyCounts& anti_affinity_counts() const { return anti_affinity_; }
-  TopologyCounts& mutable_existing_anti_affinity_counts() { return existing_anti_affinity_; }
-  TopologyCounts& mutable_affinity_counts() { return affinity_; }
-  TopologyCounts& mutable_anti_affinity_counts() { return anti_affinity_; }
+  const TopologyCounts& existing_anti_affinity_counts() const { return *existing_anti_affinity_; }
+  const TopologyCounts& affinity_counts() const { return *affinity_; }
+  const TopologyCounts& anti_affinity_counts() const { return *anti_affinity_; }
+  void set_existing_anti_affinity_counts(std::shared_ptr<const TopologyCounts> counts) {
+    existing_anti_affinity_ = std::move(counts);
+  }
+  void set_affinity_counts(std::shared_ptr<const TopologyCounts> counts) {
+    affinity_ = std::move(counts);
+  }
+  void set_anti_affinity_counts(std::shared_ptr<const TopologyCounts> counts) {
+    anti_affinity_ = std::move(counts);
+  }
 
   // Whether the incoming pod matches all its own required affinity terms (computed once in
   // PreFilter for Filter's "first pod of a group" rule).
@@ -67,13 +75,17 @@ class PreFilterState final : public framework::StateData {
 
  private:
   PreFilterState(const PreFilterState&) = default;
+  static std::shared_ptr<const TopologyCounts> EmptyCounts();
+  // The counts, copied first when shared, for UpdateWithPod.
+  static TopologyCounts& Writable(std::shared_ptr<const TopologyCounts>& counts);
 
   framework::PodInfoPtr pod_info_;
   api::Labels namespace_labels_;
   std::shared_ptr<NamespaceLabelsCache> namespaces_;
-  TopologyCounts existing_anti_affinity_;
-  TopologyCounts affinity_;
-  TopologyCounts anti_affinity_;
+  // Never null (empty counts, shared, until set).
+  std::shared_ptr<const TopologyCounts> existing_anti_affinity_ = EmptyCounts();
+  std::shared_ptr<const TopologyCounts> affinity_ = EmptyCounts();
+  std::shared_ptr<const TopologyCounts> anti_affinity_ = EmptyCounts();
   bool matches_own_affinity_terms_ = false;
 };
 

@@ -30,12 +30,18 @@
 //   - Events (queueing hints are always on in v1.34): Pod Add|UpdatePodLabel|Delete with
 //     IsSchedulableAfterPodChange, Node Add|UpdateNodeLabel with IsSchedulableAfterNodeChange.
 //
-// Thread-safety: the plugin itself is immutable after construction; Filter, Score and the PreFilter
-// extensions only read or update the cycle state they are given.
+//   - PreFilter's cluster-wide counts are carried from cycle to cycle and patched with the nodes
+//     that changed (prefilter_sums.h), for pods of the same labels, namespace and terms as the
+//     last one; the counts are those a full pass would produce.
+//
+// Thread-safety: Filter, Score and the PreFilter extensions only read or update the cycle state
+// they are given. PreFilter updates the carried counts under a mutex; the rest of the plugin is
+// immutable after construction.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -45,6 +51,7 @@
 #include "framework/interface.h"
 #include "framework/registry.h"
 #include "plugins/inter_pod_affinity/args.h"
+#include "plugins/inter_pod_affinity/prefilter_sums.h"
 
 namespace ksched::plugins::inter_pod_affinity {
 
@@ -106,12 +113,17 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
       const api::Pod& pod, const framework::EventObjects& objects) const;
 
   const InterPodAffinityArgs& args() const { return args_; }
+  // How the carried PreFilter counts were brought up to date (tests, logs).
+  IncrementalCounts::Stats existing_anti_affinity_stats() const;
+  IncrementalCounts::Stats incoming_stats() const;
 
  private:
   InterPodAffinity(const InterPodAffinityArgs& args, framework::Handle& handle);
 
   InterPodAffinityArgs args_;
   framework::Handle& handle_;
+  mutable std::mutex sums_mu_;
+  PreFilterSums sums_;  // guarded by sums_mu_
 };
 
 // nullptr args take the defaults; args of another type are an error.

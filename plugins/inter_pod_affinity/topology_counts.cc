@@ -39,6 +39,7 @@ TopologyCounts& TopologyCounts::operator=(const TopologyCounts& other) {
   blocks_.clear();
   keys_.clear();
   block_size_ = block_used_ = 0;
+  garbage_bytes_ = 0;
   counts_.reserve(other.counts_.size());
   for (const auto& [pair, count] : other.counts_) {
     counts_.emplace(TopologyPairView{StoreKey(pair.key), Store(pair.value)}, count);
@@ -74,13 +75,31 @@ std::int64_t TopologyCounts::Get(std::string_view key, std::string_view value) c
   return it != counts_.end() ? it->second : 0;
 }
 
-void TopologyCounts::Add(std::string_view key, std::string_view value, std::int64_t delta) {
+TopologyPairView TopologyCounts::Add(std::string_view key, std::string_view value,
+                                     std::int64_t delta) {
   // One lookup; a new entry is built with our own copies of the strings (same contents, so the
   // same hash).
   auto it = counts_.lazy_emplace(TopologyPairView{key, value}, [&](const auto& construct) {
     construct(TopologyPairView{StoreKey(key), Store(value)}, 0);
   });
   it->second += delta;
+  return it->first;
+}
+
+std::optional<TopologyPairView> TopologyCounts::Stored(TopologyPairView pair) const {
+  auto it = counts_.find(pair);
+  if (it == counts_.end()) return std::nullopt;
+  return it->first;
+}
+
+void TopologyCounts::Subtract(TopologyPairView stored, std::int64_t count) {
+  auto it = counts_.find(stored);
+  if (it == counts_.end()) return;
+  it->second -= count;
+  if (it->second == 0) {
+    garbage_bytes_ += it->first.value.size();
+    counts_.erase(it);
+  }
 }
 
 void TopologyCounts::Update(const api::Node& node, std::string_view key, std::int64_t delta) {
@@ -94,7 +113,10 @@ void TopologyCounts::Update(const api::Node& node, std::string_view key, std::in
   it->second += delta;
   // The entry's strings stay in the blocks until the counts go: removals are rare (the PreFilter
   // extensions' RemovePod).
-  if (it->second == 0) counts_.erase(it);
+  if (it->second == 0) {
+    garbage_bytes_ += it->first.value.size();
+    counts_.erase(it);
+  }
 }
 
 void TopologyCounts::Merge(const TopologyCountList& list) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -58,14 +59,21 @@ class TopologyCounts {
 
   // The count of the pair, 0 when absent.
   std::int64_t Get(std::string_view key, std::string_view value) const;
-  // Adds `delta` to the pair (creating it), keeping a zero entry (upstream merge / `+=`).
-  void Add(std::string_view key, std::string_view value, std::int64_t delta);
+  // Adds `delta` to the pair (creating it), keeping a zero entry (upstream merge / `+=`). Returns
+  // the pair as stored here: views valid as long as these counts (moves included, copies not).
+  TopologyPairView Add(std::string_view key, std::string_view value, std::int64_t delta);
+  // The pair as stored here (views into these counts), or nothing when absent.
+  std::optional<TopologyPairView> Stored(TopologyPairView pair) const;
+  // Subtracts `count` from a pair Add returned, dropping the entry when it comes down to zero.
+  void Subtract(TopologyPairView stored, std::int64_t count);
   // Adds `delta` to the pair of the node's label `key` when the node has it, and drops the entry
   // when it comes down to zero (upstream update: AddPod/RemovePod deltas may be negative).
   void Update(const api::Node& node, std::string_view key, std::int64_t delta);
   void Merge(const TopologyCountList& list);
 
   bool empty() const { return counts_.empty(); }
+  // Bytes of dropped entries' values still held in the blocks (a copy leaves them behind).
+  std::size_t garbage_bytes() const { return garbage_bytes_; }
   std::size_t size() const { return counts_.size(); }
   // Every topology key a pair has had here, once each: a superset of the present pairs' keys
   // (usually one or two), so that a node can be checked with one lookup per key instead of one
@@ -100,6 +108,7 @@ class TopologyCounts {
   std::size_t block_size_ = 0;  // of blocks_.back()
   std::size_t block_used_ = 0;
   std::vector<std::string_view> keys_;
+  std::size_t garbage_bytes_ = 0;
 };
 
 }  // namespace ksched::plugins::inter_pod_affinity

@@ -1548,4 +1548,208 @@ TEST_CASE("InterPodAffinity factory takes defaults, validates and refuses foreig
   CHECK_FALSE(ipa::New(&other, handle).ok());
 }
 
+// ---- Counts carried across cycles ---------------------------------------------------------------
+
+// A handle whose snapshot evolves as the scheduler's cache updates it (scheduler/cache.cc
+// UpdateSnapshot): changed NodeInfos assigned in place and recorded, the generation moved, the
+// node list rebuilt only when nodes come.
+class EvolvingHandle final : public ksched::framework::Handle {
+ public:
+  void SetNode(std::shared_ptr<const Node> node) {
+    const std::string name = node->metadata.name;
+    if (!truth_.contains(name)) order_.push_back(name);
+    truth_[name].SetNode(std::move(node));
+  }
+  void AddPod(const Pod& pod) {
+    truth_[pod.spec.node_name].AddPod(PodInfo::CreateOrDie(std::make_shared<Pod>(pod)));
+  }
+  bool RemovePod(const std::string& node, const std::string& uid) {
+    return truth_[node].RemovePod(uid);
+  }
+  const NodeInfo& Truth(const std::string& node) { return truth_.at(node); }
+  const std::vector<std::string>& node_names() const { return order_; }
+
+  void UpdateSnapshot() {
+    ksched::framework::Snapshot& snapshot = *snapshot_;
+    const std::int64_t from = snapshot.generation();
+    snapshot.BeginUpdate();
+    std::int64_t generation = from;
+    bool new_nodes = false;
+    for (const auto& [name, info] : truth_) {
+      if (info.generation() <= from) continue;
+      ksched::framework::NodeInfo* copy = snapshot.GetMutable(name);
+      if (copy == nullptr) {
+        new_nodes = true;
+        copy = snapshot.GetOrCreate(name);
+      }
+      *copy = info;
+      snapshot.NoteUpdated(copy);
+      generation = std::max(generation, info.generation());
+    }
+    snapshot.set_generation(generation);
+    if (new_nodes) {
+      snapshot.RebuildLists(order_);
+    } else {
+      snapshot.RebuildAffinityLists();
+    }
+  }
+
+  const ksched::framework::Snapshot& snapshot() const override { return *snapshot_; }
+  ksched::framework::ClusterApi& cluster_api() override { return cluster_api_; }
+  ksched::framework::EventRecorder& event_recorder() override { return event_recorder_; }
+  ksched::framework::Parallelizer& parallelizer() override { return parallelizer_; }
+  const std::string& profile_name() const override { return profile_name_; }
+  std::optional<Labels> NamespaceLabels(std::string_view name) const override {
+    if (name == "team-a") return Labels{{"team", "a"}};
+    return std::nullopt;
+  }
+  void IterateOverWaitingPods(
+      const std::function<void(ksched::framework::WaitingPod&)>& /*fn*/) override {}
+  bool RejectWaitingPod(std::string_view /*uid*/) override { return false; }
+
+ private:
+  std::map<std::string, NodeInfo> truth_;  // the cache's NodeInfos
+  std::vector<std::string> order_;
+  std::unique_ptr<ksched::framework::Snapshot> snapshot_ =
+      std::make_unique<ksched::framework::Snapshot>();
+  ksched::framework::Parallelizer parallelizer_{4};
+  ksched::plugins::testing::FakeClusterApi cluster_api_;
+  ksched::plugins::testing::DiscardingEventRecorder event_recorder_;
+  std::string profile_name_ = "default-scheduler";
+};
+
+std::unique_ptr<ksched::framework::Plugin> NewPlugin(ksched::framework::Handle& handle) {
+  auto built = ipa::New(nullptr, handle);
+  REQUIRE(built.ok());
+  return *std::move(built);
+}
+
+TEST_CASE("InterPodAffinity PreFilter counts carried across cycles equal a fresh count",
+          "[plugins][inter_pod_affinity]") {
+  // A cluster that changes between cycles the way a scheduler's does (pods bound and deleted,
+  // nodes relabelled and added), scheduled with a few pod shapes in runs. After every cycle the
+  // plugin's counts must equal those of a plugin that never saw an earlier cycle.
+  std::mt19937 random(20261201);
+  auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+  EvolvingHandle handle;
+  int next_node = 0;
+  auto add_node = [&] {
+    const std::string name = Numbered("node-", next_node);
+    handle.SetNode(MakeNode(name, {{"zone", Numbered("z", next_node % 4)}, {"hostname", name}}));
+    ++next_node;
+  };
+  for (int i = 0; i < 40; ++i) add_node();
+
+  // Existing pods: web, db, and pods with anti-affinity to db (per zone or per host) or to web.
+  auto existing_pod = [&](const std::string& node) {
+    PodBuilder pod;
+    pod.Node(node).Namespace(pick(5) == 0 ? "team-a" : "default");
+    switch (pick(5)) {
+      case 0: pod.Label("app", "web"); break;
+      case 1: pod.Label("app", "db"); break;
+      case 2: pod.Label("app", "cache").PodAntiAffinityIn("app", "zone", {"db"}); break;
+      case 3: pod.Label("app", "db").PodAntiAffinityIn("app", "hostname", {"db"}); break;
+      default: pod.Label("app", "batch").PodAntiAffinityIn("app", "hostname", {"web"}); break;
+    }
+    return pod.Obj();
+  };
+  std::vector<std::pair<std::string, std::string>> placed;  // (node, uid)
+  auto place = [&](const Pod& pod) {
+    handle.AddPod(pod);
+    placed.emplace_back(pod.spec.node_name, pod.metadata.uid);
+  };
+  for (int i = 0; i < 120; ++i) place(existing_pod(handle.node_names()[pick(40)]));
+
+  // The pods being scheduled, one shape per run of cycles.
+  const std::vector<Pod> incoming = {
+      MakePod().Namespace("default").Label("app", "db").PodAffinityIn("app", "zone", {"web"})
+          .PodAntiAffinityIn("app", "hostname", {"db"}).Obj(),
+      MakePod().Namespace("default").Label("app", "web").Obj(),
+      MakePod().Namespace("team-a").Label("app", "db").PodAntiAffinityIn("app", "zone", {"cache"})
+          .Obj(),
+      // A real namespace selector: counted afresh every cycle.
+      MakePod().Namespace("default").Label("app", "db")
+          .RequiredAffinity(Term(Selector({In("app", {"web"})}), "zone", {},
+                                 Selector({In("team", {"a"})}))).Obj(),
+  };
+
+  handle.UpdateSnapshot();
+  std::unique_ptr<ksched::framework::Plugin> owner = NewPlugin(handle);
+  auto* plugin = dynamic_cast<InterPodAffinity*>(owner.get());
+  REQUIRE(plugin != nullptr);
+
+  // States kept from earlier cycles (as preemption or a slow binding might), with what they held.
+  std::vector<std::pair<std::unique_ptr<CycleState>, StateCounts>> kept;
+  std::size_t shape = 0;
+  for (int cycle = 0; cycle < 300; ++cycle) {
+    CAPTURE(cycle);
+    if (cycle % 25 == 0) shape = static_cast<std::size_t>(pick(static_cast<int>(incoming.size())));
+    const Pod& pod = incoming[shape];
+
+    // What changed since the last cycle: usually the last pod's bind, sometimes more.
+    const int changes = pick(4) == 0 ? 1 + pick(6) : 1;
+    for (int c = 0; c < changes; ++c) {
+      const int what = pick(20);
+      if (what < 12 || placed.empty()) {
+        place(existing_pod(handle.node_names()[pick(next_node)]));
+      } else if (what < 17) {
+        const std::size_t victim = static_cast<std::size_t>(pick(static_cast<int>(placed.size())));
+        REQUIRE(handle.RemovePod(placed[victim].first, placed[victim].second));
+        placed.erase(placed.begin() + static_cast<std::ptrdiff_t>(victim));
+      } else if (what < 19) {
+        const std::string& name = handle.node_names()[pick(next_node)];
+        handle.SetNode(MakeNode(name, {{"zone", Numbered("z", pick(5))}, {"hostname", name}}));
+      } else {
+        add_node();
+      }
+    }
+    handle.UpdateSnapshot();
+    if (pick(10) == 0) handle.UpdateSnapshot();  // an update that changed nothing
+
+    auto state = std::make_unique<CycleState>();
+    const Status status = plugin->PreFilter(*state, pod, handle.snapshot().nodes()).second;
+    std::unique_ptr<ksched::framework::Plugin> fresh_owner = NewPlugin(handle);
+    auto* fresh = dynamic_cast<InterPodAffinity*>(fresh_owner.get());
+    CycleState fresh_state;
+    const Status fresh_status = fresh->PreFilter(fresh_state, pod, handle.snapshot().nodes()).second;
+    REQUIRE(status.code() == fresh_status.code());
+    const auto* got = state->ReadAs<PreFilterState>(ipa::kPreFilterStateKey);
+    const auto* want = fresh_state.ReadAs<PreFilterState>(ipa::kPreFilterStateKey);
+    REQUIRE((got == nullptr) == (want == nullptr));
+    if (got != nullptr) {
+      CHECK(Describe(CountsOf(*got)) == Describe(CountsOf(*want)));
+      if (pick(8) == 0) kept.emplace_back(std::move(state), CountsOf(*got));
+    }
+    if (!kept.empty() && pick(6) == 0) {
+      kept.erase(kept.begin() + pick(static_cast<int>(kept.size())));
+    }
+  }
+  // Kept states never saw later cycles' changes.
+  for (const auto& [state, counts] : kept) {
+    const auto* held = state->ReadAs<PreFilterState>(ipa::kPreFilterStateKey);
+    REQUIRE(held != nullptr);
+    CHECK(Describe(CountsOf(*held)) == Describe(counts));
+  }
+  // The counts were patched, not recounted, in most cycles.
+  const auto existing = plugin->existing_anti_affinity_stats();
+  const auto incoming_stats = plugin->incoming_stats();
+  CHECK(existing.patched_nodes > 200);
+  CHECK(existing.rebuilds < 100);
+  CHECK(incoming_stats.patched_nodes > 50);
+}
+
+TEST_CASE("InterPodAffinity recounts for a snapshot that records no updates",
+          "[plugins][inter_pod_affinity]") {
+  // Snapshots built from objects (tests, tools) have generation 0: nothing can be carried over.
+  const Setup setup = MakeSetup({MakePod().Node("n1").PodAntiAffinityIn("app", "zone", {"db"}).Obj()},
+                                {MakeNode("n1", {{"zone", "z1"}})});
+  const Pod pod = MakePod().Label("app", "db").Obj();
+  for (int i = 0; i < 3; ++i) {
+    CycleState state;
+    REQUIRE(setup.PreFilter(state, pod).second.IsSuccess());
+  }
+  CHECK(setup.plugin->existing_anti_affinity_stats().rebuilds == 3);
+  CHECK(setup.plugin->existing_anti_affinity_stats().patched_nodes == 0);
+}
+
 }  // namespace
