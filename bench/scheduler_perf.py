@@ -695,7 +695,11 @@ def run_one(workload, which, args, log_dir):
         sched_log = open(os.path.join(run_log_dir, "scheduler.log"), "w")
 
         def start_scheduler():
-            started = subprocess.Popen(cmd, stdout=sched_log, stderr=subprocess.STDOUT)
+            # --wrap-ours (profiling): the figures then describe the wrapper's process, not ours.
+            wrapped = shlex.split(args.wrap_ours) + cmd if which == "ours" and args.wrap_ours else cmd
+            if wrapped is not cmd:
+                result["wrapped_by"] = args.wrap_ours
+            started = subprocess.Popen(wrapped, stdout=sched_log, stderr=subprocess.STDOUT)
             result["scheduler_pid"] = started.pid
             log(f"{tag}: {n_nodes} nodes; scheduler pid {started.pid}")
             return started
@@ -1171,6 +1175,8 @@ def verify(out_dir):
             problems.append(f"{tag}: median of {r['median_of']} runs but {len(r.get('repetitions', []))} listed")
         if r.get("errors"):
             problems.append(f"{tag}: errors: {r['errors']}")
+        if r.get("wrapped_by"):
+            problems.append(f"{tag}: ours ran under {r['wrapped_by']!r} (a profiling run: CPU and RSS are the wrapper's)")
         m = r.get("measured") or {}
         if not m or m.get("bound") != m.get("created") or m.get("created") != r.get("measured_pods"):
             problems.append(f"{tag}: bound/created/measured {m.get('bound')}/{m.get('created')}/{r.get('measured_pods')}")
@@ -1376,6 +1382,10 @@ def main():
                         "clientConnection.contentType for ours and upstream, --kube-api-content-type for the null "
                         "binder (default: theirs, protobuf for all three)")
     p.add_argument("--no-decision-rate", action="store_true")
+    p.add_argument("--wrap-ours", metavar="COMMAND",
+                   help="prefix ours' command line with this one, for profiling (e.g. 'heaptrack -o /tmp/h' or "
+                        "'perf record -g -o /tmp/p.data'); CPU and RSS then measure the wrapper's process, so the run "
+                        "is for the profile only, and its JSON records the wrapper under wrapped_by")
     p.add_argument("--verify", action="store_true", help="check the JSON's fields afterwards; exit 1 on a problem")
     p.add_argument("--verify-only", metavar="DIR")
     p.add_argument("--report-only", metavar="DIR",
