@@ -623,13 +623,38 @@ def scheduler_command(which, args, env, config_path):
 
 
 def stop_process(proc, grace=15.0):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
+    """SIGTERM, SIGKILL after `grace` seconds; to the process group it leads when it was started with
+    one of its own (a --wrap-ours wrapper and the scheduler under it)."""
+    group = getattr(proc, "ksched_own_group", False)
+
+    def send(sig):
+        try:
+            if group:
+                os.killpg(proc.pid, sig)
+            else:
+                proc.send_signal(sig)
+        except ProcessLookupError:
+            pass
+
+    def group_alive():
+        try:
+            os.killpg(proc.pid, 0)
+            return True
+        except ProcessLookupError:
+            return False
+
+    if proc.poll() is None or (group and group_alive()):
+        send(signal.SIGTERM)
+        deadline = time.monotonic() + grace
         try:
             proc.wait(grace)
+            while group and group_alive() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            if group and group_alive():
+                raise subprocess.TimeoutExpired(proc.args, grace)
         except subprocess.TimeoutExpired:
             log(f"pid {proc.pid} ignored SIGTERM for {grace:.0f} s: SIGKILL")
-            proc.kill()
+            send(signal.SIGKILL)
             proc.wait()
     return proc.returncode
 
@@ -699,7 +724,11 @@ def run_one(workload, which, args, log_dir):
             wrapped = shlex.split(args.wrap_ours) + cmd if which == "ours" and args.wrap_ours else cmd
             if wrapped is not cmd:
                 result["wrapped_by"] = args.wrap_ours
-            started = subprocess.Popen(wrapped, stdout=sched_log, stderr=subprocess.STDOUT)
+            # A wrapper may not pass SIGTERM on (heaptrack's script does not): it runs in a process
+            # group of its own, which stop_process signals whole.
+            started = subprocess.Popen(wrapped, stdout=sched_log, stderr=subprocess.STDOUT,
+                                       start_new_session=wrapped is not cmd)
+            started.ksched_own_group = wrapped is not cmd
             result["scheduler_pid"] = started.pid
             log(f"{tag}: {n_nodes} nodes; scheduler pid {started.pid}")
             return started

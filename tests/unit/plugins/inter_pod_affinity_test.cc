@@ -22,6 +22,7 @@
 #include "framework/parallelizer.h"
 #include "plugins/inter_pod_affinity/args.h"
 #include "plugins/inter_pod_affinity/filtering_state.h"
+#include "plugins/inter_pod_affinity/incremental_counts.h"
 #include "test_objects.h"
 
 namespace {
@@ -1736,6 +1737,59 @@ TEST_CASE("InterPodAffinity PreFilter counts carried across cycles equal a fresh
   CHECK(existing.patched_nodes > 200);
   CHECK(existing.rebuilds < 100);
   CHECK(incoming_stats.patched_nodes > 50);
+}
+
+TEST_CASE("IncrementalCounts copies a sum a state still holds, and patches the copy",
+          "[plugins][inter_pod_affinity]") {
+  // One zone pair per pod with app=db on the node; the first sum is held across a change, so
+  // the change must copy it (the holder keeps its view), and later patches must work on the copy
+  // once the holder is gone (its storage freed).
+  EvolvingHandle handle;
+  handle.SetNode(MakeNode("a", {{"zone", "z1"}}));
+  handle.SetNode(MakeNode("b", {{"zone", "z2"}}));
+  const Pod db_a = MakePod().Node("a").Label("app", "db").Obj();
+  const Pod db_b = MakePod().Node("b").Label("app", "db").Obj();
+  handle.AddPod(db_a);
+  handle.UpdateSnapshot();
+  ipa::IncrementalCounts counts(1);
+  auto contribute = [](const NodeInfo& info, ipa::IncrementalCounts::Sink& sink) {
+    for (const auto& pod : info.pods()) {
+      if (pod->pod().metadata.labels.Get("app") == "db") {
+        sink.AppendIfLabeled(0, *info.node(), "zone", 1);
+      }
+    }
+  };
+  auto sync = [&] {
+    counts.Sync(handle.snapshot(), false, handle.snapshot().nodes(), handle.parallelizer(),
+                contribute);
+  };
+  sync();
+  CHECK(counts.stats().rebuilds == 1);
+  auto held = std::make_unique<std::shared_ptr<const TopologyCounts>>(counts.counts(0));
+  CHECK((*held)->ToMap() == CountMap{{{"zone", "z1"}, 1}});
+
+  handle.AddPod(db_b);
+  handle.UpdateSnapshot();
+  sync();
+  CHECK(counts.stats().patched_nodes == 1);
+  CHECK((*held)->ToMap() == CountMap{{{"zone", "z1"}, 1}});
+  CHECK(counts.counts(0)->ToMap() == CountMap{{{"zone", "z1"}, 1}, {{"zone", "z2"}, 1}});
+
+  held.reset();  // the old sum's strings go with it
+  REQUIRE(handle.RemovePod("a", db_a.metadata.uid));
+  handle.SetNode(MakeNode("b", {{"zone", "z3"}}));
+  handle.UpdateSnapshot();
+  sync();
+  CHECK(counts.stats().rebuilds == 1);
+  CHECK(counts.counts(0)->ToMap() == CountMap{{{"zone", "z3"}, 1}});
+  // Nothing changed: read back.
+  handle.UpdateSnapshot();
+  sync();
+  CHECK(counts.stats().reused == 1);
+  // A caller's new key: a rebuild.
+  counts.Sync(handle.snapshot(), true, handle.snapshot().nodes(), handle.parallelizer(), contribute);
+  CHECK(counts.stats().rebuilds == 2);
+  CHECK(counts.counts(0)->ToMap() == CountMap{{{"zone", "z3"}, 1}});
 }
 
 TEST_CASE("InterPodAffinity recounts for a snapshot that records no updates",
