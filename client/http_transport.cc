@@ -10,7 +10,9 @@
 
 #include <sys/socket.h>
 
+#include <array>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -30,11 +32,13 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 
 #include <charconv>
 #include "api/build_info.h"
 #include "client/concat.h"
+#include "client/http2_codec.h"
 #include "client/server_url.h"
 #include "spdlog/spdlog.h"
 
@@ -154,10 +158,17 @@ absl::StatusOr<std::shared_ptr<ssl::context>> MakeTlsContext(const RestConfig& c
 // generation of the client certificate its TLS context presents (0: the RestConfig's own).
 class Connection {
  public:
-  Connection(net::io_context& ioc, std::shared_ptr<ssl::context> tls_context, std::uint64_t generation)
+  // `offer_http2`: the TLS handshake offers "h2" before "http/1.1" (ALPN); alpn() tells what the
+  // server chose.
+  Connection(net::io_context& ioc, std::shared_ptr<ssl::context> tls_context, std::uint64_t generation,
+             bool offer_http2 = false)
       : tls_generation(generation), tls_context_(std::move(tls_context)) {
     if (tls_context_ != nullptr) {
       tls_.emplace(ioc, *tls_context_);
+      if (offer_http2) {
+        static constexpr unsigned char kProtocols[] = "\x02h2\x08http/1.1";
+        if (SSL_set_alpn_protos(tls_->native_handle(), kProtocols, sizeof(kProtocols) - 1) != 0) std::abort();
+      }
       // Asio sets SSL_MODE_RELEASE_BUFFERS, which frees the 16 KB record buffers whenever they
       // are empty and allocates them again for the next record: a malloc and free of 16 KB per
       // request and response. A connection keeps its buffers instead (~34 KB each).
@@ -169,6 +180,14 @@ class Connection {
   beast::tcp_stream& tcp() { return tls_ ? tls_->next_layer() : *plain_; }
   bool is_tls() const { return tls_.has_value(); }
   beast::ssl_stream<beast::tcp_stream>& tls() { return *tls_; }
+  // The protocol the server selected by ALPN ("h2", "http/1.1"), empty when none was negotiated.
+  std::string_view alpn() {
+    if (!tls_) return {};
+    const unsigned char* data = nullptr;
+    unsigned int size = 0;
+    SSL_get0_alpn_selected(tls_->native_handle(), &data, &size);
+    return {reinterpret_cast<const char*>(data), size};
+  }
   template <class F>
   void Visit(F&& f) {
     if (tls_) f(*tls_);
@@ -229,6 +248,13 @@ class HttpTransport::Impl {
  public:
   struct Exchange;
   class StreamReader;
+  class H2Connection;
+
+  // How unary calls travel. HTTP/2 (multiplexed over http2_connections connections, as client-go
+  // does over one) when it is enabled, the server is HTTPS and selects "h2" by ALPN; HTTP/1.1 over
+  // the keep-alive pool otherwise. Decided by the first handshake; a server that declines h2 turns
+  // the transport to HTTP/1.1 for good. Streams always use HTTP/1.1 (see "HTTP/2" below).
+  enum class Protocol { kHttp2Offered, kHttp1 };
 
   Impl(RestConfig config, TransportOptions options, AuthorizationSource auth,
        ClientCertificateSource client_certificate, ServerUrlParts url,
@@ -241,7 +267,8 @@ class HttpTransport::Impl {
         tls_context_(std::move(tls_context)),
         user_agent_(config_.user_agent.empty() ? api::UserAgent() : config_.user_agent),
         work_(net::make_work_guard(ioc_)),
-        resolver_(ioc_) {
+        resolver_(ioc_),
+        protocol_(url_.tls && options_.http2 ? Protocol::kHttp2Offered : Protocol::kHttp1) {
     thread_ = std::thread([this] { ioc_.run(); });
     io_thread_id_ = thread_.get_id();
   }
@@ -259,6 +286,11 @@ class HttpTransport::Impl {
         for (auto& ex : active_) {
           if (ex->conn) ex->conn->Close();
         }
+        std::vector<std::shared_ptr<H2Connection>> h2 = std::move(h2_retiring_);
+        for (auto& slot : h2_pool_) {
+          if (slot) h2.push_back(std::move(slot));
+        }
+        for (auto& c : h2) H2Fail(c, absl::CancelledError("transport shut down"));
         for (auto& weak : streams_) {
           if (auto reader = weak.lock()) CloseReader(*reader);
         }
@@ -321,6 +353,14 @@ class HttpTransport::Impl {
     std::shared_ptr<const ClientCertificate> certificate;  // null: none supplied
     bool written = false;
     bool retried = false;
+    // HTTP/2 only: the deadline (HTTP/1.1 has the stream's expiry), the connection and stream,
+    // the submission number (written once a write taken after it completed), the response.
+    std::optional<net::steady_timer> timer;
+    std::shared_ptr<H2Connection> h2;
+    std::int32_t h2_stream = 0;
+    std::uint64_t h2_submission = 0;
+    std::optional<Http2ResponseHead> h2_head;
+    std::string h2_body;
   };
 
   void Send(HttpRequest request, Callback done) {
@@ -340,7 +380,7 @@ class HttpTransport::Impl {
         return;
       }
       active_.insert(ex);
-      Start(ex);
+      StartActive(ex);
     });
   }
 
@@ -422,6 +462,12 @@ class HttpTransport::Impl {
     std::uint64_t closed = idle_.size();
     for (auto& conn : idle_) conn->Close();
     idle_.clear();
+    for (std::shared_ptr<H2Connection> slot : h2_pool_) {  // each closes once its calls are done
+      if (slot && slot->tls_generation < tls_generation_) {
+        H2Retire(slot);
+        ++closed;
+      }
+    }
     for (auto& weak : streams_) {
       std::shared_ptr<StreamReader> reader = weak.lock();
       if (!reader || reader->closed_ || !reader->conn_ ||
@@ -550,14 +596,22 @@ class HttpTransport::Impl {
     }
     if (was_active) active_.erase(ex);
     ex->conn.reset();
+    ex->h2.reset();
+    if (ex->timer) ex->timer->cancel();
     Callback done = std::move(ex->done);
     if (done) done(std::move(result));
     while (!pending_.empty() && active_.size() < options_.max_connections && !shutting_down_) {
       std::shared_ptr<Exchange> next = std::move(pending_.front());
       pending_.pop_front();
       active_.insert(next);
-      Start(next);
+      StartActive(next);
     }
+  }
+
+  // At most max_connections unary calls are in flight, whichever protocol carries them.
+  void StartActive(const std::shared_ptr<Exchange>& ex) {
+    if (protocol_ == Protocol::kHttp2Offered) return H2Start(ex);
+    Start(ex);
   }
 
   absl::Status ErrorStatus(const beast::error_code& ec, std::string_view method,
@@ -844,6 +898,419 @@ class HttpTransport::Impl {
     std::erase_if(streams_, [](const std::weak_ptr<StreamReader>& w) { return w.expired(); });
   }
 
+  // ---- HTTP/2 -------------------------------------------------------------------------------------
+  // Unary calls travel as HTTP/2 streams over `http2_connections` TLS connections, in turn
+  // (client-go multiplexes over one). Watches do not: they keep dedicated HTTP/1.1 connections.
+  // Over HTTP/2 the API server writes each watch event through the connection's serve loop and
+  // frame writer, and under load a pod watch fell behind the watch cache, which ended it: 2-14
+  // clean ends per 6-second GPU run, each a rewatch, with or without other streams on its
+  // connection; none over HTTP/1.1.
+  // A connection that the server GOAWAYs, or whose client certificate was replaced, retires: it
+  // takes no new streams and closes when its last one ends; the next request opens a new one.
+  // Requests whose frames had not been written when the connection failed, and streams the server
+  // refused (REFUSED_STREAM, e.g. past its GOAWAY's last stream), are sent again once, on a new
+  // connection, whatever the method: the server cannot have acted on them.
+
+  class H2Connection final : public Http2Codec::Listener {
+   public:
+    enum class State { kConnecting, kReady, kClosed };
+
+    H2Connection(Impl* impl, std::uint64_t generation)
+        : impl_(impl), tls_generation(generation), health_timer(impl->ioc_) {}
+
+    void OnResponseHead(std::int32_t id, Http2ResponseHead head) override {
+      impl_->H2OnHead(*this, id, std::move(head));
+    }
+    void OnData(std::int32_t id, std::string_view data) override { impl_->H2OnData(*this, id, data); }
+    void OnStreamClose(std::int32_t id, std::uint32_t error_code) override {
+      impl_->H2OnClose(*this, id, error_code);
+    }
+    void OnGoAway(std::int32_t last_stream_id, std::uint32_t error_code) override {
+      impl_->H2OnGoAway(*this, last_stream_id, error_code);
+    }
+    void OnPingAck() override { ping_outstanding = false; }
+
+    Impl* impl_;
+    const std::uint64_t tls_generation;
+    std::shared_ptr<Connection> conn;
+    std::unique_ptr<Http2Codec> codec;  // from the handshake on
+    State state = State::kConnecting;
+    std::vector<std::shared_ptr<Exchange>> waiting;  // submitted once connected
+    std::unordered_map<std::int32_t, std::shared_ptr<Exchange>> exchanges;
+    std::string output;         // frames taken from the codec, being written
+    bool writing = false;
+    std::uint64_t submissions = 0;      // exchanges submitted so far
+    std::uint64_t written_through = 0;  // exchanges 1..this went out with a completed write
+    std::array<char, 16 * 1024> input;
+    net::steady_timer health_timer;     // PINGs a connection silent for http2_read_idle_timeout
+    Clock::time_point last_read{};
+    Clock::time_point ping_sent{};
+    bool ping_outstanding = false;
+  };
+
+  void H2Start(const std::shared_ptr<Exchange>& ex) {
+    if (absl::Status adopted = AdoptCertificate(ex->certificate); !adopted.ok()) {
+      return Finish(ex, Prefixed(adopted, MethodName(ex->method), ex->target), true);
+    }
+    ex->timer.emplace(ioc_);
+    ex->timer->expires_at(ex->deadline);
+    ex->timer->async_wait([this, ex](beast::error_code ec) {
+      if (!ec) H2Timeout(ex);
+    });
+    H2Dispatch(ex);
+  }
+
+  // The connection new streams go to, opened when there is none (or the current one retired).
+  std::shared_ptr<H2Connection> H2Current() {
+    if (h2_pool_.empty()) h2_pool_.resize(std::max<std::size_t>(1, options_.http2_connections));
+    std::shared_ptr<H2Connection> c = h2_pool_[h2_next_++ % h2_pool_.size()];
+    if (c && (c->state == H2Connection::State::kClosed ||
+              (c->state == H2Connection::State::kReady && !c->codec->CanOpenStreams()))) {
+      H2Retire(c);
+      c.reset();
+    }
+    if (!c) {
+      c = std::make_shared<H2Connection>(this, tls_generation_);
+      h2_pool_[(h2_next_ - 1) % h2_pool_.size()] = c;
+      H2Connect(c);
+    }
+    return c;
+  }
+
+  void H2Dispatch(const std::shared_ptr<Exchange>& ex) {
+    if (shutting_down_) return Finish(ex, absl::CancelledError("transport shut down"), true);
+    if (protocol_ == Protocol::kHttp1) return H2FallBack(ex);
+    std::shared_ptr<H2Connection> c = H2Current();
+    ex->h2 = c;
+    ex->h2_stream = 0;
+    if (c->state == H2Connection::State::kConnecting) return c->waiting.push_back(ex);
+    H2Submit(c, ex);
+  }
+
+  // Hands an exchange that was meant for HTTP/2 to the HTTP/1.1 pool.
+  void H2FallBack(const std::shared_ptr<Exchange>& ex) {
+    ex->h2.reset();
+    if (ex->timer) {
+      ex->timer->cancel();
+      ex->timer.reset();
+    }
+    Start(ex);  // still counted in active_
+  }
+
+  Http2Request ToHttp2(const http::request<http::string_body>& req) const {
+    Http2Request out;
+    out.method = std::string_view(req.method_string().data(), req.method_string().size());
+    out.scheme = "https";
+    out.authority = url_.host_header;
+    out.path = std::string_view(req.target().data(), req.target().size());
+    for (const auto& field : req) {
+      switch (field.name()) {
+        case http::field::host:  // :authority instead
+        case http::field::connection:
+        case http::field::keep_alive:
+        case http::field::content_length:  // the codec sets it
+        case http::field::transfer_encoding:
+          continue;
+        default:
+          break;
+      }
+      std::string name(field.name_string());
+      for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      out.headers.emplace_back(std::move(name), std::string(field.value()));
+    }
+    out.body = req.body();  // a copy: a refused stream is sent again
+    return out;
+  }
+
+  void H2Submit(const std::shared_ptr<H2Connection>& c, const std::shared_ptr<Exchange>& ex) {
+    if (Clock::now() >= ex->deadline) {
+      ex->h2.reset();
+      return Finish(ex, absl::DeadlineExceededError(Concat(MethodName(ex->method), " ", config_.server,
+                                                           ex->target, ": timed out")), true);
+    }
+    absl::StatusOr<std::int32_t> id = c->codec->Submit(ToHttp2(ex->req));
+    if (!id.ok()) {  // the connection is going away: the next dispatch opens another
+      H2Retire(c);
+      if (!ex->retried) {
+        ex->retried = true;
+        return H2Dispatch(ex);
+      }
+      ex->h2.reset();
+      return Finish(ex, Prefixed(id.status(), MethodName(ex->method), ex->target), true);
+    }
+    {
+      std::lock_guard<std::mutex> lock(stats_mu_);
+      ++stats_.requests;
+      ++stats_.http2_streams;
+      if (c->submissions > 0) ++stats_.connections_reused;
+    }
+    ex->written = false;
+    ex->h2_stream = *id;
+    ex->h2_submission = ++c->submissions;
+    c->exchanges.emplace(*id, ex);
+    H2Flush(c);
+  }
+
+  void H2Connect(const std::shared_ptr<H2Connection>& c) {
+    c->conn = std::make_shared<Connection>(ioc_, tls_context_, tls_generation_, /*offer_http2=*/true);
+    Connect(c->conn, Clock::now() + options_.connect_timeout,
+            [this, c](absl::Status status) { H2Connected(c, std::move(status)); });
+  }
+
+  void H2Connected(const std::shared_ptr<H2Connection>& c, absl::Status status) {
+    if (status.ok() && c->state == H2Connection::State::kClosed) {
+      status = absl::CancelledError("transport shut down");
+    }
+    if (status.ok() && c->conn->alpn() != "h2") {
+      // The server speaks HTTP/1.1 only: this connection becomes the pool's first, and everything
+      // waiting goes to the pool.
+      spdlog::info("{}: the server did not select HTTP/2 (ALPN \"{}\"); using HTTP/1.1", config_.server,
+                   c->conn->alpn());
+      protocol_ = Protocol::kHttp1;
+      c->state = H2Connection::State::kClosed;
+      H2LeavePool(*c);
+      c->conn->idle_since = Clock::now();
+      idle_.push_back(std::move(c->conn));
+      for (auto& ex : std::exchange(c->waiting, {})) H2FallBack(ex);
+      return;
+    }
+    absl::StatusOr<std::unique_ptr<Http2Codec>> codec =
+        status.ok() ? Http2Codec::Create(c.get()) : absl::StatusOr<std::unique_ptr<Http2Codec>>(status);
+    if (!codec.ok()) {
+      c->state = H2Connection::State::kClosed;
+      if (c->conn) c->conn->Close();
+      H2LeavePool(*c);
+      for (auto& ex : std::exchange(c->waiting, {})) {
+        ex->h2.reset();
+        Finish(ex, Prefixed(codec.status(), MethodName(ex->method), ex->target), true);
+      }
+      return;
+    }
+    c->codec = std::move(*codec);
+    c->state = H2Connection::State::kReady;
+    c->conn->tcp().expires_never();  // streams have their own deadlines; PINGs watch the connection
+    c->last_read = Clock::now();
+    H2Read(c);
+    H2ArmHealth(c, options_.http2_read_idle_timeout);
+    for (auto& ex : std::exchange(c->waiting, {})) H2Submit(c, ex);
+    H2Flush(c);
+  }
+
+  void H2Read(const std::shared_ptr<H2Connection>& c) {
+    c->conn->tls().async_read_some(net::buffer(c->input), [this, c](beast::error_code ec, std::size_t n) {
+      if (c->state == H2Connection::State::kClosed) return;
+      if (ec) return H2Fail(c, H2Error(ec));
+      c->last_read = Clock::now();
+      c->ping_outstanding = false;  // the peer is alive
+      if (absl::Status received = c->codec->Receive(std::string_view(c->input.data(), n)); !received.ok()) {
+        return H2Fail(c, received);
+      }
+      H2Flush(c);
+      if (c->state == H2Connection::State::kClosed) return;
+      if (!c->codec->Alive()) return H2Fail(c, absl::UnavailableError("HTTP/2 connection closed"));
+      H2Read(c);
+    });
+  }
+
+  void H2Flush(std::shared_ptr<H2Connection> c) {
+    if (c->writing || c->state != H2Connection::State::kReady) return;
+    c->codec->TakeOutput(&c->output);
+    if (c->output.empty()) return H2CloseIfDone(c);
+    c->writing = true;
+    const std::uint64_t through = c->submissions;
+    net::async_write(c->conn->tls(), net::buffer(c->output),
+                     [this, c, through](beast::error_code ec, std::size_t) {
+                       c->writing = false;
+                       c->output.clear();
+                       if (c->state == H2Connection::State::kClosed) return;
+                       if (ec) return H2Fail(c, H2Error(ec));
+                       c->written_through = through;
+                       H2Flush(c);
+                     });
+  }
+
+  // Sends a PING after http2_read_idle_timeout of silence and gives up on the connection when no
+  // answer comes within http2_ping_timeout (client-go's ReadIdleTimeout and PingTimeout).
+  void H2ArmHealth(const std::shared_ptr<H2Connection>& c, Clock::duration wait) {
+    c->health_timer.expires_after(wait);
+    c->health_timer.async_wait([this, c](beast::error_code ec) {
+      if (ec || c->state != H2Connection::State::kReady) return;
+      const Clock::time_point now = Clock::now();
+      if (c->ping_outstanding) {
+        if (now - c->ping_sent >= options_.http2_ping_timeout) {
+          return H2Fail(c, absl::UnavailableError(Concat("HTTP/2 connection: no PING answer within ",
+                                                         options_.http2_ping_timeout.count(), " ms")));
+        }
+        return H2ArmHealth(c, options_.http2_ping_timeout - (now - c->ping_sent));
+      }
+      const Clock::duration silent = now - c->last_read;
+      if (silent < options_.http2_read_idle_timeout) return H2ArmHealth(c, options_.http2_read_idle_timeout - silent);
+      c->codec->Ping();
+      c->ping_outstanding = true;
+      c->ping_sent = now;
+      H2Flush(c);
+      H2ArmHealth(c, options_.http2_ping_timeout);
+    });
+  }
+
+  absl::Status H2Error(const beast::error_code& ec) const {
+    if (shutting_down_) return absl::CancelledError("transport shut down");
+    return absl::UnavailableError(Concat("HTTP/2 connection: ", ec.message(), " (", ec.category().name(), ":",
+                                         ec.value(), ")"));
+  }
+
+  // The connection is unusable: its streams fail (or go again, when they cannot have reached the
+  // server) and it closes.
+  void H2Fail(std::shared_ptr<H2Connection> c, absl::Status status) {
+    if (c->state == H2Connection::State::kClosed) return;
+    const bool connecting = c->state == H2Connection::State::kConnecting;
+    c->state = H2Connection::State::kClosed;
+    if (c->conn) c->conn->Close();
+    c->health_timer.cancel();
+    H2LeavePool(*c);
+    std::erase(h2_retiring_, c);
+    if (connecting) return;  // H2Connected fails what waits
+    spdlog::debug("{}: {}", config_.server, std::string(status.message()));
+    for (auto& [id, ex] : std::exchange(c->exchanges, {})) {
+      ex->h2.reset();
+      ex->written = ex->h2_submission <= c->written_through;
+      if (!ex->written && !ex->retried && !shutting_down_) {
+        ex->retried = true;
+        {
+          std::lock_guard<std::mutex> lock(stats_mu_);
+          ++stats_.stale_connection_retries;
+        }
+        net::post(ioc_, [this, ex] { H2Dispatch(ex); });
+        continue;
+      }
+      Finish(ex, Prefixed(status, MethodName(ex->method), ex->target), true);
+    }
+    c->codec.reset();
+  }
+
+  // No new streams on the current connection; it closes once its streams are done.
+  void H2Retire(std::shared_ptr<H2Connection> c) {  // by value: the pool's pointer is reset inside
+    H2LeavePool(*c);
+    if (c->state == H2Connection::State::kClosed) return;
+    if (std::find(h2_retiring_.begin(), h2_retiring_.end(), c) == h2_retiring_.end()) {
+      h2_retiring_.push_back(c);
+    }
+    H2CloseIfDone(c);
+  }
+
+  void H2CloseIfDone(std::shared_ptr<H2Connection> c) {
+    if (c->state != H2Connection::State::kReady || H2InPool(*c) || c->writing || !c->exchanges.empty()) {
+      return;
+    }
+    if (c->codec->CanOpenStreams()) {
+      c->codec->Terminate();  // a GOAWAY, then the close
+      return H2Flush(c);
+    }
+    H2Fail(c, absl::CancelledError("retired"));
+  }
+
+  void H2Timeout(const std::shared_ptr<Exchange>& ex) {
+    std::shared_ptr<H2Connection> c = ex->h2;
+    if (!c) return;  // finished, or between a refusal and its retry
+    if (ex->h2_stream != 0) {
+      if (c->exchanges.erase(ex->h2_stream) == 0) return;
+      if (c->codec) c->codec->Reset(ex->h2_stream);
+      ex->written = ex->h2_submission <= c->written_through;
+      H2Flush(c);
+    } else {
+      const auto it = std::find(c->waiting.begin(), c->waiting.end(), ex);
+      if (it == c->waiting.end()) return;
+      c->waiting.erase(it);
+    }
+    ex->h2.reset();
+    Finish(ex, absl::DeadlineExceededError(Concat(MethodName(ex->method), " ", config_.server, ex->target,
+                                                  ": timed out")), true);
+  }
+
+  void H2OnHead(H2Connection& c, std::int32_t id, Http2ResponseHead head) {
+    if (auto it = c.exchanges.find(id); it != c.exchanges.end()) it->second->h2_head = std::move(head);
+  }
+
+  void H2OnData(H2Connection& c, std::int32_t id, std::string_view data) {
+    if (auto it = c.exchanges.find(id); it != c.exchanges.end()) {
+      std::shared_ptr<Exchange> ex = it->second;
+      if (ex->h2_body.size() + data.size() > options_.max_body_bytes) {
+        c.exchanges.erase(it);
+        c.codec->Reset(id);
+        ex->written = true;
+        ex->h2.reset();
+        return Finish(ex, absl::ResourceExhaustedError(Concat(MethodName(ex->method), " ", config_.server,
+                                                             ex->target, ": response body larger than ",
+                                                             options_.max_body_bytes, " bytes")), true);
+      }
+      ex->h2_body.append(data);
+      c.codec->Consume(id, data.size());
+    }
+  }
+
+  void H2OnClose(H2Connection& c, std::int32_t id, std::uint32_t error_code) {
+    if (auto it = c.exchanges.find(id); it != c.exchanges.end()) {
+      std::shared_ptr<Exchange> ex = std::move(it->second);
+      c.exchanges.erase(it);
+      ex->h2.reset();
+      if (error_code == Http2Codec::kRefusedStream && !ex->retried && !shutting_down_) {
+        ex->retried = true;  // not processed by the server: any method may go again
+        net::post(ioc_, [this, ex] { H2Dispatch(ex); });
+        return;
+      }
+      if (error_code != 0 || !ex->h2_head) {
+        ex->written = error_code != Http2Codec::kRefusedStream;
+        return Finish(ex, absl::UnavailableError(Concat(MethodName(ex->method), " ", config_.server, ex->target,
+                                                        ": HTTP/2 stream closed by the server (error code ",
+                                                        error_code, ")")), true);
+      }
+      ex->written = true;
+      HttpResponse response;
+      response.status = ex->h2_head->status;
+      response.content_type = std::move(ex->h2_head->content_type);
+      if (ex->h2_head->retry_after_seconds) response.retry_after = std::chrono::seconds(*ex->h2_head->retry_after_seconds);
+      response.body = std::move(ex->h2_body);
+      Finish(ex, std::move(response), true);
+    }
+    if (c.state == H2Connection::State::kReady && !H2InPool(c)) {
+      net::post(ioc_, [this, weak = std::weak_ptr<H2Connection>(H2Shared(c))] {
+        if (auto conn = weak.lock()) H2CloseIfDone(conn);
+      });
+    }
+  }
+
+  void H2OnGoAway(H2Connection& c, std::int32_t last_stream_id, std::uint32_t error_code) {
+    spdlog::log(error_code == 0 ? spdlog::level::debug : spdlog::level::info,
+                "{}: HTTP/2 GOAWAY (last stream {}, error code {}); new requests use a new connection",
+                config_.server, last_stream_id, error_code);
+    if (std::shared_ptr<H2Connection> shared = H2Shared(c)) {
+      H2LeavePool(c);
+      if (std::find(h2_retiring_.begin(), h2_retiring_.end(), shared) == h2_retiring_.end()) {
+        h2_retiring_.push_back(shared);
+      }
+    }
+  }
+
+  bool H2InPool(const H2Connection& c) const {
+    return std::any_of(h2_pool_.begin(), h2_pool_.end(), [&](const auto& slot) { return slot.get() == &c; });
+  }
+  void H2LeavePool(const H2Connection& c) {
+    for (auto& slot : h2_pool_) {
+      if (slot.get() == &c) slot.reset();
+    }
+  }
+
+  // The owning pointer of a connection whose Listener call is running.
+  std::shared_ptr<H2Connection> H2Shared(H2Connection& c) {
+    for (auto& slot : h2_pool_) {
+      if (slot.get() == &c) return slot;
+    }
+    for (auto& retiring : h2_retiring_) {
+      if (retiring.get() == &c) return retiring;
+    }
+    return nullptr;
+  }
+
   net::io_context& ioc() { return ioc_; }
   const TransportOptions& options() const { return options_; }
 
@@ -873,6 +1340,13 @@ class HttpTransport::Impl {
   std::deque<std::shared_ptr<Exchange>> pending_;
   std::vector<std::weak_ptr<StreamReader>> streams_;
   std::set<std::shared_ptr<net::steady_timer>> timers_;  // SendAfter timers waiting
+  Protocol protocol_;
+  // Where new unary HTTP/2 streams go, in turn; a slot is null until needed (or after its
+  // connection failed or retired).
+  std::vector<std::shared_ptr<H2Connection>> h2_pool_;
+  std::size_t h2_next_ = 0;
+  // Connections that take no new streams (GOAWAY, a newer client certificate) until theirs end.
+  std::vector<std::shared_ptr<H2Connection>> h2_retiring_;
 
   mutable std::mutex stats_mu_;
   TransportStats stats_;  // guarded by stats_mu_
@@ -946,11 +1420,47 @@ class LineStreamImpl final : public LineStream {
 
 // ------------------------------------------------------------------------------------------------
 
+namespace {
+
+bool EnvSet(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0';
+}
+
+// KSCHED_HTTP2 turns HTTP/2 on; DISABLE_HTTP2 (client-go's switch) turns it off and wins;
+// HTTP2_READ_IDLE_TIMEOUT_SECONDS and HTTP2_PING_TIMEOUT_SECONDS as for client-go.
+void ApplyHttp2Environment(TransportOptions& options) {
+  if (EnvSet("KSCHED_HTTP2")) {
+    const std::string value = std::getenv("KSCHED_HTTP2");
+    options.http2 = value != "0" && value != "false";
+  }
+  if (EnvSet("DISABLE_HTTP2") && options.http2) {
+    static std::once_flag logged;
+    std::call_once(logged, [] { spdlog::info("HTTP2 has been explicitly disabled"); });  // client-go's words
+    options.http2 = false;
+  }
+  for (auto [name, field] : {std::pair{"HTTP2_READ_IDLE_TIMEOUT_SECONDS", &options.http2_read_idle_timeout},
+                             std::pair{"HTTP2_PING_TIMEOUT_SECONDS", &options.http2_ping_timeout}}) {
+    if (!EnvSet(name)) continue;
+    int seconds = 0;
+    const std::string_view text = std::getenv(name);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (ec != std::errc() || end != text.data() + text.size() || seconds <= 0) {
+      spdlog::warn("{}={:?} is not a positive number of seconds; ignored", name, std::string(text));
+      continue;
+    }
+    *field = std::chrono::seconds(seconds);
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<HttpTransport>> HttpTransport::Create(
     const RestConfig& config, TransportOptions options, AuthorizationSource auth,
     ClientCertificateSource client_certificate) {
   absl::StatusOr<ServerUrlParts> url = ParseServerUrl(config.server, config.source);
   if (!url.ok()) return url.status();
+  ApplyHttp2Environment(options);
   std::shared_ptr<ssl::context> tls_context;
   if (url->tls) {
     absl::StatusOr<std::shared_ptr<ssl::context>> ctx = MakeTlsContext(config);

@@ -1,7 +1,16 @@
-// HttpTransport: HTTP/1.1 over TLS (or plain TCP) to one API server, on one I/O thread.
+// HttpTransport: HTTP/2 or HTTP/1.1 over TLS (or HTTP/1.1 over plain TCP) to one API server, on
+// one I/O thread.
 //
 // What it does:
-//   - unary calls (Send/SendSync) over a keep-alive connection pool: at most
+//   - HTTP/2 for unary calls, as client-go: to an HTTPS server the first handshake offers "h2"
+//     (ALPN). When the server selects it, unary calls are HTTP/2 streams over
+//     `http2_connections` connections, in turn (a connection the server GOAWAYs, or of a replaced
+//     client certificate, takes no new streams and a new one opens); a connection silent for
+//     `http2_read_idle_timeout` is PINGed and closed without an answer; calls not yet written when
+//     their connection failed, and streams the server refused, are sent again once. A server that
+//     declines h2 gets HTTP/1.1 as below, for good. Off by default (TransportOptions::http2);
+//     Streams (watches) always take a dedicated HTTP/1.1 connection: see http_transport.cc;
+//   - HTTP/1.1 unary calls (Send/SendSync) over a keep-alive connection pool: at most
 //     `max_connections` exchanges in flight, more wait in FIFO order; idle connections are reused
 //     for `idle_connection_ttl`; a reused connection that turns out to be closed by the server is
 //     replaced once, transparently, when that is safe (idempotent method, or nothing was written);
@@ -54,7 +63,7 @@ struct TransportOptions {
   std::chrono::milliseconds connect_timeout{10'000};        // TCP connect plus TLS handshake
   std::chrono::milliseconds request_timeout{120'000};       // unary call default
   std::chrono::milliseconds stream_idle_timeout{600'000};   // a stream silent this long is dead
-  std::size_t max_connections = 64;
+  std::size_t max_connections = 64;  // unary calls in flight (over HTTP/1.1, one connection each)
   // As many as may be in flight: a smaller idle pool closes connections after every burst and
   // opens them again (a full TLS handshake each) on the next, which cost a scheduler at 150
   // pods/s ~15 handshakes per second and a fifth of its CPU. Idle ones still expire by TTL.
@@ -63,6 +72,19 @@ struct TransportOptions {
   std::size_t max_body_bytes = std::size_t{1} << 30;       // unary response bodies (large lists)
   std::size_t max_line_bytes = std::size_t{16} << 20;      // longer stream lines are skipped
   std::size_t stream_buffer_bytes = std::size_t{64} << 20;
+  // HTTP/2 for unary calls to HTTPS servers that select it by ALPN. Off by default, unlike
+  // client-go: on the benchmark machine it cut peak RSS by ~5 MiB but doubled or worse the pods'
+  // creation-to-bound latency (README, "HTTP/2"). Create() reads the environment: KSCHED_HTTP2=1
+  // turns it on, DISABLE_HTTP2 (client-go's switch) off; HTTP2_READ_IDLE_TIMEOUT_SECONDS and
+  // HTTP2_PING_TIMEOUT_SECONDS set the two timeouts below, as for client-go.
+  bool http2 = false;
+  // HTTP/2 connections that unary calls take turns on.
+  std::size_t http2_connections = 1;
+  // An HTTP/2 connection silent this long gets a PING; without an answer within the ping timeout
+  // it is closed and its streams fail (client-go's HTTP2_READ_IDLE_TIMEOUT_SECONDS and
+  // HTTP2_PING_TIMEOUT_SECONDS, 30 s and 15 s).
+  std::chrono::milliseconds http2_read_idle_timeout{30'000};
+  std::chrono::milliseconds http2_ping_timeout{15'000};
 };
 
 // The value of the Authorization header for the next request ("Bearer ...", "Basic ..."), empty
@@ -85,8 +107,9 @@ using ClientCertificateSource =
     std::function<absl::StatusOr<std::shared_ptr<const ClientCertificate>>()>;
 
 struct TransportStats {
-  std::uint64_t connections_opened = 0;
-  std::uint64_t connections_reused = 0;
+  std::uint64_t connections_opened = 0;  // TCP connections, HTTP/1.1 and HTTP/2
+  std::uint64_t http2_streams = 0;       // requests and streams sent as HTTP/2 streams
+  std::uint64_t connections_reused = 0;  // requests on a connection that carried one before
   std::uint64_t requests = 0;
   std::uint64_t transport_failures = 0;
   std::uint64_t stale_connection_retries = 0;

@@ -6,6 +6,7 @@
 #include "client/api_error.h"
 #include "client/concat.h"
 #include "client/request_options.h"
+#include "spdlog/spdlog.h"
 
 namespace ksched::client {
 
@@ -270,6 +271,9 @@ typename Reflector<T>::WatchEnd Reflector<T>::WatchOnce() {
     absl::StatusOr<std::optional<StreamItem>> item = (*stream)->Next();
     if (!item.ok()) {
       end = WatchEnd::kFailed;
+      if (!stopping()) {  // client-go: "watch of <type> ended with: <error>" (a warning)
+        spdlog::warn("watch of {} ended with: {}", options_.path, std::string(item.status().message()));
+      }
       break;
     }
     if (!item->has_value()) {

@@ -9,6 +9,9 @@ find_package(fmt REQUIRED)
 find_package(spdlog REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(Threads REQUIRED)
+# HTTP/2 framing for the API server connection (Debian libnghttp2-dev ships no CMake package).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(NGHTTP2 REQUIRED IMPORTED_TARGET libnghttp2)
 # Abseil: absl::Status/StatusOr carry expected failures below the framework layer; flat_hash_map.
 find_package(absl REQUIRED)
 

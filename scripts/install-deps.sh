@@ -11,6 +11,7 @@ packages=(
   g++ cmake ninja-build ccache make pkg-config git
   # libraries the product links
   libboost-dev rapidjson-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev libcli11-dev
+  libnghttp2-dev
   libspdlog-dev libfmt-dev libabsl-dev
   # tests: unit framework, PKI for the local control plane, curl for probes, python3 for helpers,
   # a real Prometheus for the metrics plugins

@@ -1,6 +1,10 @@
-// HttpTransport against the real kube-apiserver: TLS verification, authentication, keep-alive
-// reuse, concurrency, streams (watch), oversized stream lines, cancellation, unreachable servers.
+// HttpTransport against the real kube-apiserver: TLS verification, authentication, HTTP/2 (one
+// connection for everything, flow control of a lagging stream, DISABLE_HTTP2) and HTTP/1.1
+// (keep-alive reuse, concurrency bounds), streams (watch), oversized stream lines, cancellation,
+// unreachable servers. Tests that hold for both protocols run once with each.
 #include "client/http_transport.h"
+
+#include <stdlib.h>
 
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -146,17 +150,51 @@ TEST_CASE("bad configuration is rejected at Create with the field named", "[tran
   CHECK(std::string(mismatch.status().message()).find("does not match") != std::string::npos);
 }
 
-TEST_CASE("sequential calls reuse one keep-alive connection", "[transport]") {
-  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig());
+namespace {
+
+TransportOptions WithHttp2(bool http2) {
+  TransportOptions options;
+  options.http2 = http2;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("sequential calls reuse one connection (HTTP/2: one stream each)", "[transport]") {
+  const bool http2 = GENERATE(true, false);
+  INFO("http2 " << http2);
+  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), WithHttp2(http2));
   for (int i = 0; i < 50; ++i) {
     auto response = transport->SendSync(Get("/api/v1/namespaces/default"));
     REQUIRE(response.ok());
     REQUIRE(response->status == 200);
+    CHECK(response->content_type == "application/json");
   }
   const auto stats = transport->stats();
   CHECK(stats.requests == 50);
   CHECK(stats.connections_opened == 1);
+  CHECK(stats.transport_failures == 0);
   CHECK(stats.connections_reused == 49);
+  CHECK(stats.http2_streams == (http2 ? 50u : 0u));
+}
+
+TEST_CASE("HTTP/2 is off by default; KSCHED_HTTP2 turns it on, DISABLE_HTTP2 off", "[transport]") {
+  auto count_streams = [](TransportOptions options) {
+    auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), options);
+    auto response = transport->SendSync(Get("/version"));
+    REQUIRE(response.ok());
+    CHECK(response->status == 200);
+    return transport->stats().http2_streams;
+  };
+  CHECK(count_streams({}) == 0);
+  CHECK(count_streams(WithHttp2(true)) == 1);
+  REQUIRE(setenv("KSCHED_HTTP2", "1", 1) == 0);
+  CHECK(count_streams({}) == 1);
+  REQUIRE(setenv("DISABLE_HTTP2", "true", 1) == 0);  // client-go's switch wins
+  CHECK(count_streams({}) == 0);
+  CHECK(count_streams(WithHttp2(true)) == 0);
+  REQUIRE(unsetenv("KSCHED_HTTP2") == 0);
+  REQUIRE(unsetenv("DISABLE_HTTP2") == 0);
 }
 
 namespace {
@@ -181,8 +219,30 @@ int SendConcurrently(HttpTransport& transport, int calls) {
 
 }  // namespace
 
-TEST_CASE("many concurrent calls complete, bounded by max_connections", "[transport]") {
-  TransportOptions options;
+TEST_CASE("HTTP/2: concurrent calls share the connections; a watch has its own HTTP/1.1 one",
+          "[transport]") {
+  const std::size_t connections = GENERATE(1, 3);
+  INFO("http2_connections " << connections);
+  TransportOptions options = WithHttp2(true);
+  options.http2_connections = connections;
+  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), options);
+  auto stream = transport->OpenLineStream(Get("/api/v1/namespaces?watch=1&resourceVersion=0"));
+  REQUIRE(stream.ok());
+  CHECK((*stream)->status() == 200);
+  constexpr int kCalls = 300;
+  CHECK(SendConcurrently(*transport, kCalls) == kCalls);
+  auto first = (*stream)->Next();  // the watch still delivers
+  REQUIRE(first.ok());
+  REQUIRE(first->has_value());
+  CHECK((*first)->line.rfind(R"({"type":"ADDED")", 0) == 0);
+  const auto stats = transport->stats();
+  CHECK(stats.connections_opened == connections + 1);
+  CHECK(stats.http2_streams == kCalls);
+  CHECK(stats.requests == kCalls);  // unary calls; the watch is not counted
+}
+
+TEST_CASE("HTTP/1.1: many concurrent calls complete, bounded by max_connections", "[transport]") {
+  TransportOptions options = WithHttp2(false);
   options.max_connections = 8;
   auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), options);
   constexpr int kCalls = 300;
@@ -192,8 +252,8 @@ TEST_CASE("many concurrent calls complete, bounded by max_connections", "[transp
 
 // A scheduler's bindings and events come in bursts; with an idle pool smaller than the bursts,
 // every burst closed connections and the next one opened them again, a TLS handshake each.
-TEST_CASE("bursts of concurrent calls reuse the connections of the previous burst", "[transport]") {
-  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig());  // default options
+TEST_CASE("HTTP/1.1: bursts of concurrent calls reuse the connections of the previous burst", "[transport]") {
+  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), WithHttp2(false));
   constexpr int kBurst = 48;  // more than the old idle pool of 32, fewer than max_connections
   auto burst = [&] { CHECK(SendConcurrently(*transport, kBurst) == kBurst); };
   burst();
@@ -205,10 +265,12 @@ TEST_CASE("bursts of concurrent calls reuse the connections of the previous burs
 
 TEST_CASE("a watch stream delivers events as lines, skips oversized ones, and cancels",
           "[transport][stream]") {
-  TransportOptions options;
+  const bool http2 = GENERATE(true, false);
+  INFO("http2 " << http2);
+  TransportOptions options = WithHttp2(http2);
   options.max_line_bytes = 4096;
   auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), options);
-  const std::string ns = "transport-stream-test";
+  const std::string ns = http2 ? "transport-stream-test-h2" : "transport-stream-test";
   auto created = transport->SendSync(
       PostJson("/api/v1/namespaces", R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + ns + R"("}})"));
   REQUIRE(created.ok());
@@ -254,8 +316,10 @@ TEST_CASE("a watch stream delivers events as lines, skips oversized ones, and ca
 }
 
 TEST_CASE("a rejected stream exposes the status and the Status body", "[transport][stream]") {
+  const bool http2 = GENERATE(true, false);
+  INFO("http2 " << http2);
   RestConfig config = ControlPlane::Get().AdminTokenConfig();
-  auto transport = MustCreate(config, {}, Bearer("wrong-token"));
+  auto transport = MustCreate(config, WithHttp2(http2), Bearer("wrong-token"));
   auto stream = transport->OpenLineStream(Get("/api/v1/pods?watch=1"));
   INFO(stream.status().ToString());
   REQUIRE(stream.ok());
@@ -266,7 +330,9 @@ TEST_CASE("a rejected stream exposes the status and the Status body", "[transpor
 }
 
 TEST_CASE("destroying the transport cancels what is in flight", "[transport]") {
-  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig());
+  const bool http2 = GENERATE(true, false);
+  INFO("http2 " << http2);
+  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), WithHttp2(http2));
   auto stream = transport->OpenLineStream(Get("/api/v1/namespaces?watch=1&resourceVersion=0"));
   REQUIRE(stream.ok());
   std::atomic<bool> called{false};
