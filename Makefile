@@ -8,7 +8,9 @@
 # them as JSON), bench (bench/scheduler_perf.py: every workload, ours vs upstream vs the null binder,
 # plus the in-process decision rate; results in docs/bench/<timestamp>/; PERF_ARGS="--workloads ...
 # --scale 0.1" passes options), bench-short (the same at smoke sizes, into $(BUILD_DIR)/bench-short),
-# bench-gpu (the GPU packing study of docs/gpu-packing.md; BENCH_ARGS="--runs 5" passes options), clean.
+# bench-gpu (the GPU packing study of docs/gpu-packing.md; BENCH_ARGS="--runs 5" passes options),
+# sanitize-test (the unit tests, Debug, built with ASan + UBSan in build-sanitize/;
+# SANITIZE_ARGS="-R ^client" selects other tests), clean.
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 KSCHED_WERROR ?=
@@ -16,7 +18,7 @@ CTEST_ARGS ?=
 BENCH_ARGS ?=
 PERF_ARGS ?=
 
-.PHONY: all deps build debug controlplane test unit-test bench-decode bench-gpu bench-deps bench bench-short demo cluster-up \
+.PHONY: all deps build debug sanitize-test controlplane test unit-test bench-decode bench-gpu bench-deps bench bench-short demo cluster-up \
         cluster-down cluster-list clean
 
 all: build
@@ -29,6 +31,13 @@ build: deps
 
 debug:
 	@$(MAKE) --no-print-directory build BUILD_DIR=build-debug BUILD_TYPE=Debug
+
+# Debug: the quickest to compile on 2 cores, asserts kept, readable stacks in the reports.
+SANITIZE_ARGS ?= -L unit
+sanitize-test: deps
+	@BUILD_DIR=build-sanitize BUILD_TYPE=Debug KSCHED_SANITIZE=address,undefined scripts/build.sh
+	@cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure $(SANITIZE_ARGS)
 
 controlplane: deps
 	@tests/controlplane/build.sh >/dev/null
@@ -73,4 +82,4 @@ cluster-list:
 	@tests/controlplane/stop.sh --list
 
 clean:
-	rm -rf build build-debug
+	rm -rf build build-debug build-sanitize

@@ -156,7 +156,10 @@ class Framework::WaitingPodImpl final : public WaitingPod {
                                        [](const auto& a, const auto& b) {
                                          return a.second.deadline < b.second.deadline;
                                        });
-      cv_.wait_until(lock, earliest->second.deadline);  // `earliest` may be erased meanwhile
+      // A copy: wait_until holds its deadline by reference and reads it again after waking, when
+      // Allow() on another thread may have erased `earliest` (ASan: heap-use-after-free).
+      const std::chrono::steady_clock::time_point deadline = earliest->second.deadline;
+      cv_.wait_until(lock, deadline);
     }
   }
 

@@ -79,11 +79,19 @@ TEST_CASE("the plugin name is provenance: shown by ToString, ignored by equality
                           {"node(s) didn't match Pod's node affinity/selector"}));
 }
 
-// Allocation counting for the sharing tests below: every operator new on this thread.
+// Allocation counting for the sharing tests below: every operator new on this thread. Under
+// AddressSanitizer (`make sanitize-test`) ASan owns operator new, a replacement here would free
+// its blocks with the wrong function, so nothing is counted and only the semantics are checked.
 namespace {
 thread_local std::size_t allocations = 0;
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kCountsAllocations = false;
+#else
+constexpr bool kCountsAllocations = true;
+#endif
 }  // namespace
 
+#if !defined(__SANITIZE_ADDRESS__)
 void* operator new(std::size_t size) {
   ++allocations;
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
@@ -91,6 +99,7 @@ void* operator new(std::size_t size) {
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#endif
 
 TEST_CASE("copies share the reasons: copying a rejection allocates nothing",
           "[framework][status]") {
@@ -103,7 +112,7 @@ TEST_CASE("copies share the reasons: copying a rejection allocates nothing",
   Status assigned;
   assigned = copy;
   Status moved = std::move(copy);
-  CHECK(allocations == before);
+  if (kCountsAllocations) CHECK(allocations == before);
   CHECK(moved == constant);
   CHECK(assigned.plugin() == "InterPodAffinity");
   CHECK(assigned.Message() == "node(s) didn't match pod anti-affinity rules");
@@ -131,14 +140,14 @@ TEST_CASE("changing a copy leaves the status it was copied from alone", "[framew
   Status sole(Code::kUnschedulable, {"a"});
   const std::size_t before = allocations;
   sole.WithPlugin("P");  // the block exists and is not shared; "P" fits the string's own buffer
-  CHECK(allocations == before);
+  if (kCountsAllocations) CHECK(allocations == before);
   CHECK(sole.plugin() == "P");
 
   // Stamping an empty name on a bare status makes no block.
   Status bare(Code::kUnschedulable);
   const std::size_t before_bare = allocations;
   bare.WithPlugin("");
-  CHECK(allocations == before_bare);
+  if (kCountsAllocations) CHECK(allocations == before_bare);
 }
 
 TEST_CASE("statuses copied from one constant on many threads stay intact", "[framework][status]") {
