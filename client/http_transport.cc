@@ -296,6 +296,10 @@ class HttpTransport::Impl {
         }
         for (auto& timer : timers_) timer->cancel();  // their handlers deliver kCancelled
       });
+      {
+        std::lock_guard<std::mutex> lock(stop_mu_);  // posts before this still run
+        stopped_ = true;
+      }
       work_.reset();
       if (thread_.joinable()) {
         if (std::this_thread::get_id() == io_thread_id_) std::abort();  // would join itself
@@ -888,10 +892,19 @@ class HttpTransport::Impl {
 
   // Called by the consumer after it drained a paused stream below half of the buffer.
   void Resume(const std::shared_ptr<StreamReader>& reader) {
-    net::post(ioc_, [this, reader] { ReadBody(reader); });
+    PostUnlessStopped([this, reader] { ReadBody(reader); });
   }
   void Cancel(const std::shared_ptr<StreamReader>& reader) {
-    net::post(ioc_, [this, reader] { CloseReader(*reader); });
+    PostUnlessStopped([this, reader] { CloseReader(*reader); });
+  }
+
+  // A LineStream may outlive its transport. Once the I/O thread is told to stop, a handler posted
+  // would never run, and the reader it holds keeps this Impl (and the io_context holding the
+  // handler) alive: a cycle LeakSanitizer reported. Shutdown closed every reader already.
+  template <typename F>
+  void PostUnlessStopped(F&& handler) {
+    std::lock_guard<std::mutex> lock(stop_mu_);
+    if (!stopped_) net::post(ioc_, std::forward<F>(handler));
   }
 
   void ForgetClosedStreams() {
@@ -1331,6 +1344,8 @@ class HttpTransport::Impl {
   std::thread thread_;
   std::thread::id io_thread_id_;
   std::once_flag shutdown_once_;
+  std::mutex stop_mu_;
+  bool stopped_ = false;  // guarded by stop_mu_: the I/O thread takes no new handlers
 
   // I/O-thread state.
   bool shutting_down_ = false;
