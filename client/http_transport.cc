@@ -1183,7 +1183,9 @@ class HttpTransport::Impl {
     H2LeavePool(*c);
     std::erase(h2_retiring_, c);
     if (connecting) return;  // H2Connected fails what waits
-    spdlog::debug("{}: {}", config_.server, std::string(status.message()));
+    // Not while shutting down: a transport destroyed during static destruction (a test's
+    // singleton) would find spdlog's registry gone (ASan: heap-use-after-free).
+    if (!shutting_down_) spdlog::debug("{}: {}", config_.server, std::string(status.message()));
     for (auto& [id, ex] : std::exchange(c->exchanges, {})) {
       ex->h2.reset();
       ex->written = ex->h2_submission <= c->written_through;
