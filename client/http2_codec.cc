@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "client/concat.h"
+#include "client/http_types.h"
 
 namespace ksched::client {
 
@@ -70,11 +71,7 @@ struct Http2Codec::Callbacks {
     } else if (key == "content-type") {
       stream->head.content_type.assign(text);
     } else if (key == "retry-after") {
-      int seconds = -1;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
-      if (ec == std::errc() && end == text.data() + text.size() && seconds >= 0) {
-        stream->head.retry_after_seconds = seconds;
-      }
+      stream->head.retry_after = ParseRetryAfter(text);
     }
     return 0;
   }

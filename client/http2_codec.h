@@ -22,6 +22,7 @@
 // for a slot) and must ignore it.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -42,7 +43,7 @@ namespace ksched::client {
 struct Http2ResponseHead {
   int status = 0;
   std::string content_type;
-  std::optional<int> retry_after_seconds;  // a Retry-After in seconds, when the server sent one
+  std::optional<std::chrono::seconds> retry_after;  // ParseRetryAfter of the header, if sent
 };
 
 struct Http2Request {

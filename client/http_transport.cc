@@ -571,12 +571,7 @@ class HttpTransport::Impl {
     response.status = static_cast<int>(res.result_int());
     response.content_type = std::string(res[http::field::content_type]);
     const auto retry_after = res[http::field::retry_after];
-    int seconds = 0;
-    const char* ra_end = retry_after.data() + retry_after.size();
-    if (!retry_after.empty() && std::from_chars(retry_after.data(), ra_end, seconds).ptr == ra_end &&
-        seconds >= 0) {
-      response.retry_after = std::chrono::seconds(seconds);
-    }
+    response.retry_after = ParseRetryAfter(std::string_view(retry_after.data(), retry_after.size()));
     response.body = std::move(res.body());
     // A connection of a replaced client certificate is not reused (client-go closes it).
     if (res.keep_alive() && !shutting_down_) CloseExpiredIdle();
@@ -1283,7 +1278,7 @@ class HttpTransport::Impl {
       HttpResponse response;
       response.status = ex->h2_head->status;
       response.content_type = std::move(ex->h2_head->content_type);
-      if (ex->h2_head->retry_after_seconds) response.retry_after = std::chrono::seconds(*ex->h2_head->retry_after_seconds);
+      response.retry_after = ex->h2_head->retry_after;
       response.body = std::move(ex->h2_body);
       Finish(ex, std::move(response), true);
     }

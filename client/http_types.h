@@ -2,10 +2,12 @@
 // transport's one translation unit; these are what the rest of the client layer sees.
 #pragma once
 
+#include <charconv>
 #include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace ksched::client {
 
@@ -28,6 +30,16 @@ struct HttpRequest {
   // Whole exchange (connect, write, read). Zero: the transport's default for its kind of call.
   std::chrono::milliseconds timeout{0};
 };
+
+// A Retry-After header in whole seconds ("3"); nullopt for anything else (an HTTP date included,
+// which the API server does not send).
+inline std::optional<std::chrono::seconds> ParseRetryAfter(std::string_view value) {
+  int seconds = -1;
+  const char* end = value.data() + value.size();
+  const auto [ptr, ec] = std::from_chars(value.data(), end, seconds);
+  if (value.empty() || ec != std::errc() || ptr != end || seconds < 0) return std::nullopt;
+  return std::chrono::seconds(seconds);
+}
 
 struct HttpResponse {
   int status = 0;

@@ -3,6 +3,7 @@
 // not consumed stops at its window while another goes on), server resets, GOAWAY, PING, caller
 // resets and garbage input.
 #include "client/http2_codec.h"
+#include "client/http_types.h"
 
 #include <nghttp2/nghttp2.h>
 
@@ -209,7 +210,7 @@ TEST_CASE("a request goes out with its pseudo-headers, headers and body; the res
   REQUIRE(got.head.has_value());
   CHECK(got.head->status == 429);
   CHECK(got.head->content_type == "application/json");
-  CHECK(got.head->retry_after_seconds == 3);
+  CHECK(got.head->retry_after == std::chrono::seconds(3));
   CHECK(got.body == R"({"kind":"Status"})");
   REQUIRE(got.closed.has_value());
   CHECK(*got.closed == 0);
@@ -315,6 +316,20 @@ TEST_CASE("bytes that are not HTTP/2 are a protocol error and end the connection
   const absl::Status status = (*codec)->Receive("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
   CHECK(status.code() == absl::StatusCode::kUnavailable);
   CHECK_FALSE((*codec)->CanOpenStreams());
+}
+
+}  // namespace ksched::client
+
+namespace ksched::client {
+
+// Shared by both protocols' response heads (HttpTransport's HTTP/1.1 Complete and the codec).
+TEST_CASE("ParseRetryAfter takes whole non-negative seconds only", "[http2]") {
+  CHECK(ParseRetryAfter("3") == std::chrono::seconds(3));
+  CHECK(ParseRetryAfter("0") == std::chrono::seconds(0));
+  CHECK_FALSE(ParseRetryAfter("").has_value());
+  CHECK_FALSE(ParseRetryAfter("-1").has_value());
+  CHECK_FALSE(ParseRetryAfter("3s").has_value());
+  CHECK_FALSE(ParseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT").has_value());
 }
 
 }  // namespace ksched::client
