@@ -40,6 +40,7 @@
 #include "client/concat.h"
 #include "client/http2_codec.h"
 #include "client/server_url.h"
+#include "client/tls_stream.h"
 #include "spdlog/spdlog.h"
 
 namespace ksched::client {
@@ -162,24 +163,19 @@ class Connection {
   // server chose.
   Connection(net::io_context& ioc, std::shared_ptr<ssl::context> tls_context, std::uint64_t generation,
              bool offer_http2 = false)
-      : tls_generation(generation), tls_context_(std::move(tls_context)) {
+      : tls_generation(generation), tls_context_(std::move(tls_context)), tcp_(ioc) {
     if (tls_context_ != nullptr) {
-      tls_.emplace(ioc, *tls_context_);
+      tls_.emplace(tcp_.socket(), tls_context_->native_handle());
       if (offer_http2) {
         static constexpr unsigned char kProtocols[] = "\x02h2\x08http/1.1";
         if (SSL_set_alpn_protos(tls_->native_handle(), kProtocols, sizeof(kProtocols) - 1) != 0) std::abort();
       }
-      // Asio sets SSL_MODE_RELEASE_BUFFERS, which frees the 16 KB record buffers whenever they
-      // are empty and allocates them again for the next record: a malloc and free of 16 KB per
-      // request and response. A connection keeps its buffers instead (~34 KB each).
-      SSL_clear_mode(tls_->native_handle(), SSL_MODE_RELEASE_BUFFERS);
-    } else {
-      plain_.emplace(ioc);
     }
   }
-  beast::tcp_stream& tcp() { return tls_ ? tls_->next_layer() : *plain_; }
+  // Connecting, and the stream itself when the server is plain HTTP.
+  beast::tcp_stream& tcp() { return tcp_; }
   bool is_tls() const { return tls_.has_value(); }
-  beast::ssl_stream<beast::tcp_stream>& tls() { return *tls_; }
+  TlsStream& tls() { return *tls_; }
   // The protocol the server selected by ALPN ("h2", "http/1.1"), empty when none was negotiated.
   std::string_view alpn() {
     if (!tls_) return {};
@@ -191,12 +187,25 @@ class Connection {
   template <class F>
   void Visit(F&& f) {
     if (tls_) f(*tls_);
-    else f(*plain_);
+    else f(tcp_);
+  }
+  // The deadline of the operations that follow (connect, handshake, request, response head).
+  void ExpiresAt(Clock::time_point deadline) {
+    tcp_.expires_at(deadline);
+    if (tls_) tls_->ExpiresAt(deadline);
+  }
+  void ExpiresNever() {
+    tcp_.expires_never();
+    if (tls_) tls_->ExpiresNever();
+  }
+  // An idle connection in the pool holds no TLS record buffers.
+  void ReleaseIdleBuffers() {
+    if (tls_) tls_->ReleaseBuffers();
   }
   void Close() {
     boost::system::error_code ec;
-    tcp().socket().shutdown(tcp::socket::shutdown_both, ec);
-    tcp().socket().close(ec);
+    tcp_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    tcp_.socket().close(ec);
   }
 
   beast::flat_buffer buffer;
@@ -206,8 +215,8 @@ class Connection {
 
  private:
   std::shared_ptr<ssl::context> tls_context_;  // outlives the stream built on it
-  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
-  std::optional<beast::tcp_stream> plain_;
+  beast::tcp_stream tcp_;
+  std::optional<TlsStream> tls_;  // declared after tcp_: destroyed before the socket it uses
 };
 
 // An idle keep-alive connection is usable only while the server has neither closed it nor sent
@@ -521,7 +530,7 @@ class HttpTransport::Impl {
   }
 
   void Write(const std::shared_ptr<Exchange>& ex) {
-    ex->conn->tcp().expires_at(ex->deadline);
+    ex->conn->ExpiresAt(ex->deadline);
     ex->conn->Visit([&](auto& stream) {
       http::async_write(stream, ex->req, [this, ex](beast::error_code ec, std::size_t) {
         if (ec) return OnFailure(ex, ec);
@@ -579,6 +588,7 @@ class HttpTransport::Impl {
         ex->conn->tls_generation == tls_generation_) {
       ex->conn->idle_since = Clock::now();
       ex->conn->buffer.consume(ex->conn->buffer.size());
+      ex->conn->ReleaseIdleBuffers();
       idle_.push_back(std::move(ex->conn));
     } else {
       ex->conn->Close();
@@ -650,7 +660,7 @@ class HttpTransport::Impl {
       if (!conn->is_tls()) return done(absl::OkStatus());
       Handshake(conn, connect_deadline, std::move(done));
     };
-    conn->tcp().expires_at(connect_deadline);
+    conn->ExpiresAt(connect_deadline);
     boost::system::error_code ec;
     const net::ip::address address = net::ip::make_address(url_.host, ec);
     if (!ec) {
@@ -683,8 +693,8 @@ class HttpTransport::Impl {
       if (ip) X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl_handle), name.c_str());
       else SSL_set1_host(ssl_handle, name.c_str());
     }
-    conn->tcp().expires_at(deadline);
-    conn->tls().async_handshake(ssl::stream_base::client, [this, conn, done](beast::error_code ec) {
+    conn->ExpiresAt(deadline);
+    conn->tls().async_handshake([this, conn, done](beast::error_code ec) {
       if (!ec) return done(absl::OkStatus());
       if (shutting_down_) return done(absl::CancelledError("transport shut down"));
       const long verify = SSL_get_verify_result(conn->tls().native_handle());
@@ -753,7 +763,7 @@ class HttpTransport::Impl {
     reader->conn_ = NewConnection();
     Connect(reader->conn_, deadline, [this, reader, deadline](absl::Status status) {
       if (!status.ok()) return EndStream(*reader, std::move(status));
-      reader->conn_->tcp().expires_at(deadline);
+      reader->conn_->ExpiresAt(deadline);
       reader->conn_->Visit([&](auto& stream) {
         http::async_write(stream, reader->req_, [this, reader](beast::error_code ec, std::size_t) {
           if (ec) return EndStream(*reader, ErrorStatus(ec, "GET", reader->target_));
@@ -784,7 +794,7 @@ class HttpTransport::Impl {
     if (reader->parser_.is_done()) return FinishBody(reader);
     reader->parser_.get().body().data = reader->buf_;
     reader->parser_.get().body().size = sizeof(reader->buf_);
-    reader->conn_->tcp().expires_never();
+    reader->conn_->ExpiresNever();
     if (!reader->idle_timer_) {
       reader->idle_timer_.emplace(ioc_);
       reader->last_activity_ = Clock::now();
@@ -1096,7 +1106,7 @@ class HttpTransport::Impl {
     }
     c->codec = std::move(*codec);
     c->state = H2Connection::State::kReady;
-    c->conn->tcp().expires_never();  // streams have their own deadlines; PINGs watch the connection
+    c->conn->ExpiresNever();  // streams have their own deadlines; PINGs watch the connection
     c->last_read = Clock::now();
     H2Read(c);
     H2ArmHealth(c, options_.http2_read_idle_timeout);

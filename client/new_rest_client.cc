@@ -6,11 +6,12 @@
 namespace ksched::client {
 
 absl::StatusOr<std::shared_ptr<RestClient>> NewRestClient(const RestConfig& config,
-                                                          RestClientOptions base) {
+                                                          RestClientOptions base,
+                                                          TransportOptions transport_options) {
   absl::StatusOr<std::shared_ptr<Authenticator>> authenticator = Authenticator::Create(config);
   if (!authenticator.ok()) return authenticator.status();
   absl::StatusOr<std::unique_ptr<HttpTransport>> transport =
-      HttpTransport::Create(config, {}, (*authenticator)->Source(), (*authenticator)->CertificateSource());
+      HttpTransport::Create(config, std::move(transport_options), (*authenticator)->Source(), (*authenticator)->CertificateSource());
   if (!transport.ok()) return transport.status();
   const RestClientOptions from_config = RestClientOptions::FromConfig(config);
   base.qps = from_config.qps;

@@ -12,12 +12,15 @@
 
 #include "absl/status/statusor.h"
 #include "client/rest_client.h"
+#include "client/http_transport.h"
 #include "client/rest_config.h"
 
 namespace ksched::client {
 
-// `options`: qps, burst and timeout are taken from `config`; the rest from `base`.
+// `options`: qps, burst and timeout are taken from `config`; the rest from `base`. `transport`:
+// the HTTP transport's options (the environment may still switch HTTP/2, see HttpTransport).
 absl::StatusOr<std::shared_ptr<RestClient>> NewRestClient(const RestConfig& config,
-                                                          RestClientOptions base = {});
+                                                          RestClientOptions base = {},
+                                                          TransportOptions transport = {});
 
 }  // namespace ksched::client

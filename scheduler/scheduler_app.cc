@@ -94,8 +94,15 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
       client::NewRestClient(opts.rest_config, client_options);
   if (!client.ok()) return client.status();
   impl->client = *client;
+  // Events travel over HTTP/2 (one multiplexed connection, as client-go's) while bindings keep
+  // HTTP/1.1: nothing waits on an event, so HTTP/2's extra latency through the API server costs
+  // nothing there, and the up to 64 keep-alive TLS connections the events client held were 2-3 MiB
+  // of the daemon's peak RSS (docs/bench/20261202-tls-stream-ab). KSCHED_HTTP2=0 or DISABLE_HTTP2
+  // turns it off, KSCHED_HTTP2=1 turns it on for every client.
+  client::TransportOptions event_transport;
+  event_transport.http2 = true;
   absl::StatusOr<std::shared_ptr<client::RestClient>> event_client =
-      client::NewRestClient(opts.rest_config, client_options);
+      client::NewRestClient(opts.rest_config, client_options, event_transport);
   if (!event_client.ok()) return event_client.status();
   impl->event_client = *event_client;
   impl->parallelizer = std::make_unique<framework::Parallelizer>(opts.parallelism);
