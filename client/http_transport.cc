@@ -225,6 +225,8 @@ class Connection {
 // peek at reuse time gives the same answer without one, so a POST is not written into a dead
 // connection (where it could not safely be replayed).
 bool PeerClosedOrDirty(Connection& conn) {
+  // Bytes OpenSSL already took off the socket (read ahead with the last response) count too.
+  if (conn.is_tls() && SSL_has_pending(conn.tls().native_handle()) == 1) return true;
   char byte;
   const ssize_t n = ::recv(conn.tcp().socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   if (n >= 0) return true;  // 0: orderly close; > 0: unsolicited bytes

@@ -19,6 +19,8 @@
 //     lags by more than `stream_buffer_bytes`);
 //   - TLS with peer verification against the configured CA (or the system store), hostname or IP
 //     SAN checks (OpenSSL's own), SNI, client certificates; connect+handshake and request timeouts;
+//     OpenSSL works the socket directly (client/tls_stream.h), and a connection waiting for the
+//     server or idle in the pool holds no TLS record buffer;
 //   - client certificates that change at run time (exec credential plugins; client-go's
 //     TLSConfig.GetCert plus its connection tracker): with a ClientCertificateSource, every request
 //     asks it for the current pair; a pair of a newer generation than the connections use makes
