@@ -15,5 +15,5 @@ run() {  # workload variant round
   echo "$1 $2 $3: $(grep 'bound in' "$out.log")"
 }
 for w in ${WORKLOADS:-GPU}; do
-  for round in $(seq 1 "${ROUNDS:-3}"); do for v in ${VARIANTS:-old new}; do run "$w" "$v" "$round"; done; done
+  for round in $(seq "${FIRST_ROUND:-1}" "${ROUNDS:-3}"); do for v in ${VARIANTS:-old new}; do run "$w" "$v" "$round"; done; done
 done
