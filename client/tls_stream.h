@@ -30,10 +30,12 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <boost/asio/compose.hpp>
 #include <boost/asio/post.hpp>
@@ -118,11 +120,25 @@ class TlsStream {
         Op{this, Kind::kRead, first.data(), first.size(), Op::State::kStart, Outcome{}}, handler, socket_);
   }
 
+  // Writes a prefix of `buffers`. A sequence of several small buffers (Beast hands over a request's
+  // start line, each header field and the body as separate buffers) is copied into one buffer of
+  // at most one TLS record first, as beast::flat_stream does for asio::ssl::stream: written one
+  // buffer per call, each would be a record and a send(2) of its own, and a segment the API
+  // server reads on its own.
   template <class ConstBufferSequence, class Handler>
   auto async_write_some(const ConstBufferSequence& buffers, Handler&& handler) {
     const boost::asio::const_buffer first = FirstNonEmpty<boost::asio::const_buffer>(buffers);
+    Op op{this, Kind::kWrite, const_cast<void*>(first.data()), first.size(), Op::State::kStart, Outcome{}};
+    if (first.size() < kMaxRecordPlaintext) {
+      const std::size_t total = PrefixSize(buffers, kMaxRecordPlaintext);
+      if (total > first.size()) {
+        op.gathered = std::make_unique_for_overwrite<char[]>(total);
+        op.data = op.gathered.get();
+        op.size = GatherPrefix(buffers, op.gathered.get(), total);
+      }
+    }
     return boost::asio::async_compose<Handler, void(boost::system::error_code, std::size_t)>(
-        Op{this, Kind::kWrite, const_cast<void*>(first.data()), first.size(), Op::State::kStart, Outcome{}}, handler, socket_);
+        std::move(op), handler, socket_);
   }
 
  private:
@@ -154,6 +170,8 @@ class TlsStream {
     std::size_t size;
     enum class State { kStart, kWaiting, kPosted } state = State::kStart;
     Outcome outcome;
+    // A write's copy of several buffers (data points into it); its address survives the Op's moves.
+    std::unique_ptr<char[]> gathered = nullptr;
 
     template <class Self>
     void operator()(Self& self, boost::system::error_code ec = {}) {
@@ -210,6 +228,33 @@ class TlsStream {
       if (buffer.size() != 0) return buffer;
     }
     return Buffer();
+  }
+
+  // TLS 1.2 and 1.3 carry at most 16 KiB of plaintext per record.
+  static constexpr std::size_t kMaxRecordPlaintext = 16 * 1024;
+
+  // Bytes in `buffers`, counted up to `limit`.
+  template <class Sequence>
+  static std::size_t PrefixSize(const Sequence& buffers, std::size_t limit) {
+    std::size_t total = 0;
+    for (auto it = boost::asio::buffer_sequence_begin(buffers);
+         it != boost::asio::buffer_sequence_end(buffers) && total < limit; ++it) {
+      total += boost::asio::const_buffer(*it).size();
+    }
+    return total < limit ? total : limit;
+  }
+  // Copies the first `size` bytes of `buffers` to `out`; returns the bytes copied.
+  template <class Sequence>
+  static std::size_t GatherPrefix(const Sequence& buffers, char* out, std::size_t size) {
+    std::size_t copied = 0;
+    for (auto it = boost::asio::buffer_sequence_begin(buffers);
+         it != boost::asio::buffer_sequence_end(buffers) && copied < size; ++it) {
+      const boost::asio::const_buffer buffer(*it);
+      const std::size_t n = std::min(buffer.size(), size - copied);
+      std::memcpy(out + copied, buffer.data(), n);
+      copied += n;
+    }
+    return copied;
   }
 
   Deadline& EnsureDeadline() {

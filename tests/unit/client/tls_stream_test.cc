@@ -204,6 +204,57 @@ TEST_CASE("TlsStream: a write larger than the socket buffers waits for the peer 
   CHECK(received == payload);
 }
 
+TEST_CASE("TlsStream: several small buffers go out in one write, as one record", "[tls_stream]") {
+  // A request as Beast hands it over: start line, header fields, body, each its own buffer.
+  const std::array<std::string, 4> parts{"POST /x HTTP/1.1\r\n", "Host: a\r\n", "Content-Length: 2\r\n\r\n", "{}"};
+  const std::string whole = parts[0] + parts[1] + parts[2] + parts[3];
+  std::string first_record;
+  TlsServer server([&](SSL* ssl, int) {
+    std::string chunk(64 * 1024, '\0');
+    std::size_t n = 0;
+    // SSL_read returns one record's data at most.
+    if (SSL_read_ex(ssl, chunk.data(), chunk.size(), &n) == 1) first_record.assign(chunk.data(), n);
+  });
+  Client client(server.port());
+  const std::array<net::const_buffer, 5> buffers{net::buffer(parts[0]), net::const_buffer(), net::buffer(parts[1]),
+                                                 net::buffer(parts[2]), net::buffer(parts[3])};
+  error_code write_ec = net::error::would_block;
+  std::size_t written = 0;
+  client.tls->async_write_some(buffers, [&](error_code ec, std::size_t n) {
+    write_ec = ec;
+    written = n;
+  });
+  client.ioc.run();
+  CHECK_FALSE(write_ec);
+  CHECK(written == whole.size());
+  server.Join();
+  CHECK(first_record == whole);
+}
+
+TEST_CASE("TlsStream: a gathered write stops at one record's plaintext; the rest follows whole", "[tls_stream]") {
+  const std::string head = "head";
+  const std::string body = Pattern(40'000);
+  std::string received;
+  TlsServer server([&](SSL* ssl, int) { received = ServerRead(ssl, head.size() + body.size()); });
+  Client client(server.port());
+  const std::array<net::const_buffer, 2> buffers{net::buffer(head), net::buffer(body)};
+  std::size_t first_write = 0;
+  client.tls->async_write_some(buffers, [&](error_code ec, std::size_t n) {
+    CHECK_FALSE(ec);
+    first_write = n;
+  });
+  client.ioc.run();
+  client.ioc.restart();
+  CHECK(first_write == 16 * 1024);
+  error_code write_ec = net::error::would_block;
+  net::async_write(*client.tls, net::buffer(body.data() + (first_write - head.size()), body.size() - (first_write - head.size())),
+                   [&](error_code ec, std::size_t) { write_ec = ec; });
+  client.ioc.run();
+  CHECK_FALSE(write_ec);
+  server.Join();
+  CHECK(received == head + body);
+}
+
 TEST_CASE("TlsStream: reading and writing at once (full duplex) against an echo server", "[tls_stream]") {
   const std::string payload = Pattern(2 << 20);
   TlsServer server([&](SSL* ssl, int) {
