@@ -7,25 +7,29 @@
 
 #include <cstdlib>
 
-#include "framework/parallelizer.h"
 #include "scheduler/command.h"
 
 namespace {
 
 // glibc gives a thread that meets a locked arena an arena of its own, up to 8 per CPU. The daemon
 // runs one thread per binding in flight (dozens at peak, nearly all waiting for the API server),
-// so it gets many arenas, each keeping freed memory of its own. One arena per CPU
-// the process may use, as Go's allocator keeps one cache per P: 0.8-1.5 MiB less peak RSS on the
-// GPU and pod anti-affinity benchmarks, CPU within the noise
-// (docs/bench/20261202-tls-stream-ab). MALLOC_ARENA_MAX in the environment wins.
-void LimitMallocArenas() {
-  if (std::getenv("MALLOC_ARENA_MAX") != nullptr) return;
-  mallopt(M_ARENA_MAX, ksched::framework::Parallelizer::AvailableCpus());
+// so it would get many arenas, each keeping freed memory and a high-water mark of its own. One
+// arena: glibc's per-thread caches (tcache) serve most small allocations without its lock, and the
+// hot loops allocate nothing. Blocks of 1 MiB and more (list responses, their parse trees) are
+// mapped and unmapped on their own instead of glibc's default, which after the first such block is
+// freed raises the threshold (up to 32 MiB) and serves the next ones from the heap, where they
+// leave holes the heap cannot give back. Pod anti-affinity benchmark, peak RSS median of 9:
+// 39.3 MiB (one arena per CPU) -> 38.7 (one arena) -> 38.35 (and a fixed threshold of 128 KiB),
+// CPU within the noise (docs/bench/20261202-malloc-ab). MALLOC_ARENA_MAX and
+// MALLOC_MMAP_THRESHOLD_ in the environment win.
+void TuneMalloc() {
+  if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 1);
+  if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr) mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  LimitMallocArenas();  // before any thread starts
+  TuneMalloc();  // before any thread starts
   return ksched::scheduler::RunSchedulerCommand(argc, argv);
 }

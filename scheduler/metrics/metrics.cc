@@ -413,6 +413,12 @@ prometheus::Counter& Metrics::NeutralScores(std::string_view plugin) {
 
 std::string Metrics::SerializeText() const {
   {
+    // The duration sinks count in stripes of their own; their histograms catch up here.
+    std::lock_guard lock(mu_);
+    for (const auto& [profile, sink] : profile_sinks_) sink->Flush();
+    for (const auto& [plugin, sink] : plugin_sinks_) sink->Flush();
+  }
+  {
     std::lock_guard lock(source_mu_);
     if (pending_source_) {
       const PendingPodsSnapshot pending = pending_source_();
