@@ -35,8 +35,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/compose.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/error.hpp>
@@ -130,11 +130,11 @@ class TlsStream {
     const boost::asio::const_buffer first = FirstNonEmpty<boost::asio::const_buffer>(buffers);
     Op op{this, Kind::kWrite, const_cast<void*>(first.data()), first.size(), Op::State::kStart, Outcome{}};
     if (first.size() < kMaxRecordPlaintext) {
-      const std::size_t total = PrefixSize(buffers, kMaxRecordPlaintext);
+      const std::size_t total = std::min(boost::asio::buffer_size(buffers), kMaxRecordPlaintext);
       if (total > first.size()) {
         op.gathered = std::make_unique_for_overwrite<char[]>(total);
         op.data = op.gathered.get();
-        op.size = GatherPrefix(buffers, op.gathered.get(), total);
+        op.size = boost::asio::buffer_copy(boost::asio::buffer(op.gathered.get(), total), buffers);
       }
     }
     return boost::asio::async_compose<Handler, void(boost::system::error_code, std::size_t)>(
@@ -232,30 +232,6 @@ class TlsStream {
 
   // TLS 1.2 and 1.3 carry at most 16 KiB of plaintext per record.
   static constexpr std::size_t kMaxRecordPlaintext = 16 * 1024;
-
-  // Bytes in `buffers`, counted up to `limit`.
-  template <class Sequence>
-  static std::size_t PrefixSize(const Sequence& buffers, std::size_t limit) {
-    std::size_t total = 0;
-    for (auto it = boost::asio::buffer_sequence_begin(buffers);
-         it != boost::asio::buffer_sequence_end(buffers) && total < limit; ++it) {
-      total += boost::asio::const_buffer(*it).size();
-    }
-    return total < limit ? total : limit;
-  }
-  // Copies the first `size` bytes of `buffers` to `out`; returns the bytes copied.
-  template <class Sequence>
-  static std::size_t GatherPrefix(const Sequence& buffers, char* out, std::size_t size) {
-    std::size_t copied = 0;
-    for (auto it = boost::asio::buffer_sequence_begin(buffers);
-         it != boost::asio::buffer_sequence_end(buffers) && copied < size; ++it) {
-      const boost::asio::const_buffer buffer(*it);
-      const std::size_t n = std::min(buffer.size(), size - copied);
-      std::memcpy(out + copied, buffer.data(), n);
-      copied += n;
-    }
-    return copied;
-  }
 
   Deadline& EnsureDeadline() {
     if (!deadline_) {
