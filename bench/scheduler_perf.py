@@ -1108,6 +1108,11 @@ def markdown(results, decision, meta):
             goals.append(f"throughput ours/null {fmt(100 * ratio(tp(ours), tp(null)) if ratio(tp(ours), tp(null)) is not None else None, 0)}% (goal ≥ 90%)")
         label = "Goals (meaningless here: smoke sizes, capped creation)" if meta["short"] else "Goals"
         lines += ["", f"{label}: " + "; ".join(goals) + "." if goals else ""]
+        adjusted = speed_adjusted_goals(ours, up, null)
+        if adjusted:
+            lines += ["", "The same with each phase's machine speed taken out (derived, as `--compare` adjusts: "
+                      "throughput divided by the phase's capacity, CPU per pod by its probe CPU ms per unit; "
+                      "the phases ran minutes apart on a shared host): " + "; ".join(adjusted) + "."]
         if errs:
             lines += ["", "Errors: " + "; ".join(errs)]
         for s in present:
@@ -1124,6 +1129,30 @@ def markdown(results, decision, meta):
         lines += ["", f"Goal: ≥ 10,000 pods/s at 5000 nodes. Plugins: {', '.join(decision['runs'][0]['plugins']) if decision.get('runs') else ''}.", ""]
     lines += [meta["plots_note"], ""]
     return "\n".join(lines)
+
+
+def speed_adjusted_goals(ours, up, null):
+    """The goals' ratios with each phase's own machine speed divided out (none where a phase lacks
+    its speed measurement)."""
+    def speed(r, key):
+        value = ((r or {}).get("machine_speed") or {}).get(key)
+        return value if value and value > 0 else None
+
+    def tp(r):
+        return (r or {}).get("throughput", {}).get("average")
+
+    out = []
+    if ours and up and speed(ours, "capacity") and speed(up, "capacity") and tp(ours) and tp(up):
+        out.append("throughput ours/upstream "
+                   f"{fmt((tp(ours) / speed(ours, 'capacity')) / (tp(up) / speed(up, 'capacity')), 2)}×")
+    if (ours and up and speed(ours, "probe_cpu_ms_mean") and speed(up, "probe_cpu_ms_mean")
+            and ours.get("cpu_ms_per_pod") and up.get("cpu_ms_per_pod")):
+        out.append("CPU per pod upstream/ours "
+                   f"{fmt((up['cpu_ms_per_pod'] / speed(up, 'probe_cpu_ms_mean')) / (ours['cpu_ms_per_pod'] / speed(ours, 'probe_cpu_ms_mean')), 2)}×")
+    if ours and null and speed(ours, "capacity") and speed(null, "capacity") and tp(ours) and tp(null):
+        out.append("throughput ours/null "
+                   f"{fmt(100 * (tp(ours) / speed(ours, 'capacity')) / (tp(null) / speed(null, 'capacity')), 0)}%")
+    return out
 
 
 def plots(results, out):

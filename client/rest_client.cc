@@ -228,8 +228,8 @@ absl::StatusOr<std::string> RestClient::Delete(std::string_view path, const Dele
       Do(MakeRequest(HttpMethod::kDelete, std::string(path), DeleteOptionsJson(options), "application/json")));
 }
 
-absl::Status RestClient::CreateBinding(std::string_view namespace_name, std::string_view pod_name,
-                                       std::string_view pod_uid, std::string_view node_name) {
+HttpRequest RestClient::BindingRequest(std::string_view namespace_name, std::string_view pod_name,
+                                       std::string_view pod_uid, std::string_view node_name) const {
   const std::string path = ResourcePath()
                                .Namespace(std::string(namespace_name))
                                .Resource("pods")
@@ -237,11 +237,22 @@ absl::Status RestClient::CreateBinding(std::string_view namespace_name, std::str
                                .SubResource("binding")
                                .String();
   const bool protobuf = core_->options.protobuf_writes;
-  return Do(ObjectPostRequest(path,
-                              protobuf ? BindingProtobuf(namespace_name, pod_name, pod_uid, node_name)
-                                       : BindingJson(namespace_name, pod_name, pod_uid, node_name),
-                              protobuf))
-      .status();
+  return ObjectPostRequest(path,
+                           protobuf ? BindingProtobuf(namespace_name, pod_name, pod_uid, node_name)
+                                    : BindingJson(namespace_name, pod_name, pod_uid, node_name),
+                           protobuf);
+}
+
+absl::Status RestClient::CreateBinding(std::string_view namespace_name, std::string_view pod_name,
+                                       std::string_view pod_uid, std::string_view node_name) {
+  return Do(BindingRequest(namespace_name, pod_name, pod_uid, node_name)).status();
+}
+
+void RestClient::CreateBindingAsync(std::string_view namespace_name, std::string_view pod_name,
+                                    std::string_view pod_uid, std::string_view node_name,
+                                    std::function<void(absl::Status)> done) {
+  DoAsync(BindingRequest(namespace_name, pod_name, pod_uid, node_name),
+          [done = std::move(done)](absl::StatusOr<HttpResponse> response) { done(response.status()); });
 }
 
 absl::StatusOr<std::unique_ptr<LineStream>> RestClient::Watch(std::string_view path, const ListOptions& options) {

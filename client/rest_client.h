@@ -106,6 +106,11 @@ class RestClient {
   // protobuf_writes, else BindingJson).
   absl::Status CreateBinding(std::string_view namespace_name, std::string_view pod_name,
                              std::string_view pod_uid, std::string_view node_name);
+  // CreateBinding without blocking: `done` gets the same result exactly once, as a DoAsync callback
+  // (on the transport's thread, possibly before this returns; it must be quick).
+  void CreateBindingAsync(std::string_view namespace_name, std::string_view pod_name,
+                          std::string_view pod_uid, std::string_view node_name,
+                          std::function<void(absl::Status)> done);
   // GET path?allowWatchBookmarks=true&...&watch=1, throttled (this call sleeps for its token).
   // A non-2xx response head is returned as its Status (the body read whole); a 401 with an
   // authenticator is retried once, as for other calls.
@@ -118,6 +123,9 @@ class RestClient {
   struct Core;  // shared with calls in flight
 
  private:
+  HttpRequest BindingRequest(std::string_view namespace_name, std::string_view pod_name,
+                             std::string_view pod_uid, std::string_view node_name) const;
+
   std::shared_ptr<Transport> transport_;
   std::shared_ptr<Core> core_;
 };

@@ -1,6 +1,8 @@
 #include "framework/framework.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <set>
 
@@ -368,6 +370,17 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
   if (bind_.empty()) {
     return absl::InvalidArgumentError("at least one bind plugin is needed for profile with scheduler name " +
                                       Quoted(profile_name_));
+  }
+  // Without a ClusterApi nothing can bind asynchronously (and DefaultBinder must not ask it).
+  binds_without_blocking_ = pre_bind_.empty() && post_bind_.empty() && services_.cluster_api != nullptr;
+  for (BindPlugin* plugin : bind_) {
+    auto* async = dynamic_cast<AsyncBindPlugin*>(plugin);
+    if (async == nullptr || !binds_without_blocking_ || !async->CanBindAsync()) {
+      binds_without_blocking_ = false;
+      async_bind_.clear();
+      break;
+    }
+    async_bind_.push_back(async);
   }
 
   // Events (upstream: plugins that can reject register their events; without EnqueueExtensions
@@ -1017,6 +1030,70 @@ Status Framework::RunBindPlugins(CycleState& state, const api::Pod& pod,
   }();
   if (timed) ObserveExtensionPoint(ExtensionPoint::kBind, result.code(), start);
   return result;
+}
+
+// One RunBindPluginsAsync call, shared by the callbacks of its plugins.
+struct Framework::AsyncBind {
+  CycleState* state;
+  const api::Pod* pod;
+  const std::string* node_name;
+  std::function<void(Status)> done;
+  bool timed;
+  bool sampled;
+  SteadyClock::time_point start;
+};
+
+bool Framework::IsWaitingOnPermit(std::string_view uid) const {
+  std::lock_guard lock(waiting_mu_);
+  return waiting_.find(uid) != waiting_.end();
+}
+
+void Framework::RunBindPluginsAsync(CycleState& state, const api::Pod& pod,
+                                    const std::string& node_name, std::function<void(Status)> done) {
+  if (!binds_without_blocking_) {
+    // A caller's bug: BindAsync would block, or there is no plugin to call.
+    std::fprintf(stderr, "RunBindPluginsAsync on profile \"%s\", which cannot bind without blocking\n",
+                 profile_name_.c_str());
+    std::abort();
+  }
+  const bool timed = records_metrics();
+  auto bind = std::make_shared<AsyncBind>(AsyncBind{
+      &state, &pod, &node_name, std::move(done), timed, state.record_plugin_metrics(),
+      timed ? SteadyClock::now() : SteadyClock::time_point{}});
+  BindFrom(std::move(bind), 0);
+}
+
+void Framework::BindFrom(std::shared_ptr<AsyncBind> bind, std::size_t index) {
+  if (index == async_bind_.size()) {  // every plugin skipped: RunBindPlugins' answer
+    if (bind->timed) ObserveExtensionPoint(ExtensionPoint::kBind, Code::kSkip, bind->start);
+    bind->done(Status(Code::kSkip));
+    return;
+  }
+  AsyncBindPlugin* plugin = async_bind_[index];
+  DurationSink* sink = SinkAt(plugin_sinks_.bind, index, bind->sampled);
+  const SteadyClock::time_point plugin_start = sink != nullptr ? SteadyClock::now() : SteadyClock::time_point{};
+  CycleState& state = *bind->state;
+  const api::Pod& pod = *bind->pod;
+  const std::string& node_name = *bind->node_name;
+  plugin->BindAsync(state, pod, node_name,
+                    [this, bind = std::move(bind), index, plugin, sink, plugin_start](Status status) mutable {
+                      if (sink != nullptr) sink->Observe(ExtensionPoint::kBind, status.code(), Since(plugin_start));
+                      if (status.IsSkip()) {
+                        BindFrom(std::move(bind), index + 1);
+                        return;
+                      }
+                      Status result = std::move(status);
+                      if (!result.IsSuccess()) {
+                        const std::string name(plugin->Name());
+                        if (result.IsRejected()) {
+                          result.WithPlugin(name);
+                        } else {
+                          result = WrapError("running Bind plugin " + Quoted(name), result).WithPlugin(name);
+                        }
+                      }
+                      if (bind->timed) ObserveExtensionPoint(ExtensionPoint::kBind, result.code(), bind->start);
+                      bind->done(std::move(result));
+                    });
 }
 
 void Framework::RunPostBindPlugins(CycleState& state, const api::Pod& pod,

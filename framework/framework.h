@@ -210,8 +210,25 @@ class Framework final : public Handle {
   Status RunBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
   void RunPostBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
 
+  // Whether a binding cycle of this profile can run without a thread blocked on it: no PreBind and
+  // no PostBind plugins, and every Bind plugin an AsyncBindPlugin that CanBindAsync. Fixed at
+  // Create.
+  bool BindsWithoutBlocking() const { return binds_without_blocking_; }
+  // Whether `uid` waits at Permit (WaitOnPermit would block for it).
+  bool IsWaitingOnPermit(std::string_view uid) const;
+  // RunBindPlugins without blocking (only when BindsWithoutBlocking()): starts the first Bind
+  // plugin's BindAsync; a Skip moves on to the next plugin, on the thread that delivered it.
+  // `done` gets what RunBindPlugins would have returned, exactly once, on the thread of the last
+  // plugin's callback (possibly before this returns); it must be quick. `state`, `pod` and
+  // `node_name` must stay alive until `done` has run. Timed as RunBindPlugins, from this call
+  // until `done`.
+  void RunBindPluginsAsync(CycleState& state, const api::Pod& pod, const std::string& node_name,
+                           std::function<void(Status)> done);
+
  private:
   class WaitingPodImpl;
+  struct AsyncBind;
+  void BindFrom(std::shared_ptr<AsyncBind> bind, std::size_t index);
   Framework() = default;
   absl::Status Build(const Registry& registry, const ProfileConfig& profile);
   // The bodies of the Run* methods that time their extension point around them.
@@ -246,6 +263,9 @@ class Framework final : public Handle {
   std::vector<PreBindPlugin*> pre_bind_;
   std::vector<BindPlugin*> bind_;
   std::vector<PostBindPlugin*> post_bind_;
+  // bind_ as AsyncBindPlugins, when binds_without_blocking_.
+  std::vector<AsyncBindPlugin*> async_bind_;
+  bool binds_without_blocking_ = false;
   // Parallel to pre_filter_ / pre_score_: the plugin has no binding-cycle extension point, so its
   // CycleState writes are scheduling-cycle-only (CycleState::DropSchedulingCycleOnlyData).
   std::vector<bool> pre_filter_scheduling_cycle_only_;

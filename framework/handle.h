@@ -28,12 +28,22 @@ namespace ksched::framework {
 
 // The API calls plugins may make (DefaultBinder binds, DefaultPreemption deletes victims). The
 // scheduler layer implements them with the REST client. Blocking calls, made from binding or
-// preemption threads, never from Filter/Score.
+// preemption threads, never from Filter/Score; BindPodAsync is the one that need not block.
 class ClusterApi {
  public:
+  using BindCallback = std::function<void(Status)>;
+
   virtual ~ClusterApi() = default;
   // POST pods/{name}/binding.
   virtual Status BindPod(const api::Pod& pod, const std::string& node_name) = 0;
+  // BindPod's result delivered to `done`, exactly once. When BindsAsynchronously(), this returns
+  // without waiting for the API server and `done` runs on a thread of the implementation's choosing
+  // (possibly before this returns); it must be quick and must not block. `pod` need not outlive
+  // the call. The default calls BindPod on the caller's thread, blocking it.
+  virtual void BindPodAsync(const api::Pod& pod, const std::string& node_name, BindCallback done) {
+    done(BindPod(pod, node_name));
+  }
+  virtual bool BindsAsynchronously() const { return false; }
   // Marks the victim with a DisruptionTarget condition, then DELETEs it (preemption).
   virtual Status EvictVictim(const api::Pod& victim, const std::string& condition_message) = 0;
   // Clears status.nominatedNodeName of a pod.

@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -208,6 +209,21 @@ class BindPlugin : public virtual Plugin {
  public:
   // Skip lets the next Bind plugin try.
   virtual Status Bind(CycleState& state, const api::Pod& pod, const std::string& node_name) = 0;
+};
+
+// A Bind plugin that can also bind without blocking its caller, so that the scheduler needs no
+// thread per binding in flight. The scheduler uses BindAsync only when CanBindAsync() holds for
+// every Bind plugin of the profile (Framework::BindsWithoutBlocking), and Bind otherwise.
+class AsyncBindPlugin : public BindPlugin {
+ public:
+  using BindCallback = std::function<void(Status)>;
+  // Whether BindAsync returns without blocking (fixed for the plugin's lifetime).
+  virtual bool CanBindAsync() const = 0;
+  // Bind's result, delivered to `done` exactly once, on a thread of the plugin's choosing and
+  // possibly before BindAsync returns; `done` must be quick. `state`, `pod` and `node_name` stay
+  // alive until `done` has run.
+  virtual void BindAsync(CycleState& state, const api::Pod& pod, const std::string& node_name,
+                         BindCallback done) = 0;
 };
 
 class PostBindPlugin : public virtual Plugin {

@@ -104,6 +104,13 @@ framework::Status RestClusterApi::BindPod(const api::Pod& pod, const std::string
   return {};
 }
 
+void RestClusterApi::BindPodAsync(const api::Pod& pod, const std::string& node_name, BindCallback done) {
+  client_->CreateBindingAsync(pod.metadata.namespace_, pod.metadata.name, pod.metadata.uid, node_name,
+                              [done = std::move(done)](absl::Status status) {
+                                done(status.ok() ? framework::Status() : ErrorStatus(status));
+                              });
+}
+
 framework::Status RestClusterApi::EvictVictim(const api::Pod& victim, const std::string& condition_message) {
   api::PodCondition condition;
   condition.type = std::string(api::kDisruptionTarget);

@@ -15,7 +15,8 @@
 // A 404 on the status patch is success too (the victim is gone; newer upstream does the same,
 // v1.34 fails the preemption attempt).
 //
-// Errors: the calls block (never call them from Filter/Score or a RestClient callback); failures
+// Errors: the calls block, BindPodAsync excepted (never call them from Filter/Score or a RestClient
+// callback); failures
 // are returned (framework::Status Error with the API error's message, or absl::Status from
 // RestClient, see client/api_error.h) and logged by the caller.
 //
@@ -46,6 +47,9 @@ class RestClusterApi final : public framework::ClusterApi {
 
   // POST pods/{name}/binding (with the pod's UID as precondition).
   framework::Status BindPod(const api::Pod& pod, const std::string& node_name) override;
+  // The same POST without blocking: `done` runs on the REST client's transport thread.
+  void BindPodAsync(const api::Pod& pod, const std::string& node_name, BindCallback done) override;
+  bool BindsAsynchronously() const override { return true; }
   // Adds the condition {DisruptionTarget, True, PreemptionByScheduler, condition_message,
   // observedGeneration = metadata.generation} unless the victim has it already (UpdatePodCondition),
   // then DELETEs the victim (UID precondition, default grace period). A victim found gone at

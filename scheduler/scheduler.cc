@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "scheduler/fit_error.h"
@@ -25,7 +26,26 @@ FitError SingleNodeFitError(const std::string& node, const framework::Status& st
   return fit_error;
 }
 
+// The binding pool's size: `binding_threads`, unless every profile binds without blocking.
+int BindingPoolThreads(int binding_threads,
+                       const std::map<std::string, framework::Framework*, std::less<>>& profiles) {
+  for (const auto& [name, framework] : profiles) {
+    if (!framework->BindsWithoutBlocking()) return binding_threads;
+  }
+  return std::min(binding_threads, kFailurePoolThreads);
+}
+
 }  // namespace
+
+// An asynchronous binding cycle's pod and state, shared by its callbacks.
+struct Scheduler::AsyncBinding {
+  framework::Framework* framework;
+  std::shared_ptr<framework::CycleState> state;
+  ScheduleResult result;
+  framework::QueuedPodInfoPtr pod_info;
+  framework::PodInfoPtr assumed;
+  TimePoint start;
+};
 
 Scheduler::Scheduler(SchedulerOptions options, Cache& cache, SchedulingQueue& queue,
                      std::map<std::string, framework::Framework*, std::less<>> profiles,
@@ -39,7 +59,8 @@ Scheduler::Scheduler(SchedulerOptions options, Cache& cache, SchedulingQueue& qu
       algorithm_(options_.percentage_of_nodes_to_score, options_.seed),
       sample_random_(static_cast<std::minstd_rand::result_type>(
           options_.seed.value_or(std::random_device{}()))),
-      binding_pool_(options_.binding_threads) {
+      binding_window_(options_.binding_threads),
+      binding_pool_(BindingPoolThreads(options_.binding_threads, profiles_)) {
   for (auto& [name, framework] : profiles_) {
     framework->SetSnapshot(&snapshot_);
     if (options_.metrics != nullptr) {
@@ -48,7 +69,11 @@ Scheduler::Scheduler(SchedulerOptions options, Cache& cache, SchedulingQueue& qu
   }
 }
 
-Scheduler::~Scheduler() { binding_pool_.Stop(); }
+Scheduler::~Scheduler() {
+  // A failed asynchronous binding hands its handling to the pool: the window first.
+  binding_window_.WaitIdle();
+  binding_pool_.Stop();
+}
 
 framework::Framework* Scheduler::FrameworkForPod(const api::Pod& pod) const {
   auto it = profiles_.find(pod.spec.scheduler_name);
@@ -61,7 +86,10 @@ void Scheduler::Run() {
 }
 
 void Scheduler::DrainBindings() {
-  while (binding_pool_.in_flight() > 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  // The window first: a binding leaves it only after handing its failure to the pool.
+  while (binding_window_.in_flight() > 0 || binding_pool_.in_flight() > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
 }
 
 bool Scheduler::SkipPodSchedule(framework::Framework& framework, const api::Pod& pod) {
@@ -114,6 +142,11 @@ bool Scheduler::ScheduleOne() {
   // The binding cycle owns the pod from here. What only Filter and Score read is freed now, not
   // when the bind returns (many binds are in flight at once).
   state->DropSchedulingCycleOnlyData();
+  if (framework->BindsWithoutBlocking() && !framework->IsWaitingOnPermit(pod.metadata.uid)) {
+    StartAsyncBinding(std::make_shared<AsyncBinding>(AsyncBinding{
+        framework, std::move(state), std::move(result), std::move(pod_info), std::move(assumed), start}));
+    return true;
+  }
   auto shared_info = std::make_shared<framework::QueuedPodInfoPtr>(std::move(pod_info));
   binding_pool_.Submit([this, framework, state, result, shared_info, assumed, start]() mutable {
     framework::Status bind_status =
@@ -233,6 +266,58 @@ framework::Status Scheduler::BindingCycle(framework::Framework& framework,
     SPDLOG_ERROR("Scheduler cache FinishBinding failed: {}", std::string(finished.message()));
   }
   if (!bound.IsSuccess()) return bound;
+  RecordBound(framework, state, result, pod_info, pod, start);
+  return framework::Status();
+}
+
+void Scheduler::StartAsyncBinding(std::shared_ptr<AsyncBinding> binding) {
+  // Nothing waits at Permit: as BindingCycle after WaitOnPermit, in-flight events can be released.
+  queue_.Done(binding->assumed->pod().metadata.uid);
+  binding_window_.Run([this, binding = std::move(binding)]() mutable {
+    AsyncBinding& started = *binding;
+    // No PreBind plugins (BindsWithoutBlocking), but the extension point is timed as upstream's.
+    if (framework::Status pre_bound = started.framework->RunPreBindPlugins(
+            *started.state, started.assumed->pod(), started.result.suggested_host);
+        !pre_bound.IsSuccess()) {
+      FailAsyncBinding(binding, std::move(pre_bound));
+      binding_window_.Finished();
+      return;
+    }
+    started.framework->RunBindPluginsAsync(
+        *started.state, started.assumed->pod(), started.result.suggested_host,
+        [this, binding = std::move(binding)](framework::Status bound) {
+          FinishAsyncBinding(binding, std::move(bound));
+          binding_window_.Finished();
+        });
+  });
+}
+
+void Scheduler::FinishAsyncBinding(const std::shared_ptr<AsyncBinding>& binding,
+                                   framework::Status bound) {
+  const api::Pod& pod = binding->assumed->pod();
+  if (absl::Status finished = cache_.FinishBinding(pod); !finished.ok()) {
+    SPDLOG_ERROR("Scheduler cache FinishBinding failed: {}", std::string(finished.message()));
+  }
+  if (!bound.IsSuccess()) {
+    FailAsyncBinding(binding, std::move(bound));
+    return;
+  }
+  RecordBound(*binding->framework, *binding->state, binding->result, *binding->pod_info, pod,
+              binding->start);
+}
+
+void Scheduler::FailAsyncBinding(const std::shared_ptr<AsyncBinding>& binding, framework::Status status) {
+  // Unreserve plugins and the requeue may block: off the transport's thread. Called before the
+  // window slot is released, so that DrainBindings and the destructor see the task in the pool.
+  binding_pool_.Submit([this, binding, status = std::move(status)] {
+    HandleBindingCycleError(*binding->framework, *binding->state, std::move(binding->pod_info),
+                            binding->result, binding->assumed, status, binding->start);
+  });
+}
+
+void Scheduler::RecordBound(framework::Framework& framework, framework::CycleState& state,
+                            const ScheduleResult& result, const framework::QueuedPodInfo& pod_info,
+                            const api::Pod& pod, TimePoint start) {
   framework.event_recorder().Eventf(pod, nullptr, "Normal", "Scheduled", "Binding",
                                     "Successfully assigned " + PodKey(pod) + " to " +
                                         result.suggested_host);
@@ -242,7 +327,6 @@ framework::Status Scheduler::BindingCycle(framework::Framework& framework,
   ObserveAttempt(framework, metrics::AttemptResult::kScheduled, start);
   ObservePodScheduled(pod_info);
   framework.RunPostBindPlugins(state, pod, result.suggested_host);
-  return framework::Status();
 }
 
 void Scheduler::HandleBindingCycleError(framework::Framework& framework,

@@ -1,7 +1,15 @@
 // Scheduler: the scheduling loop (upstream schedule_one.go): pop a pod, pick its profile by
 // spec.schedulerName, run the scheduling cycle on this thread (snapshot update, PreFilter ...
-// Score, assume in the cache, Reserve, Permit), hand the binding cycle (WaitOnPermit, PreBind,
-// Bind, PostBind) to the binding pool, and take the next pod at once.
+// Score, assume in the cache, Reserve, Permit), start the binding cycle, and take the next pod at
+// once. The binding cycle runs one of two ways:
+//   - without a thread: when the profile binds without blocking (Framework::BindsWithoutBlocking:
+//     no PreBind or PostBind plugins, DefaultBinder over RestClusterApi) and the pod does not wait
+//     at Permit, the scheduling thread starts the Bind plugins' asynchronous POST and the REST
+//     client's callback finishes the cycle (FinishBinding, the Scheduled event, metrics) on the
+//     transport's thread. At most `binding_threads` such bindings are in flight (BindingWindow),
+//     as with the pool; a failure's handling (Unreserve, requeue, status write) goes to the pool.
+//   - on the binding pool (WaitOnPermit, PreBind, Bind, PostBind, each blocking), otherwise.
+// Upstream runs every binding cycle in a goroutine of its own; both ways keep its order of steps.
 //
 // Failures, as upstream's handleSchedulingFailure: the pod goes back to the queue
 // (AddUnschedulableIfNotPresent, which picks backoff or the unschedulable pool from the rejecting
@@ -11,8 +19,10 @@
 // assume (Reserve, Permit, WaitOnPermit, PreBind, Bind) also runs Unreserve, forgets the assumed
 // pod and raises an AssignedPodDelete event so that pods waiting on the freed room retry.
 //
-// Ownership: borrows the cache, queue, profiles and services, which must outlive it.
-// Thread-safety: ScheduleOne/Run from one scheduling thread; binding cycles on the pool's threads.
+// Ownership: borrows the cache, queue, profiles and services, which must outlive it (the REST
+// client too: the destructor waits for the asynchronous bindings in flight).
+// Thread-safety: ScheduleOne/Run from one scheduling thread; binding cycles on the pool's threads
+// or the REST client's transport thread.
 #pragma once
 
 #include <atomic>
@@ -30,10 +40,11 @@
 #include "api/pod.h"
 #include "framework/framework.h"
 #include "framework/snapshot.h"
-#include "scheduler/worker_pool.h"
+#include "scheduler/binding_window.h"
 #include "scheduler/cache.h"
 #include "scheduler/schedule_algorithm.h"
 #include "scheduler/scheduling_queue.h"
+#include "scheduler/worker_pool.h"
 
 namespace ksched::scheduler {
 
@@ -54,8 +65,14 @@ class PodStatusWriter {
                                            std::optional<framework::NominatingInfo> nominating) = 0;
 };
 
+// The binding pool's threads when every profile binds without blocking (only failures use it).
+inline constexpr int kFailurePoolThreads = 2;
+
 struct SchedulerOptions {
   std::int32_t percentage_of_nodes_to_score = 0;  // global; 0 = adaptive
+  // Binding cycles in flight at once, each way (see above): the pool's threads and the window of
+  // asynchronous bindings. When every profile binds without blocking, the pool only handles bind
+  // failures and gets at most kFailurePoolThreads threads.
   int binding_threads = 32;
   std::optional<std::uint64_t> seed;  // tie-break randomness; nullopt = random
   // Optional: scheduler_schedule_attempts_total, scheduling_attempt/algorithm durations, the SLI
@@ -100,10 +117,20 @@ class Scheduler {
   const SchedulerStats& stats() const { return stats_; }
 
  private:
-  struct CycleResult;
+  using TimePoint = std::chrono::steady_clock::time_point;
+  struct AsyncBinding;
+  // Starts the binding cycle of a pod that does not wait at Permit, without a thread.
+  void StartAsyncBinding(std::shared_ptr<AsyncBinding> binding);
+  // The rest of an asynchronous binding cycle, once the Bind plugins answered `bound`.
+  void FinishAsyncBinding(const std::shared_ptr<AsyncBinding>& binding, framework::Status bound);
+  // Hands a failed asynchronous binding cycle to the pool (HandleBindingCycleError).
+  void FailAsyncBinding(const std::shared_ptr<AsyncBinding>& binding, framework::Status status);
+  // A bound pod: the Scheduled event, log, counters, metrics, PostBind.
+  void RecordBound(framework::Framework& framework, framework::CycleState& state,
+                   const ScheduleResult& result, const framework::QueuedPodInfo& pod_info,
+                   const api::Pod& pod, TimePoint start);
   // Scheduling cycle: returns the result and, on failure, the status to report.
   // `start`: when the attempt began (after the pop), for the attempt and algorithm durations.
-  using TimePoint = std::chrono::steady_clock::time_point;
   framework::Status SchedulingCycle(framework::Framework& framework, framework::CycleState& state,
                                     framework::QueuedPodInfo& pod_info, ScheduleResult& result,
                                     framework::PodInfoPtr& assumed, TimePoint start);
@@ -137,7 +164,8 @@ class Scheduler {
   // The attempt series of each profile, resolved at construction (read-only afterwards).
   std::unordered_map<const framework::Framework*, metrics::ProfileAttemptMetrics*> profile_metrics_;
   SchedulerStats stats_;
-  WorkerPool binding_pool_;  // last: joined first on destruction
+  BindingWindow binding_window_;  // drained first on destruction: its failures use the pool
+  WorkerPool binding_pool_;       // joined once the window is idle
 };
 
 }  // namespace ksched::scheduler

@@ -2,8 +2,11 @@
 // pods/{name}/binding through the Handle's ClusterApi. A failed call is an Error status (the pod
 // is unreserved, forgotten and retried with backoff by the scheduler).
 //
-// Thread-safety: Bind runs on binding threads, several at once; it holds no state of its own and
-// ClusterApi is thread-safe.
+// BindAsync goes through ClusterApi::BindPodAsync, so the plugin binds without blocking exactly when
+// the ClusterApi does (RestClusterApi: always).
+//
+// Thread-safety: Bind and BindAsync run on binding threads or the scheduling thread, several at
+// once; the plugin holds no state of its own and ClusterApi is thread-safe.
 #pragma once
 
 #include <memory>
@@ -19,12 +22,15 @@ namespace ksched::plugins::default_binder {
 
 inline constexpr std::string_view kName = "DefaultBinder";
 
-class DefaultBinder final : public framework::BindPlugin {
+class DefaultBinder final : public framework::AsyncBindPlugin {
  public:
   explicit DefaultBinder(framework::Handle& handle) : handle_(handle) {}
   std::string_view Name() const override { return kName; }
   framework::Status Bind(framework::CycleState& state, const api::Pod& pod,
                          const std::string& node_name) override;
+  bool CanBindAsync() const override;
+  void BindAsync(framework::CycleState& state, const api::Pod& pod, const std::string& node_name,
+                 BindCallback done) override;
 
  private:
   framework::Handle& handle_;

@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/json_decode.h"
@@ -346,6 +348,45 @@ TEST_CASE("BindPod sets spec.nodeName; a second binding is refused", "[bind]") {
   const ksched::framework::Status again = api.BindPod(pod, "fake-node-2");
   CHECK(again.code() == ksched::framework::Code::kError);
   CHECK(again.Message().find("already assigned") != std::string::npos);
+}
+
+namespace {
+
+// BindPodAsync's answer, waited for (it arrives on the transport's thread).
+ksched::framework::Status BindAsyncAndWait(RestClusterApi& api, const Pod& pod, const std::string& node) {
+  std::promise<ksched::framework::Status> answered;
+  std::atomic<int> calls{0};
+  api.BindPodAsync(pod, node, [&](ksched::framework::Status status) {
+    if (calls.fetch_add(1) == 0) answered.set_value(std::move(status));
+  });
+  std::future<ksched::framework::Status> result = answered.get_future();
+  REQUIRE(result.wait_for(30s) == std::future_status::ready);
+  std::this_thread::sleep_for(100ms);  // a second answer would arrive by now
+  CHECK(calls.load() == 1);
+  return result.get();
+}
+
+}  // namespace
+
+TEST_CASE("BindPodAsync binds without blocking; a second binding and a stale UID are refused", "[bind]") {
+  const Pod pod = CreatePod("bind-async-target");
+  RestClusterApi api(Admin());
+  REQUIRE(api.BindsAsynchronously());
+  const ksched::framework::Status bound = BindAsyncAndWait(api, pod, "fake-node-1");
+  INFO(bound.ToString());
+  REQUIRE(bound.IsSuccess());
+  CHECK(GetPod("bind-async-target").spec.node_name == "fake-node-1");
+
+  const ksched::framework::Status again = BindAsyncAndWait(api, pod, "fake-node-2");
+  CHECK(again.code() == ksched::framework::Code::kError);
+  CHECK(again.Message().find("already assigned") != std::string::npos);
+
+  // The Binding carries the pod's UID: a pod re-created under the name is not bound by it.
+  Pod stale = CreatePod("bind-async-stale");
+  stale.metadata.uid = "00000000-0000-0000-0000-000000000000";
+  const ksched::framework::Status refused = BindAsyncAndWait(api, stale, "fake-node-1");
+  CHECK(refused.code() == ksched::framework::Code::kError);
+  CHECK(GetPod("bind-async-stale").spec.node_name.empty());
 }
 
 TEST_CASE("EvictVictim marks the victim DisruptionTarget, then deletes it", "[preemption]") {

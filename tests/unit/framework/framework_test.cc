@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -234,6 +235,37 @@ class FakeBind final : public FakeBase, public BindPlugin {
  public:
   using FakeBase::FakeBase;
   Status Bind(CycleState&, const api::Pod&, const std::string&) override { return Status(); }
+};
+
+// A Bind plugin that also binds asynchronously: BindAsync answers its injected status from a thread
+// of its own (joined when the plugin goes), as RestClusterApi answers from the transport's thread.
+class FakeAsyncBind final : public FakeBase, public AsyncBindPlugin {
+ public:
+  using FakeBase::FakeBase;
+  ~FakeAsyncBind() override {
+    std::vector<std::thread> threads;
+    {
+      std::lock_guard lock(mu_);
+      threads.swap(threads_);
+    }
+    for (std::thread& thread : threads) thread.join();
+  }
+  Status Bind(CycleState&, const api::Pod&, const std::string& node_name) override {
+    Log("Bind " + node_name);
+    return Status(inj_.bind_status, {kInjectReason});
+  }
+  bool CanBindAsync() const override { return true; }
+  void BindAsync(CycleState&, const api::Pod&, const std::string& node_name, BindCallback done) override {
+    Log("Bind " + node_name);
+    std::lock_guard lock(mu_);
+    threads_.emplace_back([status = Status(inj_.bind_status, {kInjectReason}), done = std::move(done)] {
+      done(status);
+    });
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::thread> threads_;  // guarded by mu_
 };
 
 // Upstream's TestScorePlugin: PreScore and Score, no NormalizeScore.
@@ -1580,14 +1612,19 @@ TEST_CASE("RunPreBindPlugins stops at the first failure (TestPreBindPlugins)", "
   }
 }
 
-TEST_CASE("RunBindPlugins: Skip falls through to the next binder (TestRunBindPlugins)", "[framework][runtime]") {
-  struct Case {
-    const char* name;
-    std::vector<Code> injects;
-    Code want;
-    std::size_t want_calls;
-  };
-  const std::vector<Case> cases = {
+namespace {
+
+// Upstream's TestRunBindPlugins cases: the Bind plugins' injected statuses, the result, and how
+// many plugins were called.
+struct BindCase {
+  const char* name;
+  std::vector<Code> injects;
+  Code want;
+  std::size_t want_calls;
+};
+
+const std::vector<BindCase>& BindCases() {
+  static const std::vector<BindCase> cases = {
       {"simple success", {Code::kSuccess}, Code::kSuccess, 1},
       {"error on second", {Code::kSkip, Code::kError, Code::kSuccess}, Code::kError, 2},
       {"all skip", {Code::kSkip, Code::kSkip, Code::kSkip}, Code::kSkip, 3},
@@ -1600,7 +1637,26 @@ TEST_CASE("RunBindPlugins: Skip falls through to the next binder (TestRunBindPlu
       {"error after success status, returns success", {Code::kSuccess, Code::kError}, Code::kSuccess, 1},
       {"success after error status, returns error", {Code::kError, Code::kSuccess}, Code::kError, 1},
   };
-  for (const Case& c : cases) {
+  return cases;
+}
+
+void CheckBindOutcome(const BindCase& c, const Status& status, const CallLog& log) {
+  CHECK(status.code() == c.want);
+  std::vector<std::string> want_calls;
+  for (std::size_t i = 0; i < c.want_calls; ++i) want_calls.push_back("Bind node1:bind-" + std::to_string(i));
+  CHECK(log.calls() == want_calls);
+  const std::string last = "bind-" + std::to_string(c.want_calls - 1);
+  if (c.want == Code::kError) {
+    CheckStatus(status, ErrorStatus("running Bind plugin \"" + last + "\": injected status", last));
+  } else if (c.want == Code::kUnschedulable || c.want == Code::kUnschedulableAndUnresolvable) {
+    CheckStatus(status, NewStatus(c.want, {kInjectReason}, last));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("RunBindPlugins: Skip falls through to the next binder (TestRunBindPlugins)", "[framework][runtime]") {
+  for (const BindCase& c : BindCases()) {
     CAPTURE(c.name);
     CallLog log;
     Registry registry;
@@ -1612,19 +1668,71 @@ TEST_CASE("RunBindPlugins: Skip falls through to the next binder (TestRunBindPlu
     AddFakes(registry, profile, &PluginsConfig::bind, specs, &log);
     Env env;
     std::unique_ptr<Framework> framework = env.Build(std::move(registry), profile);
+    CHECK_FALSE(framework->BindsWithoutBlocking());  // the fakes bind only by blocking
     CycleState state;
-    const Status status = framework->RunBindPlugins(state, *TestPod(), "node1");
-    CHECK(status.code() == c.want);
-    std::vector<std::string> want_calls;
-    for (std::size_t i = 0; i < c.want_calls; ++i) want_calls.push_back("Bind node1:bind-" + std::to_string(i));
-    CHECK(log.calls() == want_calls);
-    const std::string last = "bind-" + std::to_string(c.want_calls - 1);
-    if (c.want == Code::kError) {
-      CheckStatus(status, ErrorStatus("running Bind plugin \"" + last + "\": injected status", last));
-    } else if (c.want == Code::kUnschedulable || c.want == Code::kUnschedulableAndUnresolvable) {
-      CheckStatus(status, NewStatus(c.want, {kInjectReason}, last));
-    }
+    CheckBindOutcome(c, framework->RunBindPlugins(state, *TestPod(), "node1"), log);
   }
+}
+
+TEST_CASE("RunBindPluginsAsync answers as RunBindPlugins, from the plugins' threads",
+          "[framework][runtime]") {
+  for (const BindCase& c : BindCases()) {
+    CAPTURE(c.name);
+    CallLog log;
+    Registry registry;
+    ProfileConfig profile = Profile();
+    for (std::size_t i = 0; i < c.injects.size(); ++i) {
+      const std::string name = "bind-" + std::to_string(i);
+      Register<FakeAsyncBind>(registry, name, &log);
+      SetArgs(profile, name, Inj{.bind_status = c.injects[i]});
+      profile.plugins.bind.enabled.push_back(PluginRef{name});
+    }
+    Env env;
+    std::unique_ptr<Framework> framework = env.Build(std::move(registry), profile);
+    REQUIRE(framework->BindsWithoutBlocking());
+    CycleState state;
+    const std::string node = "node1";
+    std::promise<Status> answered;
+    framework->RunBindPluginsAsync(state, *TestPod(), node,
+                                   [&answered](Status status) { answered.set_value(std::move(status)); });
+    std::future<Status> result = answered.get_future();
+    REQUIRE(result.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+    CheckBindOutcome(c, result.get(), log);
+  }
+}
+
+TEST_CASE("BindsWithoutBlocking: only asynchronous binders, no PreBind or PostBind, a ClusterApi",
+          "[framework][runtime]") {
+  auto build = [](std::vector<std::string> binders, bool pre_bind, bool post_bind,
+                  bool with_cluster_api) {
+    Registry registry;
+    Register<FakeAsyncBind>(registry, "async-bind");
+    Register<FakeAsyncBind>(registry, "async-bind-2");
+    Register<FakeBind>(registry, "blocking-bind");
+    Register<FakePlugin>(registry, kTestPlugin);
+    Register<FakeQueueSort>(registry, kQueueSortPlugin);
+    ProfileConfig profile = Profile();
+    profile.plugins.queue_sort.enabled.push_back(PluginRef{kQueueSortPlugin});
+    for (const std::string& binder : binders) profile.plugins.bind.enabled.push_back(PluginRef{binder});
+    if (pre_bind) profile.plugins.pre_bind.enabled.push_back(PluginRef{kTestPlugin});
+    if (post_bind) profile.plugins.post_bind.enabled.push_back(PluginRef{kTestPlugin});
+    Env env;
+    FrameworkServices services;
+    services.parallelizer = &env.parallelizer;
+    services.cluster_api = with_cluster_api ? &env.cluster_api : nullptr;
+    services.event_recorder = &env.recorder;
+    absl::StatusOr<std::unique_ptr<Framework>> framework = Framework::Create(registry, profile, services);
+    INFO(framework.status().ToString());
+    REQUIRE(framework.ok());
+    return (*framework)->BindsWithoutBlocking();
+  };
+  CHECK(build({"async-bind"}, false, false, true));
+  CHECK(build({"async-bind", "async-bind-2"}, false, false, true));
+  CHECK_FALSE(build({"async-bind", "blocking-bind"}, false, false, true));
+  CHECK_FALSE(build({"blocking-bind"}, false, false, true));
+  CHECK_FALSE(build({"async-bind"}, true, false, true));
+  CHECK_FALSE(build({"async-bind"}, false, true, true));
+  CHECK_FALSE(build({"async-bind"}, false, false, false));
 }
 
 TEST_CASE("RunPostBindPlugins calls every PostBind plugin in order", "[framework][runtime]") {

@@ -45,8 +45,9 @@ class NullStatusWriter final : public PodStatusWriter {
 class MetricsHarness {
  public:
   MetricsHarness(const ProfileBuilder& builder, metrics::Metrics* metrics,
-                 SchedulingQueue::PreEnqueueFn pre_enqueue = nullptr)
-      : metrics_(metrics) {
+                 SchedulingQueue::PreEnqueueFn pre_enqueue = nullptr,
+                 testing::BindMode bind_mode = testing::BindMode::kAsync)
+      : metrics_(metrics), cluster_api_({}, bind_mode) {
     framework::FrameworkServices services;
     services.parallelizer = &parallelizer_;
     services.cluster_api = &cluster_api_;
@@ -174,8 +175,10 @@ ProfileBuilder FittingProfile() {
 }
 
 TEST_CASE("a scheduled pod is recorded by the loop, the runtime and the queue") {
+  // Bound on the pool's thread or asynchronously: the same series.
+  const testing::BindMode mode = GENERATE(testing::BindMode::kBlocking, testing::BindMode::kAsync);
   metrics::Metrics metrics(Options(100));  // every cycle sampled
-  MetricsHarness harness(FittingProfile(), &metrics);
+  MetricsHarness harness(FittingProfile(), &metrics, nullptr, mode);
   harness.AddNode("node-a");
   harness.AddNode("node-b");
   harness.AddPod(PodBuilder("p1").Obj());

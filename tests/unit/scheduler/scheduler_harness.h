@@ -57,8 +57,9 @@ class FakeStatusWriter final : public PodStatusWriter {
 // binding threads) first, the runtimes and their services last.
 class Harness {
  public:
-  explicit Harness(std::vector<ProfileBuilder> builders, FakeClusterApi::BindFn bind = {})
-      : cluster_api_(std::move(bind)) {
+  explicit Harness(std::vector<ProfileBuilder> builders, FakeClusterApi::BindFn bind = {},
+                   BindMode bind_mode = BindMode::kAsync)
+      : cluster_api_(std::move(bind), bind_mode) {
     QueueingHintRegistrations hints;
     std::map<std::string, framework::Framework*, std::less<>> profiles;
     for (const ProfileBuilder& builder : builders) {

@@ -90,10 +90,14 @@ void CheckCondition(const Harness& harness, const std::string& pod, const std::s
 
 TEST_CASE("Scheduler: a schedulable pod is assumed, bound, then confirmed by the informer",
           "[scheduler]") {
+  // Both ways of binding: on the pool's threads, and asynchronously from the ClusterApi's thread.
+  const testing::BindMode mode = GENERATE(testing::BindMode::kBlocking, testing::BindMode::kAsync);
   ReserveLog reserve;
   Harness harness({ProfileBuilder()
                        .Filter("TrueFilter", TrueFilter)
-                       .Reserve("FakeReserve", reserve.Reserve(), reserve.Unreserve())});
+                       .Reserve("FakeReserve", reserve.Reserve(), reserve.Unreserve())},
+                  {}, mode);
+  CHECK(harness.Profile().BindsWithoutBlocking() == (mode == testing::BindMode::kAsync));
   harness.AddNode("node1");
   const api::Pod pod = PodBuilder("p").Obj();
   harness.AddPod(pod);
@@ -285,6 +289,7 @@ TEST_CASE("Scheduler: Reserve and Permit failures in the scheduling cycle undo t
 TEST_CASE("Scheduler: a failed bind unreserves, forgets the pod, requeues it and raises "
           "AssignedPodDelete",
           "[scheduler]") {
+  const testing::BindMode mode = GENERATE(testing::BindMode::kBlocking, testing::BindMode::kAsync);
   ReserveLog reserve;
   // The filter turns "waiter" down until an assigned pod goes away.
   framework::ClusterEventWithHint assigned_pod_delete{
@@ -301,7 +306,8 @@ TEST_CASE("Scheduler: a failed bind unreserves, forgets the pod, requeues it and
            .Reserve("FakeReserve", reserve.Reserve(), reserve.Unreserve())},
       [](const api::Pod&, const std::string&) {
         return Status::FromError("etcdserver: request timed out");
-      });
+      },
+      mode);
   harness.AddNode("node1");
   const api::Pod waiter = PodBuilder("waiter").Obj();
   harness.AddPod(waiter);

@@ -17,6 +17,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -232,10 +233,37 @@ class ProfileBuilder {
 };
 
 // Binds through `bind` (success when empty) and records every call.
+// How FakeClusterApi binds: blocking the caller (the binding pool's way), or asynchronously, each
+// BindPodAsync answered from a thread of its own (as RestClusterApi answers from the transport's).
+enum class BindMode { kBlocking, kAsync };
+
 class FakeClusterApi final : public framework::ClusterApi {
  public:
   using BindFn = std::function<framework::Status(const api::Pod&, const std::string&)>;
-  explicit FakeClusterApi(BindFn bind = {}) : bind_(std::move(bind)) {}
+  explicit FakeClusterApi(BindFn bind = {}, BindMode mode = BindMode::kBlocking)
+      : bind_(std::move(bind)), mode_(mode) {}
+  ~FakeClusterApi() override {
+    std::vector<std::thread> threads;
+    {
+      std::lock_guard lock(mu_);
+      threads.swap(answer_threads_);
+    }
+    for (std::thread& thread : threads) thread.join();
+  }
+  FakeClusterApi(const FakeClusterApi&) = delete;
+  FakeClusterApi& operator=(const FakeClusterApi&) = delete;
+
+  bool BindsAsynchronously() const override { return mode_ == BindMode::kAsync; }
+  void BindPodAsync(const api::Pod& pod, const std::string& node_name, BindCallback done) override {
+    if (mode_ == BindMode::kBlocking) {
+      done(BindPod(pod, node_name));
+      return;
+    }
+    std::lock_guard lock(mu_);
+    answer_threads_.emplace_back([this, pod, node_name, done = std::move(done)] {
+      done(BindPod(pod, node_name));
+    });
+  }
 
   framework::Status BindPod(const api::Pod& pod, const std::string& node_name) override {
     {
@@ -259,8 +287,10 @@ class FakeClusterApi final : public framework::ClusterApi {
 
  private:
   BindFn bind_;
+  const BindMode mode_;
   mutable std::mutex mu_;
-  std::vector<std::string> binds_;
+  std::vector<std::string> binds_;            // guarded by mu_
+  std::vector<std::thread> answer_threads_;   // guarded by mu_
 };
 
 struct RecordedEvent {
