@@ -144,7 +144,9 @@ TEST_CASE("EventProtobuf writes the same fields in protobuf, in an events.k8s.io
 TEST_CASE("EventProtobuf: a time before the epoch floors its seconds; whole seconds have no nanos", "[event_object]") {
   Event event = SampleEvent();
   event.event_time = Time(-1s) + 500ms + 999ns;  // 1969-12-31T23:59:59.500000999Z
-  auto unwrapped = ksched::api::protobuf::Unwrap(ksched::scheduler::EventProtobuf(event));
+  // The unwrapped view points into the body: keep the body alive.
+  const std::string before_epoch = ksched::scheduler::EventProtobuf(event);
+  auto unwrapped = ksched::api::protobuf::Unwrap(before_epoch);
   REQUIRE(unwrapped.ok());
   const std::string negative = Fields(unwrapped->raw, kEventMessages);
   CHECK(negative.find("2={\n  1=18446744073709551615\n  2=500000000\n}\n") != std::string::npos);  // seconds -1
