@@ -50,6 +50,15 @@ Status WrapError(std::string prefix, const Status& status) {
   return Status::FromError(std::move(prefix) + ": " + status.Message());
 }
 
+// A Bind plugin's answer other than Skip as RunBindPlugins returns it: success as is, a rejection
+// naming the plugin, anything else an error naming it.
+Status BindPluginResult(const BindPlugin& plugin, Status status) {
+  if (status.IsSuccess()) return status;
+  const std::string name(plugin.Name());
+  if (status.IsRejected()) return std::move(status).WithPlugin(name);
+  return WrapError("running Bind plugin " + Quoted(name), status).WithPlugin(name);
+}
+
 using SteadyClock = std::chrono::steady_clock;
 
 std::chrono::nanoseconds Since(SteadyClock::time_point start) { return SteadyClock::now() - start; }
@@ -1021,10 +1030,7 @@ Status Framework::RunBindPlugins(CycleState& state, const api::Pod& pod,
       status = TimedCall(SinkAt(plugin_sinks_.bind, i, sampled), ExtensionPoint::kBind,
                          [&] { return plugin->Bind(state, pod, node_name); });
       if (status.IsSkip()) continue;
-      const std::string name(plugin->Name());
-      if (status.IsSuccess()) return status;
-      if (status.IsRejected()) return std::move(status).WithPlugin(name);
-      return WrapError("running Bind plugin " + Quoted(name), status).WithPlugin(name);
+      return BindPluginResult(*plugin, std::move(status));
     }
     return status;
   }();
@@ -1082,15 +1088,7 @@ void Framework::BindFrom(std::shared_ptr<AsyncBind> bind, std::size_t index) {
                         BindFrom(std::move(bind), index + 1);
                         return;
                       }
-                      Status result = std::move(status);
-                      if (!result.IsSuccess()) {
-                        const std::string name(plugin->Name());
-                        if (result.IsRejected()) {
-                          result.WithPlugin(name);
-                        } else {
-                          result = WrapError("running Bind plugin " + Quoted(name), result).WithPlugin(name);
-                        }
-                      }
+                      Status result = BindPluginResult(*plugin, std::move(status));
                       if (bind->timed) ObserveExtensionPoint(ExtensionPoint::kBind, result.code(), bind->start);
                       bind->done(std::move(result));
                     });

@@ -5,8 +5,9 @@
 // BindAsync goes through ClusterApi::BindPodAsync, so the plugin binds without blocking exactly when
 // the ClusterApi does (RestClusterApi: always).
 //
-// Thread-safety: Bind and BindAsync run on binding threads or the scheduling thread, several at
-// once; the plugin holds no state of its own and ClusterApi is thread-safe.
+// Thread-safety: Bind runs on binding threads, BindAsync on the scheduling thread or the REST
+// client's transport thread (a queued binding started when another finished), several at once;
+// the plugin holds no state of its own and ClusterApi is thread-safe.
 #pragma once
 
 #include <memory>
