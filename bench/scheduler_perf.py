@@ -33,10 +33,12 @@ created already bound (round-robin), measured pods created pending, and only the
 started, so that pod creation does not compete with it (latency then counts from its start).
 Workloads whose measured phase lasts only seconds (PodAntiAffinity, GPU) run `repeat` times (3) per
 scheduler, each time on a fresh control plane: a few 1-second samples are too few for one run to
-stand for the scheduler (two full runs differed by up to 30 % there). Their reported figures are the
-per-figure medians of the repetitions (lower median for an even count, so that the throughput and
-its samples come from one run); every repetition's JSON is kept. --repeat N overrides the count for
-every workload.
+stand for the scheduler (two full runs differed by up to 30 % there). They run round by round (ours,
+upstream, null, then the next round), so that a round's schedulers share the same stretch of the
+host's drifting speed. Their reported figures are the per-figure medians of the repetitions (lower
+median for an even count, so that the throughput and its samples come from one run); results.md adds
+the goals' ratios taken round by round and their median; every repetition's JSON is kept.
+--repeat N overrides the count for every workload.
 Beside each measured phase, bench/speed_probe.py times a fixed unit of work every 0.25 s in its own
 CPU time, and /proc/stat gives the busy and stolen CPU time over the phase: this shared host's speed
 varies by tens of percent between runs, for every scheduler alike, and `--compare` reports the
@@ -888,6 +890,21 @@ MEDIAN_FIGURES = (
 )
 
 
+def run_rounds(schedulers, repeat, run):
+    """Runs `run(scheduler, k)` `repeat` times per scheduler, round by round: round k runs every
+    scheduler once, in the given order, before round k + 1 starts. Returns {scheduler: [its runs in
+    round order]}. (main marks each repeated run with its "round" for round_by_round_goals.)
+
+    Why rounds: this host's speed drifts over minutes, so three runs of one scheduler and then three
+    of the next would compare different stretches of it; within a round the schedulers run back to
+    back, and a ratio taken round by round (round_by_round_goals) leaves most of the drift out."""
+    reps = {which: [] for which in schedulers}
+    for k in range(1, repeat + 1):
+        for which in schedulers:
+            reps[which].append(run(which, k))
+    return reps
+
+
 def median_low(values):
     """The lower median of the values that are not None (an element of them), or None."""
     s = sorted(v for v in values if v is not None)
@@ -923,7 +940,7 @@ def combine_repetitions(reps, names):
     combined["median_of"] = len(reps)
     combined["samples_from"] = names[chosen]
     combined["repetitions"] = [
-        {"file": name, "throughput_mean": tp(r), "latency_p50_ms": (r.get("latency_ms") or {}).get("p50"),
+        {"file": name, "round": r.get("round"), "throughput_mean": tp(r), "latency_p50_ms": (r.get("latency_ms") or {}).get("p50"),
          "cpu_ms_per_pod": r.get("cpu_ms_per_pod"), "peak_rss_bytes": r.get("peak_rss_bytes"),
          "control_plane_cpu_ms_per_pod": r.get("control_plane_cpu_ms_per_pod"),
          "bound": (r.get("measured") or {}).get("bound"), "errors": len(r.get("errors", []))}
@@ -1108,6 +1125,10 @@ def markdown(results, decision, meta):
             goals.append(f"throughput ours/null {fmt(100 * ratio(tp(ours), tp(null)) if ratio(tp(ours), tp(null)) is not None else None, 0)}% (goal ≥ 90%)")
         label = "Goals (meaningless here: smoke sizes, capped creation)" if meta["short"] else "Goals"
         lines += ["", f"{label}: " + "; ".join(goals) + "." if goals else ""]
+        paired = round_by_round_goals(ours, up, null)
+        if paired:
+            lines += ["", "Round by round (a round's schedulers ran back to back on the same stretch of the "
+                      "host's speed; each round's ratio, then their median): " + "; ".join(paired) + "."]
         adjusted = speed_adjusted_goals(ours, up, null)
         if adjusted:
             lines += ["", "The same with each phase's machine speed taken out (derived, as `--compare` adjusts: "
@@ -1129,6 +1150,32 @@ def markdown(results, decision, meta):
         lines += ["", f"Goal: ≥ 10,000 pods/s at 5000 nodes. Plugins: {', '.join(decision['runs'][0]['plugins']) if decision.get('runs') else ''}.", ""]
     lines += [meta["plots_note"], ""]
     return "\n".join(lines)
+
+
+def round_by_round_goals(ours, up, null):
+    """The goals' ratios taken within each round of a repeated workload (run_rounds: the k-th run of
+    each scheduler, back to back), each round's ratio listed, then their lower median. None for a
+    single run, for runs not marked with their round (made scheduler by scheduler, before
+    run_rounds), or when the schedulers' rounds differ."""
+    def each(r, key):
+        reps = (r or {}).get("repetitions") or []
+        if not reps or any(x.get("round") != k for k, x in enumerate(reps, 1)):
+            return []
+        return [x.get(key) for x in reps]
+
+    def line(label, num, den, scale, digits, unit):
+        if len(num) < 2 or len(num) != len(den):
+            return None
+        values = [scale * ratio(a, b) if ratio(a, b) is not None else None for a, b in zip(num, den)]
+        if None in values:
+            return None
+        return (f"{label} {', '.join(fmt(v, digits) + unit for v in values)} "
+                f"(median {fmt(median_low(values), digits)}{unit})")
+
+    out = [line("throughput ours/upstream", each(ours, "throughput_mean"), each(up, "throughput_mean"), 1, 2, "×"),
+           line("CPU per pod upstream/ours", each(up, "cpu_ms_per_pod"), each(ours, "cpu_ms_per_pod"), 1, 2, "×"),
+           line("throughput ours/null", each(ours, "throughput_mean"), each(null, "throughput_mean"), 100, 0, "%")]
+    return [x for x in out if x]
 
 
 def speed_adjusted_goals(ours, up, null):
@@ -1507,27 +1554,30 @@ def main():
     results, names, repetition_names = [], [], []
     for workload in workloads:
         repeat = args.repeat or (1 if args.short else WORKLOADS[workload].get("repeat", 1))
+        def one(which, k):
+            if repeat > 1:
+                log(f"{workload}.{which}: repetition {k} of {repeat}")
+            r = run_one(workload, which, args, log_dir if repeat == 1 else os.path.join(log_dir, f"run{k}"))
+            r["machine"] = meta["machine"]
+            r["command"] = meta["command"]
+            if repeat > 1:
+                r["round"] = k
+                with open(os.path.join(out, f"{workload}.{which}.run{k}.json"), "w") as f:
+                    json.dump(r, f, indent=1)
+            return r
+
+        reps = run_rounds(schedulers, repeat, one)
+        rep_names = {which: [f"{workload}.{which}.json" if repeat == 1 else f"{workload}.{which}.run{k}.json"
+                             for k in range(1, repeat + 1)] for which in schedulers}
         for which in schedulers:
-            reps, rep_names = [], []
-            for k in range(1, repeat + 1):
-                if repeat > 1:
-                    log(f"{workload}.{which}: repetition {k} of {repeat}")
-                r = run_one(workload, which, args, log_dir if repeat == 1 else os.path.join(log_dir, f"run{k}"))
-                r["machine"] = meta["machine"]
-                r["command"] = meta["command"]
-                reps.append(r)
-                rep_names.append(f"{workload}.{which}.json" if repeat == 1 else f"{workload}.{which}.run{k}.json")
-                if repeat > 1:
-                    with open(os.path.join(out, rep_names[-1]), "w") as f:
-                        json.dump(r, f, indent=1)
-            r = combine_repetitions(reps, rep_names)
+            r = combine_repetitions(reps[which], rep_names[which])
             name = f"{workload}.{which}.json"
             with open(os.path.join(out, name), "w") as f:
                 json.dump(r, f, indent=1)
             results.append(r)
             names.append(name)
             if repeat > 1:
-                repetition_names += rep_names
+                repetition_names += rep_names[which]
 
     decision = None
     rate_bin = os.path.join(args.build_dir, "bench", "ksched_decision_rate")

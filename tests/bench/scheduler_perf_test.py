@@ -31,6 +31,46 @@ def run(throughput, cpu_ms, rss_mib, p50_ms, p99_ms, max_ms, cp_ms=10.0, errors=
             "measured": {"created": 100, "bound": 100, "seconds": 1.0, "create_rate": 100.0, "overall_rate": 90.0}}
 
 
+class Rounds(unittest.TestCase):
+    def test_each_round_runs_every_scheduler_before_the_next_round(self):
+        calls = []
+        reps = perf.run_rounds(["ours", "upstream", "null"], 3, lambda which, k: calls.append((which, k)) or {"k": k})
+        self.assertEqual(calls, [("ours", 1), ("upstream", 1), ("null", 1), ("ours", 2), ("upstream", 2),
+                                 ("null", 2), ("ours", 3), ("upstream", 3), ("null", 3)])
+        self.assertEqual({w: [r["k"] for r in rs] for w, rs in reps.items()},
+                         {"ours": [1, 2, 3], "upstream": [1, 2, 3], "null": [1, 2, 3]})
+
+    @staticmethod
+    def combined(which, figures, rounds=True):
+        reps = []
+        for k, (throughput, cpu_ms) in enumerate(figures, 1):
+            r = run(throughput, cpu_ms, 50, 10, 20, 30)
+            if rounds:
+                r["round"] = k
+            reps.append(r)
+        return perf.combine_repetitions(reps, [f"W.{which}.run{k}.json" for k in range(1, len(reps) + 1)])
+
+    def test_ratios_are_taken_round_by_round_then_their_median(self):
+        # The host slows down from round to round: the medians of each scheduler's runs come from
+        # different rounds, the ratio within each round stays near 2.
+        ours = self.combined("ours", [(300, 0.5), (200, 0.8), (100, 1.6)])
+        up = self.combined("upstream", [(150, 5.0), (95, 8.0), (52, 16.0)])
+        null = self.combined("null", [(400, 0.2), (250, 0.3), (125, 0.6)])
+        self.assertEqual(perf.round_by_round_goals(ours, up, null), [
+            "throughput ours/upstream 2.00×, 2.11×, 1.92× (median 2.00×)",
+            "CPU per pod upstream/ours 10.00×, 10.00×, 10.00× (median 10.00×)",
+            "throughput ours/null 75%, 80%, 80% (median 80%)"])
+
+    def test_no_round_by_round_ratios_without_rounds(self):
+        one = run(100, 1.0, 50, 10, 20, 30)
+        self.assertEqual(perf.round_by_round_goals(one, one, one), [])
+        unmarked = self.combined("ours", [(300, 0.5), (200, 0.8), (100, 1.6)], rounds=False)
+        self.assertEqual(perf.round_by_round_goals(unmarked, unmarked, unmarked), [])
+        three = self.combined("ours", [(300, 0.5), (200, 0.8), (100, 1.6)])
+        two = self.combined("upstream", [(150, 5.0), (95, 8.0)])
+        self.assertEqual(perf.round_by_round_goals(three, two, None), [])
+
+
 class CombineRepetitions(unittest.TestCase):
     def test_one_run_is_reported_as_it_is(self):
         r = run(100, 1.0, 50, 10, 20, 30)
