@@ -13,9 +13,7 @@
 #     cache holds no phantom pod from the outage; no node is over its CPU;
 #   - /readyz of the scheduler answers ok afterwards; SIGTERM stops it with exit status 0.
 . "$(dirname "$0")/lib.sh"
-build_dir=${KSCHED_BUILD_DIR:-$repo/build}
-ours="$build_dir/scheduler/kube-scheduler-cpp"
-[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+find_ours
 
 start_controlplane
 note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL"

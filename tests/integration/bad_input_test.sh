@@ -5,9 +5,7 @@
 # all of them. Configuration cases are also given to the upstream kube-scheduler v1.34.4, which
 # must reject them too (same verdict).
 . "$(dirname "$0")/lib.sh"
-build_dir=${KSCHED_BUILD_DIR:-$repo/build}
-ours="$build_dir/scheduler/kube-scheduler-cpp"
-[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+find_ours
 upstream=$(ls -d "${HOME}"/.cache/kube-scheduler-cpp/k8s-bins/*/kube-scheduler 2>/dev/null | head -1)
 
 start_controlplane

@@ -13,9 +13,7 @@
 #     node with the fewest GPUs left although another has less CPU left; with a negative weight
 #     the daemon exits 1 naming the field.
 . "$(dirname "$0")/lib.sh"
-build_dir=${KSCHED_BUILD_DIR:-$repo/build}
-ours="$build_dir/scheduler/kube-scheduler-cpp"
-[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+find_ours
 
 start_controlplane
 note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL"

@@ -5,9 +5,7 @@
 # of manifests/. Both are given `--master` on a closed loopback port: neither contacts a server
 # before writing. No control plane is needed.
 . "$(dirname "$0")/lib.sh"
-build_dir=${KSCHED_BUILD_DIR:-$repo/build}
-ours="$build_dir/scheduler/kube-scheduler-cpp"
-[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+find_ours
 # shellcheck disable=SC1091
 . "$repo/tests/controlplane/versions.env" 2>/dev/null || true
 upstream=$(ls -d "${HOME}"/.cache/kube-scheduler-cpp/k8s-bins/*/kube-scheduler 2>/dev/null | head -1)

@@ -33,9 +33,7 @@
 # Throughput: the replicas run with the default clientConnection (qps 50, burst 100, as upstream),
 # one request per bind, so about 50 pods/s is the client's rate limit, not the algorithm's.
 . "$(dirname "$0")/lib.sh"
-build_dir=${KSCHED_BUILD_DIR:-$repo/build}
-ours="$build_dir/scheduler/kube-scheduler-cpp"
-[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+find_ours
 unshare --uts true 2>/dev/null || {
   echo "needs unshare --uts (root): each replica needs a hostname of its own, which its Lease" \
        "identity and its events' reportingInstance carry" >&2

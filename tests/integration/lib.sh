@@ -20,6 +20,12 @@ finish() {
   [ "$failed" = 0 ]
 }
 
+find_ours() {  # sets build_dir (KSCHED_BUILD_DIR, default build/) and ours, the daemon in it; exit 1 if missing
+  build_dir=${KSCHED_BUILD_DIR:-$repo/build}
+  ours="$build_dir/scheduler/kube-scheduler-cpp"
+  [ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+}
+
 start_controlplane() {  # start_controlplane [start.sh args...]: sets cp_dir and sources its env
   cp_dir=$("$repo/tests/controlplane/start.sh" --owner $$ "$@")
   # shellcheck disable=SC1091

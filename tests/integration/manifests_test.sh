@@ -11,9 +11,7 @@
 #     nothing it does is forbidden, SIGTERM stops it with status 0.
 #   - it holds its own Lease and answers /livez and /readyz on its secure port.
 . "$(dirname "$0")/lib.sh"
-build_dir=${KSCHED_BUILD_DIR:-$repo/build}
-ours="$build_dir/scheduler/kube-scheduler-cpp"
-[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+find_ours
 manifests="$repo/manifests"
 
 start_controlplane

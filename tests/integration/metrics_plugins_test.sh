@@ -17,9 +17,7 @@
 #      (4 plugins of the article's profile + disktraffic) per 1 s refresh = 300 per minute.
 # Every process started here is stopped by PID on exit.
 . "$(dirname "$0")/lib.sh"
-build_dir=${KSCHED_BUILD_DIR:-$repo/build}
-ours="$build_dir/scheduler/kube-scheduler-cpp"
-[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+find_ours
 prometheus=${PROMETHEUS:-/usr/bin/prometheus}
 [ -x "$prometheus" ] || { echo "missing $prometheus (scripts/install-deps.sh installs the Debian package)" >&2; exit 1; }
 helper="$repo/tests/integration/metrics_plugins_helper.py"

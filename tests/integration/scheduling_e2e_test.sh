@@ -15,9 +15,7 @@
 # volumes, DRA): none of them changes these scenarios apart
 # from preemption's message suffix.
 . "$(dirname "$0")/lib.sh"
-build_dir=${KSCHED_BUILD_DIR:-$repo/build}
-ours="$build_dir/scheduler/kube-scheduler-cpp"
-[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+find_ours
 
 start_controlplane
 note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL"

@@ -23,9 +23,7 @@
 #   - SIGTERM stops it with status 0.
 # Every process started here is stopped by PID on exit.
 . "$(dirname "$0")/lib.sh"
-build_dir=${KSCHED_BUILD_DIR:-$repo/build}
-ours="$build_dir/scheduler/kube-scheduler-cpp"
-[ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
+find_ours
 prometheus=${PROMETHEUS:-/usr/bin/prometheus}
 [ -x "$prometheus" ] || { echo "missing $prometheus (scripts/install-deps.sh installs the Debian package)" >&2; exit 1; }
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
