@@ -1554,6 +1554,10 @@ def main():
     results, names, repetition_names = [], [], []
     for workload in workloads:
         repeat = args.repeat or (1 if args.short else WORKLOADS[workload].get("repeat", 1))
+
+        def file_of(which, k):  # one run's JSON, OUT/<workload>.<scheduler>[.run<K>].json
+            return f"{workload}.{which}.json" if repeat == 1 else f"{workload}.{which}.run{k}.json"
+
         def one(which, k):
             if repeat > 1:
                 log(f"{workload}.{which}: repetition {k} of {repeat}")
@@ -1562,13 +1566,12 @@ def main():
             r["command"] = meta["command"]
             if repeat > 1:
                 r["round"] = k
-                with open(os.path.join(out, f"{workload}.{which}.run{k}.json"), "w") as f:
+                with open(os.path.join(out, file_of(which, k)), "w") as f:
                     json.dump(r, f, indent=1)
             return r
 
         reps = run_rounds(schedulers, repeat, one)
-        rep_names = {which: [f"{workload}.{which}.json" if repeat == 1 else f"{workload}.{which}.run{k}.json"
-                             for k in range(1, repeat + 1)] for which in schedulers}
+        rep_names = {which: [file_of(which, k) for k in range(1, repeat + 1)] for which in schedulers}
         for which in schedulers:
             r = combine_repetitions(reps[which], rep_names[which])
             name = f"{workload}.{which}.json"
