@@ -36,6 +36,15 @@ struct KindTraits<Node> {
   }
 };
 
+template <>
+struct KindTraits<PodDisruptionBudget> {
+  static constexpr std::string_view kKind = "PodDisruptionBudget";
+  static constexpr std::string_view kListKind = "PodDisruptionBudgetList";
+  static absl::Status Read(const JsonValue& v, DecodeContext& ctx, PodDisruptionBudget& out) {
+    return json_internal::ReadPodDisruptionBudget(v, ctx, out);
+  }
+};
+
 constexpr std::string_view kStatusKind = "Status";
 
 constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag;
@@ -167,6 +176,16 @@ absl::StatusOr<Node> DecodeNode(std::string_view json) {
 }
 absl::StatusOr<Node> DecodeNodeInSitu(std::string& json) {
   return ParseAndDecode<Node>(json, &json, DecodeObject<Node>);
+}
+
+absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudget(const rapidjson::Value& json) {
+  return DecodeObject<PodDisruptionBudget>(json);
+}
+absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudget(std::string_view json) {
+  return ParseAndDecode<PodDisruptionBudget>(json, nullptr, DecodeObject<PodDisruptionBudget>);
+}
+absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudgetInSitu(std::string& json) {
+  return ParseAndDecode<PodDisruptionBudget>(json, &json, DecodeObject<PodDisruptionBudget>);
 }
 
 absl::StatusOr<ApiStatus> DecodeApiStatus(const rapidjson::Value& json) {
@@ -308,5 +327,17 @@ template absl::StatusOr<WatchEvent<Pod>> DecodeWatchEventInSitu<Pod>(std::string
 template absl::StatusOr<WatchEvent<Node>> DecodeWatchEvent<Node>(const rapidjson::Value&);
 template absl::StatusOr<WatchEvent<Node>> DecodeWatchEvent<Node>(std::string_view);
 template absl::StatusOr<WatchEvent<Node>> DecodeWatchEventInSitu<Node>(std::string&);
+template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeList<PodDisruptionBudget>(
+    const rapidjson::Value&);
+template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeList<PodDisruptionBudget>(
+    std::string_view);
+template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeListInSitu<PodDisruptionBudget>(
+    std::string&);
+template absl::StatusOr<WatchEvent<PodDisruptionBudget>> DecodeWatchEvent<PodDisruptionBudget>(
+    const rapidjson::Value&);
+template absl::StatusOr<WatchEvent<PodDisruptionBudget>> DecodeWatchEvent<PodDisruptionBudget>(
+    std::string_view);
+template absl::StatusOr<WatchEvent<PodDisruptionBudget>>
+DecodeWatchEventInSitu<PodDisruptionBudget>(std::string&);
 
 }  // namespace ksched::api

@@ -1,6 +1,7 @@
-// JSON decoding of the objects the scheduler reads from the API server (core/v1 Pod and Node, their
-// lists, watch events, and metav1.Status) into the compact object model of api/pod.h, api/node.h,
-// api/object_list.h, api/watch_event.h and api/api_status.h, with RapidJSON.
+// JSON decoding of the objects the scheduler reads from the API server (core/v1 Pod and Node,
+// policy/v1 PodDisruptionBudget, their lists, watch events, and metav1.Status) into the compact
+// object model of api/pod.h, api/node.h, api/pod_disruption_budget.h, api/object_list.h,
+// api/watch_event.h and api/api_status.h, with RapidJSON.
 //
 // This is the only api header that includes RapidJSON; the object model headers do not.
 //
@@ -26,9 +27,10 @@
 //   - An array field replaces the previous value; a map field merges into it (duplicate JSON keys:
 //     the last wins, as in Go).
 //   - `kind`, when present and non-empty on a top-level object, must name the expected kind ("Pod",
-//     "Node", "PodList", "NodeList", "Status"); list items normally carry no kind and are not
-//     checked unless they do.
-//   - Required: metadata.name (non-empty) on every Pod and Node, including list and watch items.
+//     "Node", "PodDisruptionBudget", "PodList", "NodeList", "PodDisruptionBudgetList", "Status");
+//     list items normally carry no kind and are not checked unless they do.
+//   - Required: metadata.name (non-empty) on every Pod, Node and PodDisruptionBudget, including
+//     list and watch items.
 //
 // Defaults applied (the API server always fills these, and a pod read from anywhere else should
 // behave the same): spec.schedulerName "default-scheduler" when absent or empty; the protocol of
@@ -57,6 +59,7 @@
 #include "api/node.h"
 #include "api/object_list.h"
 #include "api/pod.h"
+#include "api/pod_disruption_budget.h"
 #include "api/watch_event.h"
 #include "rapidjson/document.h"
 
@@ -64,7 +67,8 @@ namespace ksched::api {
 
 // The object kinds with a decoder.
 template <typename T>
-concept DecodableObject = std::same_as<T, Pod> || std::same_as<T, Node>;
+concept DecodableObject =
+    std::same_as<T, Pod> || std::same_as<T, Node> || std::same_as<T, PodDisruptionBudget>;
 
 // Parses JSON text into `document` (see above for the parse rules). `ParseJsonInSitu` parses
 // `buffer` in place: the document's strings then point into `buffer`, which must outlive it and
@@ -80,12 +84,20 @@ absl::StatusOr<Node> DecodeNode(const rapidjson::Value& json);
 absl::StatusOr<Node> DecodeNode(std::string_view json);
 absl::StatusOr<Node> DecodeNodeInSitu(std::string& json);
 
+// policy/v1 PodDisruptionBudget: metadata, spec.selector (absent or null: nullopt),
+// status.disruptionsAllowed and the names of status.disruptedPods (sorted; each value must be a
+// time, as in Go, but is not kept). Nothing is defaulted.
+absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudget(const rapidjson::Value& json);
+absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudget(std::string_view json);
+absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudgetInSitu(std::string& json);
+
 // metav1.Status, as in an API error response body.
 absl::StatusOr<ApiStatus> DecodeApiStatus(const rapidjson::Value& json);
 absl::StatusOr<ApiStatus> DecodeApiStatus(std::string_view json);
 
-// A PodList or NodeList: {"kind":"PodList","metadata":{"resourceVersion":"..","continue":"..",
-// "remainingItemCount":n},"items":[...]}. Item errors are reported under "items[i]".
+// A PodList, NodeList or PodDisruptionBudgetList: {"kind":"PodList","metadata":{
+// "resourceVersion":"..","continue":"..","remainingItemCount":n},"items":[...]}. Item errors are
+// reported under "items[i]".
 template <DecodableObject T>
 absl::StatusOr<ObjectList<T>> DecodeList(const rapidjson::Value& json);
 template <DecodableObject T>
@@ -104,7 +116,7 @@ absl::StatusOr<WatchEvent<T>> DecodeWatchEvent(std::string_view json);
 template <DecodableObject T>
 absl::StatusOr<WatchEvent<T>> DecodeWatchEventInSitu(std::string& json);
 
-// Instantiated in json_decode.cc for Pod and Node.
+// Instantiated in json_decode.cc for Pod, Node and PodDisruptionBudget.
 extern template absl::StatusOr<ObjectList<Pod>> DecodeList<Pod>(const rapidjson::Value&);
 extern template absl::StatusOr<ObjectList<Pod>> DecodeList<Pod>(std::string_view);
 extern template absl::StatusOr<ObjectList<Pod>> DecodeListInSitu<Pod>(std::string&);
@@ -117,5 +129,17 @@ extern template absl::StatusOr<WatchEvent<Pod>> DecodeWatchEventInSitu<Pod>(std:
 extern template absl::StatusOr<WatchEvent<Node>> DecodeWatchEvent<Node>(const rapidjson::Value&);
 extern template absl::StatusOr<WatchEvent<Node>> DecodeWatchEvent<Node>(std::string_view);
 extern template absl::StatusOr<WatchEvent<Node>> DecodeWatchEventInSitu<Node>(std::string&);
+extern template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeList<PodDisruptionBudget>(
+    const rapidjson::Value&);
+extern template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeList<PodDisruptionBudget>(
+    std::string_view);
+extern template absl::StatusOr<ObjectList<PodDisruptionBudget>>
+DecodeListInSitu<PodDisruptionBudget>(std::string&);
+extern template absl::StatusOr<WatchEvent<PodDisruptionBudget>>
+DecodeWatchEvent<PodDisruptionBudget>(const rapidjson::Value&);
+extern template absl::StatusOr<WatchEvent<PodDisruptionBudget>>
+DecodeWatchEvent<PodDisruptionBudget>(std::string_view);
+extern template absl::StatusOr<WatchEvent<PodDisruptionBudget>>
+DecodeWatchEventInSitu<PodDisruptionBudget>(std::string&);
 
 }  // namespace ksched::api

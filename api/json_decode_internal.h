@@ -27,6 +27,7 @@
 #include "api/node_selector.h"
 #include "api/object_meta.h"
 #include "api/pod.h"
+#include "api/pod_disruption_budget.h"
 #include "api/quantity.h"
 #include "api/resource_list.h"
 #include "api/time.h"
@@ -177,6 +178,8 @@ absl::Status CheckName(const ObjectMeta& metadata, DecodeContext& ctx);
 // api/json_decode.h and checks the required fields.
 absl::Status ReadPod(const JsonValue& v, DecodeContext& ctx, Pod& out);
 absl::Status ReadNode(const JsonValue& v, DecodeContext& ctx, Node& out);
+absl::Status ReadPodDisruptionBudget(const JsonValue& v, DecodeContext& ctx,
+                                     PodDisruptionBudget& out);
 absl::Status ReadApiStatus(const JsonValue& v, DecodeContext& ctx, ApiStatus& out);
 
 }  // namespace ksched::api::json_internal

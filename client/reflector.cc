@@ -355,5 +355,6 @@ std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEve
 
 template class Reflector<api::Pod>;
 template class Reflector<api::Node>;
+template class Reflector<api::PodDisruptionBudget>;
 
 }  // namespace ksched::client

@@ -1,6 +1,6 @@
-// Reflector<T>: a typed list+watch loop keeping a local store of one resource (Pods or Nodes) in
-// step with the API server, the core of client-go's cache.Reflector plus the informer's store and
-// handler dispatch.
+// Reflector<T>: a typed list+watch loop keeping a local store of one resource (Pods, Nodes or
+// PodDisruptionBudgets: every kind api/json_decode.h decodes) in step with the API server, the
+// core of client-go's cache.Reflector plus the informer's store and handler dispatch.
 //
 // Protocol (as client-go's reflector):
 //   1. LIST `path` with the options' label/field selectors, `limit` page_size (500), following
@@ -54,6 +54,7 @@
 #include "api/json_decode.h"
 #include "api/node.h"
 #include "api/pod.h"
+#include "api/pod_disruption_budget.h"
 #include "client/backoff.h"
 #include "client/rest_client.h"
 #include "client/transport.h"
@@ -61,7 +62,9 @@
 namespace ksched::client {
 
 struct ReflectorOptions {
-  std::string path;  // the collection, e.g. "/api/v1/nodes" or "/api/v1/pods"
+  // The collection, e.g. "/api/v1/nodes", "/api/v1/pods" or "/apis/policy/v1/poddisruptionbudgets"
+  // (every namespace). Lists and watches are read as JSON.
+  std::string path;
   std::string label_selector;
   std::string field_selector;  // e.g. "status.phase!=Succeeded,status.phase!=Failed" for pods
   std::int64_t page_size = 500;
@@ -171,5 +174,6 @@ class Reflector {
 
 extern template class Reflector<api::Pod>;
 extern template class Reflector<api::Node>;
+extern template class Reflector<api::PodDisruptionBudget>;
 
 }  // namespace ksched::client

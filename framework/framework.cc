@@ -448,6 +448,20 @@ std::optional<api::Labels> Framework::NamespaceLabels(std::string_view name) con
   return services_.namespace_labels(name);
 }
 
+std::vector<PodInfoPtr> Framework::NominatedPodsForNode(std::string_view node_name) const {
+  if (services_.nominator == nullptr || !services_.nominator->HasNominatedPods()) return {};
+  return services_.nominator->NominatedPodsForNode(node_name);
+}
+
+std::vector<std::shared_ptr<const api::PodDisruptionBudget>> Framework::PodDisruptionBudgets() const {
+  if (!services_.pod_disruption_budgets) return {};
+  return services_.pod_disruption_budgets();
+}
+
+void Framework::Activate(const api::Pod& pod) {
+  if (services_.activate) services_.activate(pod);
+}
+
 std::map<std::string, std::vector<std::string>> Framework::ListPlugins() const {
   std::map<std::string, std::vector<std::string>> out;
   auto list = [&](const char* point, const auto& plugins) {

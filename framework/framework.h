@@ -64,6 +64,10 @@ struct FrameworkServices {
   const SpreadSelectorLister* spread_selector_lister = nullptr;  // optional
   MetricsRecorder* metrics_recorder = nullptr;  // optional: nullptr measures nothing
   NodeMetricsProvider* node_metrics = nullptr;  // optional: per-node metrics for score plugins
+  // optional: the informer's PodDisruptionBudgets (preemption); unset: none.
+  std::function<std::vector<std::shared_ptr<const api::PodDisruptionBudget>>()> pod_disruption_budgets;
+  // optional: moves a queued pod to activeQ (Handle::Activate); unset: does nothing.
+  std::function<void(const api::Pod&)> activate;
 };
 
 // A plugin's weighted score for one node (upstream PluginScore / NodePluginScores).
@@ -120,6 +124,10 @@ class Framework final : public Handle {
   // first cycle.
   void SetNominator(const PodNominator* nominator) { services_.nominator = nominator; }
   const PodNominator* nominator() const { return services_.nominator; }
+  // Like the nominator (the queue provides it): set before the first cycle.
+  void SetActivate(std::function<void(const api::Pod&)> activate) {
+    services_.activate = std::move(activate);
+  }
   // Like the nominator: set (or left nullptr) before the first cycle.
   void SetSpreadSelectorLister(const SpreadSelectorLister* lister) {
     services_.spread_selector_lister = lister;
@@ -137,16 +145,21 @@ class Framework final : public Handle {
                                                          std::set<std::string, std::less<>>&
                                                              plugins_with_nodes);
   Status RunPreFilterExtensionAddPod(CycleState& state, const api::Pod& pod,
-                                     const PodInfoPtr& to_add, const NodeInfo& node) const;
+                                     const PodInfoPtr& to_add, const NodeInfo& node) const override;
   Status RunPreFilterExtensionRemovePod(CycleState& state, const api::Pod& pod,
-                                        const PodInfoPtr& to_remove, const NodeInfo& node) const;
+                                        const PodInfoPtr& to_remove,
+                                        const NodeInfo& node) const override;
 
   // Filters in order and stops at the first rejection (upstream RunFilterPlugins). Thread-safe.
   Status RunFilterPlugins(const CycleState& state, const api::Pod& pod, const NodeInfo& node) const;
   // Upstream RunFilterPluginsWithNominatedPods: when nodes have nominated pods of priority >= the
   // pod's, filters twice (with them added, then without) and requires both to pass.
   Status RunFilterPluginsWithNominatedPods(const CycleState& state, const api::Pod& pod,
-                                           const NodeInfo& node) const;
+                                           const NodeInfo& node) const override;
+  std::vector<PodInfoPtr> NominatedPodsForNode(std::string_view node_name) const override;
+  std::vector<std::shared_ptr<const api::PodDisruptionBudget>> PodDisruptionBudgets() const override;
+  void Activate(const api::Pod& pod) override;
+  MetricsRecorder* metrics_recorder() override { return services_.metrics_recorder; }
 
   std::pair<PostFilterResult, Status> RunPostFilterPlugins(CycleState& state, const api::Pod& pod,
                                                            const NodeToStatus& statuses);

@@ -18,6 +18,10 @@
 
 #include "api/labels.h"
 #include "api/pod.h"
+#include "api/pod_disruption_budget.h"
+#include "framework/cycle_state.h"
+#include "framework/metrics_recorder.h"
+#include "framework/node_info.h"
 #include "framework/node_metrics.h"
 #include "framework/parallelizer.h"
 #include "framework/snapshot.h"
@@ -95,6 +99,34 @@ class Handle {
   // Per-node metrics for score plugins (framework/node_metrics.h); nullptr when the scheduler
   // provides none (the metrics plugins then score every node neutral).
   virtual NodeMetricsProvider* node_metrics() { return nullptr; }
+
+  // --- What preemption needs (upstream Handle: the PreFilter extension runners, the nominator,
+  // the PDB lister, Activate). The runtime implements them; the defaults, for test handles, fail
+  // with an Error status or return nothing.
+
+  // The profile's PreFilter extensions on `state` as if `pod_info` were added to / removed from
+  // `node` (upstream RunPreFilterExtensionAddPod / RemovePod). Safe from parallel workers on
+  // distinct cloned states.
+  virtual Status RunPreFilterExtensionAddPod(CycleState& state, const api::Pod& pod,
+                                             const PodInfoPtr& pod_info, const NodeInfo& node) const;
+  virtual Status RunPreFilterExtensionRemovePod(CycleState& state, const api::Pod& pod,
+                                                const PodInfoPtr& pod_info,
+                                                const NodeInfo& node) const;
+  // The profile's Filter plugins on `node`, counting pods nominated to it with a priority >= the
+  // pod's (upstream RunFilterPluginsWithNominatedPods).
+  virtual Status RunFilterPluginsWithNominatedPods(const CycleState& state, const api::Pod& pod,
+                                                   const NodeInfo& node) const;
+  // The pods nominated to `node_name` (by an earlier preemption), in nomination order.
+  virtual std::vector<PodInfoPtr> NominatedPodsForNode(std::string_view node_name) const;
+  // The cluster's PodDisruptionBudgets as the informer has them (empty when none are watched).
+  virtual std::vector<std::shared_ptr<const api::PodDisruptionBudget>> PodDisruptionBudgets() const {
+    return {};
+  }
+  // Moves the pod, if it waits in the scheduling queue's backoff or unschedulable pool, to
+  // activeQ (upstream Handle.Activate). Safe from any thread.
+  virtual void Activate(const api::Pod& /*pod*/) {}
+  // The scheduler's metrics (framework/metrics_recorder.h), nullptr when none are recorded.
+  virtual MetricsRecorder* metrics_recorder() { return nullptr; }
 };
 
 }  // namespace ksched::framework

@@ -67,6 +67,10 @@ class MetricsRecorder {
   // The percentage (0..100) of cycles, and of PreEnqueue calls, whose plugins are timed
   // (upstream's pluginMetricsSamplePercent, 10).
   virtual int plugin_sample_percent() const = 0;
+  // scheduler_preemption_attempts_total, and scheduler_preemption_victims (the victims of a
+  // preemption that nominated a node). Default: not recorded.
+  virtual void PreemptionAttempted() {}
+  virtual void ObservePreemptionVictims(int /*victims*/) {}
 };
 
 }  // namespace ksched::framework

@@ -5,6 +5,7 @@
 
 #include "plugins/binpack/binpack.h"
 #include "plugins/default_binder/default_binder.h"
+#include "plugins/default_preemption/default_preemption.h"
 #include "plugins/image_locality/image_locality.h"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.h"
 #include "plugins/metrics_traffic/metrics_traffic.h"
@@ -36,6 +37,7 @@ framework::Registry NewInTreeRegistry() {
       {image_locality::kName, image_locality::New},
       {pod_topology_spread::kName, pod_topology_spread::New},
       {inter_pod_affinity::kName, inter_pod_affinity::New},
+      {default_preemption::kName, default_preemption::New},
       {default_binder::kName, default_binder::New},
       // The Prometheus-metrics plugins of the seed article (plugins/metrics_traffic/).
       {metrics_traffic::kCpuName, metrics_traffic::FactoryFor(metrics_traffic::MetricKind::kCpu)},

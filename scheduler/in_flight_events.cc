@@ -69,6 +69,11 @@ void InFlightEvents::Clear() {
   pods_.clear();
 }
 
+std::shared_ptr<const api::Pod> InFlightEvents::PodOf(std::string_view uid) const {
+  auto marker = pods_.find(std::string(uid));
+  return marker == pods_.end() ? nullptr : marker->second->pod;
+}
+
 std::vector<std::shared_ptr<const api::Pod>> InFlightEvents::Pods() const {
   std::vector<std::shared_ptr<const api::Pod>> pods;
   pods.reserve(pods_.size());

@@ -70,6 +70,8 @@ class InFlightEvents {
   // Unmarks every pod (Close).
   void Clear();
 
+  // The pod in flight with this UID, as it was when popped; nullptr when none is.
+  std::shared_ptr<const api::Pod> PodOf(std::string_view uid) const;
   // The pods in flight, as they were when popped.
   std::vector<std::shared_ptr<const api::Pod>> Pods() const;
   // Recorded events (tests and metrics: upstream scheduler_inflight_events).

@@ -5,12 +5,14 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 
 #include "client/new_rest_client.h"
 #include "config/default_plugins.h"
 #include "scheduler/cluster_api.h"
 #include "scheduler/event_handlers.h"
 #include "scheduler/event_recorder.h"
+#include "scheduler/pod_disruption_budget_store.h"
 #include "scheduler/prometheus_collector.h"
 #include "scheduler/rest_pod_status_writer.h"
 
@@ -19,6 +21,31 @@ namespace {
 
 // Pods in a terminal phase never need scheduling and never hold resources.
 constexpr std::string_view kNonTerminalPods = "status.phase!=Succeeded,status.phase!=Failed";
+
+// Every PodDisruptionBudget of the cluster (upstream's informer lists policy/v1 in all namespaces).
+constexpr std::string_view kPodDisruptionBudgets = "/apis/policy/v1/poddisruptionbudgets";
+
+// The frameworks' Activate (framework::Handle::Activate): forwards to the queue until Detach.
+// Preemption calls it from threads of its own, which a framework joins when it is destroyed, and
+// the queue is destroyed before the frameworks: the app detaches the queue first, and a late call
+// then does nothing. Thread-safety: Activate from any thread (concurrently); Detach waits for the
+// calls in progress.
+class QueueActivator {
+ public:
+  explicit QueueActivator(SchedulingQueue* queue) : queue_(queue) {}
+  void Activate(const api::Pod& pod) {
+    std::shared_lock lock(mu_);
+    if (queue_ != nullptr) queue_->Activate(pod);
+  }
+  void Detach() {
+    std::unique_lock lock(mu_);
+    queue_ = nullptr;
+  }
+
+ private:
+  std::shared_mutex mu_;
+  SchedulingQueue* queue_;  // guarded by mu_; nullptr once detached
+};
 
 // The default profile: upstream's v1 default plugins, less those not compiled in yet (named in a
 // warning, so that nobody mistakes this for full parity).
@@ -38,6 +65,10 @@ framework::ProfileConfig DefaultProfile(const framework::Registry& registry) {
 
 class SchedulerApp::Impl {
  public:
+  ~Impl() {
+    if (queue_activator != nullptr) queue_activator->Detach();
+  }
+
   SchedulerAppOptions options;
   std::shared_ptr<client::RestClient> client;
   // Events go through their own client (own rate limiter, as upstream's eventClient), so that a
@@ -49,16 +80,21 @@ class SchedulerApp::Impl {
   // Node metrics of the Prometheus-metrics plugins: always there (plugins may keep its pointer),
   // its thread runs only when a profile registered a query. Outlives the frameworks.
   std::unique_ptr<PrometheusCollector> node_metrics;
+  // The PDB reflector's handler; the frameworks' pod_disruption_budgets lists it (and shares it, so
+  // it outlives them whatever the order of destruction).
+  std::shared_ptr<PodDisruptionBudgetStore> pdb_store;
   std::map<std::string, std::unique_ptr<framework::Framework>, std::less<>> frameworks;
   std::unique_ptr<RealClock> clock;
   std::unique_ptr<Cache> cache;
   std::unique_ptr<SchedulingQueue> queue;
+  std::shared_ptr<QueueActivator> queue_activator;  // shared by every framework's Activate
   std::unique_ptr<RestPodStatusWriter> status_writer;
   std::unique_ptr<Scheduler> scheduler;
   std::shared_ptr<PodEventHandler> pod_handler;
   std::shared_ptr<NodeEventHandler> node_handler;
   std::unique_ptr<client::Reflector<api::Pod>> pod_reflector;
   std::unique_ptr<client::Reflector<api::Node>> node_reflector;
+  std::unique_ptr<client::Reflector<api::PodDisruptionBudget>> pdb_reflector;
   // Start/Stop may come from different threads (a leader-election callback starts scheduling; the
   // main thread stops): lifecycle_mu orders them, so nothing starts after Stop.
   std::mutex lifecycle_mu;
@@ -112,6 +148,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   PrometheusCollectorOptions collector_options;
   collector_options.metrics = opts.metrics;
   impl->node_metrics = std::make_unique<PrometheusCollector>(std::move(collector_options));
+  impl->pdb_store = std::make_shared<PodDisruptionBudgetStore>();
 
   std::map<std::string, std::vector<std::pair<std::string, framework::ClusterEventWithHint>>> events;
   for (const framework::ProfileConfig& profile : opts.profiles) {
@@ -127,6 +164,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     services.event_recorder = recorder.get();
     services.metrics_recorder = opts.metrics;
     services.node_metrics = impl->node_metrics.get();
+    services.pod_disruption_budgets = [store = impl->pdb_store] { return store->List(); };
     absl::StatusOr<std::unique_ptr<framework::Framework>> framework =
         framework::Framework::Create(registry, profile, services);
     if (!framework.ok()) {
@@ -163,8 +201,14 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
         return it->second->RunPreEnqueuePlugins(pod);
       },
       std::move(events));
-  // Nominated pods are filtered with the queue's nominator.
-  for (auto& [name, framework] : impl->frameworks) framework->SetNominator(impl->queue.get());
+  // Nominated pods are filtered with the queue's nominator; preemption activates pods through the
+  // queue (from its own threads: the queue locks, the activator outlives the queue safely).
+  impl->queue_activator = std::make_shared<QueueActivator>(impl->queue.get());
+  for (auto& [name, framework] : impl->frameworks) {
+    framework->SetNominator(impl->queue.get());
+    framework->SetActivate(
+        [activator = impl->queue_activator](const api::Pod& pod) { activator->Activate(pod); });
+  }
 
   impl->status_writer = std::make_unique<RestPodStatusWriter>(impl->client, 4);
   std::map<std::string, framework::Framework*, std::less<>> profiles;
@@ -191,12 +235,19 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   node_options.path = "/api/v1/nodes";
   impl->node_reflector =
       std::make_unique<client::Reflector<api::Node>>(impl->client, node_options, impl->node_handler);
+  client::ReflectorOptions pdb_options;
+  pdb_options.path = std::string(kPodDisruptionBudgets);
+  impl->pdb_reflector = std::make_unique<client::Reflector<api::PodDisruptionBudget>>(
+      impl->client, pdb_options, impl->pdb_store);
   if (opts.metrics != nullptr) {
     opts.metrics->SetInformerSkipsSource([raw] {
       const client::ReflectorStats pods = raw->pod_reflector->stats();
       const client::ReflectorStats nodes = raw->node_reflector->stats();
-      return std::vector<metrics::InformerSkips>{{"pods", pods.decode_errors, pods.oversized},
-                                                 {"nodes", nodes.decode_errors, nodes.oversized}};
+      const client::ReflectorStats pdbs = raw->pdb_reflector->stats();
+      return std::vector<metrics::InformerSkips>{
+          {"pods", pods.decode_errors, pods.oversized},
+          {"nodes", nodes.decode_errors, nodes.oversized},
+          {"poddisruptionbudgets", pdbs.decode_errors, pdbs.oversized}};
     });
     opts.metrics->SetCacheSizeSource([cache = impl->cache.get()] {
       return metrics::CacheSizeSnapshot{static_cast<double>(cache->NodeCount()),
@@ -208,7 +259,8 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
 }
 
 bool SchedulerApp::synced() const {
-  return impl_->node_reflector->HasSynced() && impl_->pod_reflector->HasSynced();
+  return impl_->node_reflector->HasSynced() && impl_->pod_reflector->HasSynced() &&
+         impl_->pdb_reflector->HasSynced();
 }
 
 absl::Status SchedulerApp::Start(std::chrono::milliseconds sync_timeout) {
@@ -227,6 +279,7 @@ absl::Status SchedulerApp::StartInformers(std::chrono::milliseconds sync_timeout
       // which both start before WaitForCacheSync).
       impl_->node_reflector->Start();
       impl_->pod_reflector->Start();
+      impl_->pdb_reflector->Start();
       // Node metrics warm up with the caches (a follower keeps them warm too).
       impl_->node_metrics->Start();
     }
@@ -235,12 +288,15 @@ absl::Status SchedulerApp::StartInformers(std::chrono::milliseconds sync_timeout
   const auto left = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   };
-  if (!impl_->node_reflector->WaitForSync(left()) || !impl_->pod_reflector->WaitForSync(left())) {
-    return absl::DeadlineExceededError("the pod and node informers did not sync within " +
-                                       std::to_string(sync_timeout.count()) + " ms");
+  if (!impl_->node_reflector->WaitForSync(left()) || !impl_->pod_reflector->WaitForSync(left()) ||
+      !impl_->pdb_reflector->WaitForSync(left())) {
+    return absl::DeadlineExceededError(
+        "the pod, node and PodDisruptionBudget informers did not sync within " +
+        std::to_string(sync_timeout.count()) + " ms");
   }
-  SPDLOG_INFO("informers synced: {} nodes, {} pods", impl_->node_reflector->size(),
-              impl_->pod_reflector->size());
+  SPDLOG_INFO("informers synced: {} nodes, {} pods, {} PodDisruptionBudgets",
+              impl_->node_reflector->size(), impl_->pod_reflector->size(),
+              impl_->pdb_reflector->size());
   return absl::OkStatus();
 }
 
@@ -263,6 +319,7 @@ void SchedulerApp::Stop() {
   impl_->scheduler->DrainBindings();
   impl_->pod_reflector->Stop();
   impl_->node_reflector->Stop();
+  impl_->pdb_reflector->Stop();
   impl_->node_metrics->Stop();
 }
 

@@ -1,12 +1,15 @@
 // SchedulerApp: the daemon's scheduling machinery wired together: one REST client, the pod and
-// node reflectors feeding the cache and the queue through the event handlers, one runtime per
-// profile (plugins from the registry), the scheduling thread, the binding and status-writing
+// node reflectors feeding the cache and the queue through the event handlers, the
+// PodDisruptionBudget reflector feeding the store preemption lists them from
+// (scheduler/pod_disruption_budget_store.h), one runtime per profile (plugins from the registry,
+// each given the budgets and the queue's Activate), the scheduling thread, the binding and status-writing
 // pools, an event recorder per profile, and the Prometheus collector of the metrics plugins
 // (scheduler/prometheus_collector.h; its thread runs from StartInformers to Stop when a profile
 // registered a query).
 //
 // Lifecycle: Create (validates profiles: a bad profile is an error naming it; nothing is sent to
-// the API server yet) -> StartInformers (starts the reflectors, waits for their first sync) ->
+// the API server yet) -> StartInformers (starts the reflectors, waits for the first sync of all
+// three) ->
 // StartScheduling (the queue's flush loop and the scheduling thread; under leader election only
 // once leading) -> Stop (closes the queue, finishes the binds in flight, stops the reflectors).
 //
@@ -62,8 +65,9 @@ class SchedulerApp {
 
   // StartInformers, then StartScheduling.
   absl::Status Start(std::chrono::milliseconds sync_timeout);
-  // Starts the pod and node reflectors (feeding the cache and the queue) and waits for their first
-  // sync: kDeadlineExceeded when they did not sync within `sync_timeout`. A follower under leader
+  // Starts the pod, node and PodDisruptionBudget reflectors (feeding the cache, the queue and the
+  // budget store) and waits for the first sync of all three, as upstream waits for every informer
+  // it started: kDeadlineExceeded when they did not sync within `sync_timeout`. A follower under leader
   // election stays here: caches warm, nothing scheduled.
   absl::Status StartInformers(std::chrono::milliseconds sync_timeout);
   // Starts the queue's flush loop and the scheduling thread (after StartInformers succeeded).

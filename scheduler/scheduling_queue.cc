@@ -295,25 +295,32 @@ void SchedulingQueue::AssignedPodUpdated(const PodInfoPtr& old_pod, const PodInf
   MovePodsLocked(keys, event, objects.View(), [&objects] { return objects; });
 }
 
+bool SchedulingQueue::ActivateLocked(std::string_view key, const std::string* uid) {
+  const auto is_the_pod = [uid](const QueuedPodInfo* queued) {
+    return queued != nullptr && (uid == nullptr || queued->pod().metadata.uid == *uid);
+  };
+  QueuedPodInfoPtr queued;
+  bool from_backoff = false;
+  if (auto it = unschedulable_.find(std::string(key)); it != unschedulable_.end()) {
+    if (is_the_pod(it->second.get())) queued = TakeUnschedulableLocked(key);
+  } else if (is_the_pod(backoff_q_.Get(key)) || is_the_pod(error_backoff_q_.Get(key))) {
+    queued = TakeBackoffLocked(key);
+    from_backoff = true;
+  }
+  if (queued == nullptr) return false;
+  requeuing_from_pool_ = !from_backoff;
+  const bool moved = MoveToActiveQLocked(std::move(queued), kForceActivate, from_backoff);
+  requeuing_from_pool_ = false;
+  return moved;
+}
+
 void SchedulingQueue::Activate(const std::vector<PodInfoPtr>& pods) {
   std::unique_lock lock(mu_);
   bool activated = false;
   for (const PodInfoPtr& pod : pods) {
-    const std::string key = PodQueueKey(pod->pod());
-    bool from_backoff = false;
-    QueuedPodInfoPtr queued = TakeUnschedulableLocked(key);
-    if (queued == nullptr) {
-      queued = TakeBackoffLocked(key);
-      from_backoff = queued != nullptr;
-    }
-    if (queued != nullptr) {
-      requeuing_from_pool_ = !from_backoff;
-      const bool moved = MoveToActiveQLocked(std::move(queued), kForceActivate, from_backoff);
-      requeuing_from_pool_ = false;
-      if (moved) {
-        activated = true;
-        continue;
-      }
+    if (ActivateLocked(PodQueueKey(pod->pod()), nullptr)) {
+      activated = true;
+      continue;
     }
     // Being scheduled: requeue it when it comes back (e.g. async preemption finished meanwhile).
     const SharedEventObjects objects{nullptr, pod->pod_ptr(), nullptr, nullptr};
@@ -322,6 +329,21 @@ void SchedulingQueue::Activate(const std::vector<PodInfoPtr>& pods) {
     move_request_cycle_ = scheduling_cycle_;
   }
   if (activated) pop_cv_.notify_all();
+}
+
+void SchedulingQueue::Activate(const api::Pod& pod) {
+  std::unique_lock lock(mu_);
+  if (ActivateLocked(PodQueueKey(pod), &pod.metadata.uid)) {
+    pop_cv_.notify_all();
+    return;
+  }
+  // Being scheduled: requeue it when it comes back. The event carries the pod as it was popped
+  // (ForceActivate's hint matches it by UID), not a copy of `pod`.
+  if (std::shared_ptr<const api::Pod> in_flight = in_flight_.PodOf(pod.metadata.uid)) {
+    const SharedEventObjects objects{nullptr, std::move(in_flight), nullptr, nullptr};
+    in_flight_.AddEventsIfPodInFlight(pod.metadata.uid, {framework::ForceActivateEvent()}, objects);
+  }
+  move_request_cycle_ = scheduling_cycle_;
 }
 
 // --- Flushes ------------------------------------------------------------------------------------

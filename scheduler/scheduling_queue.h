@@ -165,6 +165,11 @@ class SchedulingQueue : public framework::PodNominator {
   // ForceActivate); a pod in flight gets ForceActivate recorded for its attempt; others are
   // ignored.
   void Activate(const std::vector<framework::PodInfoPtr>& pods);
+  // The same for one pod (framework::Handle::Activate, which preemption calls from threads of its
+  // own), matched by UID: the pod queued under its namespace/name moves only if it has the same
+  // UID (a pod deleted and recreated under that name is left where it is). In flight, the pod gets
+  // ForceActivate recorded for its attempt.
+  void Activate(const api::Pod& pod);
 
   // Starts the flush thread (backoffQ about every second, aligned to the ordering window; the
   // unschedulable pool every 30 s). Idempotent.
@@ -216,6 +221,9 @@ class SchedulingQueue : public framework::PodNominator {
   bool MoveToBackoffQLocked(framework::QueuedPodInfoPtr pod, std::string_view event);
   QueuedIn RequeueLocked(framework::QueuedPodInfoPtr pod, Strategy strategy,
                          std::string_view event);
+  // Moves the pod `key` from the unschedulable pool or backoffQ to activeQ (event ForceActivate);
+  // with `uid` set, only if the queued pod has that UID. True when it moved.
+  bool ActivateLocked(std::string_view key, const std::string* uid);
   bool WakesPop(QueuedIn where) const;
 
   // `event` labels scheduler_queue_incoming_pods_total when the pod is new to the pool (empty: a

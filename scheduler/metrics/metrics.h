@@ -15,8 +15,8 @@
 //                                                   SetCacheSizeSource (upstream: every second)
 //   scheduler_queue_incoming_pods_total{queue,event}, scheduler_unschedulable_pods{plugin,profile}
 //                                                   SchedulingQueue
-//   scheduler_preemption_attempts_total, scheduler_preemption_victims   registered (0) for
-//                                                   parity; no preemption plugin yet
+//   scheduler_preemption_attempts_total, scheduler_preemption_victims   DefaultPreemption,
+//                                                   through the Framework's Handle
 //   leader_election_master_status{name}             leader election (SetLeaderElectionMasterStatus)
 //   rest_client_requests_total, rest_client_request_duration_seconds   RestClients given
 //                                                   rest_client_observer()
@@ -92,9 +92,9 @@ struct CacheSizeSnapshot {
   double assumed_pods = 0;
 };
 
-// What the informers skipped in their watch streams, per resource ("pods", "nodes"): lines that
-// were not valid JSON or not a valid object or event, and lines longer than the transport's limit
-// (client/reflector.h ReflectorStats).
+// What the informers skipped in their watch streams, per resource ("pods", "nodes",
+// "poddisruptionbudgets"): lines that were not valid JSON or not a valid object or event, and lines
+// longer than the transport's limit (client/reflector.h ReflectorStats).
 struct InformerSkips {
   std::string resource;
   std::uint64_t decode_errors = 0;
@@ -155,9 +155,9 @@ class Metrics final : public framework::MetricsRecorder {
   // time, scheduler_pod_scheduling_sli_duration_seconds{attempts="1".."14","15+"}.
   void ObservePodScheduled(int attempts, const std::chrono::nanoseconds* since_initial_attempt);
 
-  // --- Preemption (for a preemption PostFilter; none is compiled in yet) -----------------------
-  void PreemptionAttempted();
-  void ObservePreemptionVictims(int victims);
+  // --- Preemption (DefaultPreemption's PostFilter) --------------------------------------------
+  void PreemptionAttempted() override;
+  void ObservePreemptionVictims(int victims) override;
 
   // --- Scheduling queue -----------------------------------------------------------------------
   void QueueIncomingPod(QueueName queue, std::string_view event);

@@ -10,10 +10,14 @@
 #   - a node added later makes the pending pods schedulable (event-driven requeue);
 #   - pods of another scheduler are left alone; a bound pod has the Normal Scheduled event;
 #   - 200 pods on 20 nodes are all bound without overcommitting any node;
+#   - preemption: a high-priority pod that fits nowhere evicts the same victim on the same node
+#     for both schedulers (the node whose victims have the lowest priority; with a
+#     PodDisruptionBudget guarding that victim, the other node), is nominated, then bound; the
+#     victim gets the Normal Preempted event; the other pods stay;
 #   - SIGTERM stops the scheduler with exit status 0.
-# The upstream profile disables the default plugins this project has not built yet (preemption,
-# volumes, DRA): none of them changes these scenarios apart
-# from preemption's message suffix.
+# The upstream profile disables the default plugins this project has not built yet (volumes, DRA):
+# none of them changes these scenarios. DefaultPreemption runs in both, so the unschedulable pods'
+# messages end with preemption's own, compared byte for byte too.
 . "$(dirname "$0")/lib.sh"
 find_ours
 
@@ -37,7 +41,6 @@ profiles:
   plugins:
     multiPoint:
       disabled:
-      - name: DefaultPreemption
       - name: VolumeRestrictions
       - name: NodeVolumeLimits
       - name: VolumeBinding
@@ -126,6 +129,72 @@ check "200 pods bound" wait_for 120 all_load_bound
 note "200 pods bound $((SECONDS - start)) s after creation (kubectl create included)"
 max_per_node=$(kubectl_admin get pods -l load=yes -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | sort | uniq -c | sort -rn | head -1 | awk '{print $1}')
 check "no load node holds more than 10 pods of 400m (4 cpu)" [ "$max_per_node" -le 10 ]
+
+# Preemption. Per scheduler and scenario two 4-cpu nodes, filled by pods created bound: node 0 with
+# priority-0 pods of 1 and 3 cpu, node 1 with priority-500 pods of 1 and 3 cpu. A priority-1000
+# pod of 2 cpu fits nowhere; evicting the 3-cpu pod of node 0 is the cheapest room (lowest victim
+# priority). In the "pdb" scenario a PodDisruptionBudget (no disruption controller runs here, so
+# it allows no disruption) guards that pod, and node 1's 3-cpu pod goes instead.
+for class in e2e-high:1000 e2e-mid:500; do
+  printf '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"%s"},"value":%s}\n' \
+    "${class%%:*}" "${class##*:}" | kubectl_admin apply -f - >/dev/null
+done
+bound_pod() {  # bound_pod NAME NODE CPU [PRIORITYCLASS]: created already bound, labelled victim=NAME
+  local pc=""
+  [ -n "${4:-}" ] && pc=",\"priorityClassName\":\"$4\""
+  printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"default","labels":{"victim":"%s"}},"spec":{"nodeName":"%s","terminationGracePeriodSeconds":0%s,"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"%s","memory":"100Mi"}}}]}}\n' \
+    "$1" "$1" "$2" "$pc" "$3" | kubectl_admin apply -f - >/dev/null
+}
+gone() { ! kubectl_admin get pod "$1" >/dev/null 2>&1; }
+preempted_event() {  # preempted_event VICTIM: type reason action note of its Preempted event
+  kubectl_admin get events.events.k8s.io --field-selector "regarding.name=$1,reason=Preempted" \
+    -o jsonpath='{.items[0].type} {.items[0].reason} {.items[0].action} {.items[0].note}'
+}
+failed_note() {  # failed_note POD: the note of its FailedScheduling event, its node-set name as SET
+  kubectl_admin get events.events.k8s.io --field-selector "regarding.name=$1,reason=FailedScheduling" \
+    -o jsonpath='{.items[0].note}' | sed 's/pre-[a-z]*-[a-z]*-[01]/SET/g'
+}
+for scenario in plain pdb; do
+  for who in ours upstream; do
+    set_name="pre-$scenario-$who"
+    python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix "$set_name" --count 2 --cpu 4 --memory 32Gi >/dev/null
+    bound_pod "$set_name-n0-small" "$set_name-0" 1
+    bound_pod "$set_name-n0-big" "$set_name-0" 3
+    bound_pod "$set_name-n1-small" "$set_name-1" 1 e2e-mid
+    bound_pod "$set_name-n1-big" "$set_name-1" 3 e2e-mid
+    if [ "$scenario" = pdb ]; then
+      printf '{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"%s","namespace":"default"},"spec":{"minAvailable":1,"selector":{"matchLabels":{"victim":"%s-n0-big"}}}}\n' \
+        "$set_name" "$set_name" | kubectl_admin apply -f - >/dev/null
+    fi
+  done
+  sleep 2  # both schedulers' informers have the pods and the budget
+  for who in ours upstream; do
+    set_name="pre-$scenario-$who"
+    scheduler=default-scheduler; [ "$who" = upstream ] && scheduler=upstream-scheduler
+    pod "$set_name-preemptor" "$scheduler" 2 ",\"priorityClassName\":\"e2e-high\",\"nodeSelector\":{\"kube-scheduler-cpp.test/node-set\":\"$set_name\"}"
+  done
+  want=0; [ "$scenario" = pdb ] && want=1
+  for who in ours upstream; do
+    set_name="pre-$scenario-$who"
+    check "$scenario: $who binds the preemptor" wait_for 60 bound "$set_name-preemptor"
+    check_eq "$scenario: $who put it on node $want" "$set_name-$want" "$(node_of "$set_name-preemptor")"
+    check "$scenario: $who evicted node $want's 3-cpu pod" wait_for 10 gone "$set_name-n$want-big"
+    check_eq "$scenario: $who evicted no other pod" 3 "$(kubectl_admin get pods -o name | grep -c "/$set_name-n" || true)"
+    uid=$(kubectl_admin get pod "$set_name-preemptor" -o jsonpath='{.metadata.uid}')
+    check_eq "$scenario: $who's Preempted event on the victim" \
+      "Normal Preempted Preempting Preempted by pod $uid on node $set_name-$want" "$(preempted_event "$set_name-n$want-big")"
+  done
+  check_eq "$scenario: the preemptor's FailedScheduling note equals upstream's (node names aside)" \
+    "$(failed_note "pre-$scenario-upstream-preemptor")" "$(failed_note "pre-$scenario-ours-preemptor")"
+  note "$scenario: $(failed_note "pre-$scenario-ours-preemptor")"
+done
+# A priority-0 pod of 2 cpu on the full "plain" set of ours: no pod there has a lower priority, so
+# preemption finds no victims on the two nodes where it would fit by size.
+both novictims 2 ',"nodeSelector":{"kube-scheduler-cpp.test/node-set":"pre-plain-ours"}'
+check "ours reports novictims as unschedulable" wait_for 60 has_condition ours-novictims
+check "upstream reports novictims as unschedulable" wait_for 60 has_condition upstream-novictims
+check_eq "novictims: same message as upstream, byte for byte" "$(condition upstream-novictims message)" "$(condition ours-novictims message)"
+note "novictims: $(condition ours-novictims message)"
 
 kill -TERM "$ours_pid"
 wait_for 30 bash -c "! kill -0 $ours_pid 2>/dev/null"

@@ -2,7 +2,7 @@
 // (OpenLineStream): list+watch order, pagination and expired continue tokens, bookmarks advancing
 // the resourceVersion, ERROR 410 -> relist with synthesized deltas, other ERROR events -> back off
 // and relist (429: back off and rewatch), skipped lines, rewatch after a transport failure, Stop()
-// while a watch blocks.
+// while a watch blocks; namespaced kinds (pods, PodDisruptionBudgets) keyed by namespace/name.
 #include "client/reflector.h"
 
 #include <catch2/catch.hpp>
@@ -22,6 +22,7 @@ namespace {
 
 using ksched::api::Node;
 using ksched::api::Pod;
+using ksched::api::PodDisruptionBudget;
 using ksched::client::HttpRequest;
 using ksched::client::HttpResponse;
 using ksched::client::LineStream;
@@ -598,6 +599,40 @@ TEST_CASE("a pod reflector keys by namespace/name and sends its field selector",
   REQUIRE(fake->list_targets().size() == 1);
   CHECK(fake->list_targets()[0] ==
         "/api/v1/pods?fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed&limit=500");
+}
+
+TEST_CASE("a PodDisruptionBudget reflector lists and watches policy/v1 in every namespace",
+          "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(
+      200, R"({"kind":"PodDisruptionBudgetList","apiVersion":"policy/v1","metadata":{"resourceVersion":"7"},"items":[)"
+           R"({"metadata":{"name":"web","namespace":"shop","resourceVersion":"5"},"spec":{"selector":{"matchLabels":{"app":"web"}}},"status":{"disruptionsAllowed":1}},)"
+           R"({"metadata":{"name":"web","namespace":"blog","resourceVersion":"6"},"spec":{},"status":{"disruptionsAllowed":0}}]})");
+  fake->WatchStream(Stream(
+      {Event("MODIFIED", R"({"kind":"PodDisruptionBudget","metadata":{"name":"web","namespace":"shop","resourceVersion":"8"},)"
+                         R"("status":{"disruptionsAllowed":0,"disruptedPods":{"web-1":"2025-06-01T10:00:00Z"}}})"),
+       Event("DELETED", R"({"kind":"PodDisruptionBudget","metadata":{"name":"web","namespace":"blog","resourceVersion":"9"}})")}));
+  auto recorder = std::make_shared<Recorder<PodDisruptionBudget>>();
+  ReflectorOptions options = NodeOptions();
+  options.path = "/apis/policy/v1/poddisruptionbudgets";
+  Reflector<PodDisruptionBudget> reflector(std::make_shared<RestClient>(fake, NoThrottle()), options,
+                                           recorder);
+  reflector.Start();
+  REQUIRE(reflector.WaitForSync(milliseconds(5000)));
+  CHECK(recorder->WaitFor(4) ==
+        std::vector<std::string>{"add blog/web 6", "add shop/web 5", "update shop/web 5->8", "delete blog/web 9"});
+  reflector.Stop();
+  REQUIRE(fake->list_targets().size() == 1);
+  CHECK(fake->list_targets()[0] == "/apis/policy/v1/poddisruptionbudgets?limit=500");
+  REQUIRE_FALSE(fake->watch_targets().empty());
+  CHECK(fake->watch_targets()[0].rfind("/apis/policy/v1/poddisruptionbudgets?", 0) == 0);
+  CHECK(reflector.size() == 1);
+  const std::optional<PodDisruptionBudget> shop = reflector.Get("shop/web");
+  REQUIRE(shop.has_value());
+  CHECK(shop->status.disruptions_allowed == 0);
+  CHECK(shop->status.disrupted_pods == std::vector<std::string>{"web-1"});
+  CHECK_FALSE(reflector.Get("blog/web").has_value());
+  CHECK(reflector.last_resource_version() == "9");
 }
 
 TEST_CASE("Stop ends a blocked watch and is idempotent", "[reflector]") {

@@ -691,6 +691,66 @@ TEST_CASE("SchedulingQueue: Activate forces pods into activeQ", "[scheduling_que
   }
 }
 
+TEST_CASE("SchedulingQueue: Activate of one pod matches it by UID", "[scheduling_queue]") {
+  FakeClock clock;
+  auto queue = NewQueue(clock, Registrations({{"P", {NodeAdd(), QueueHint()}},
+                                              {"S", {NodeAdd(), SkipHint()}}}));
+
+  SECTION("from the pool and the backoffQ; active, unknown and gated pods stay") {
+    AddRejected(*queue, PodBuilder("pool").Priority(1), "S");
+    AddRejected(*queue, PodBuilder("backoff").Priority(2), "P");
+    queue->MoveAllToActiveOrBackoffQueue(NodeAdd(), framework::EventObjects{});
+    queue->Add(PodBuilder("gated").Gates({"g"}).Info());
+    REQUIRE(WhereIs(*queue, "pool") == QueuedIn::kUnschedulable);
+    REQUIRE(WhereIs(*queue, "backoff") == QueuedIn::kBackoff);
+    REQUIRE(WhereIs(*queue, "gated") == QueuedIn::kGated);
+    queue->Activate(PodBuilder("pool").Obj());
+    queue->Activate(PodBuilder("backoff").Obj());
+    queue->Activate(PodBuilder("unknown").Obj());
+    queue->Activate(PodBuilder("gated").Gates({"g"}).Obj());
+    CHECK(WhereIs(*queue, "pool") == QueuedIn::kActive);
+    CHECK(WhereIs(*queue, "backoff") == QueuedIn::kActive);
+    CHECK(WhereIs(*queue, "unknown") == QueuedIn::kNowhere);
+    CHECK(WhereIs(*queue, "gated") == QueuedIn::kGated);
+    queue->Activate(PodBuilder("pool").Obj());  // already active: nothing changes
+    CHECK(queue->Counts().active == 2);
+    CHECK(PopOrFail(*queue)->pod().metadata.name == "backoff");
+  }
+  SECTION("a pod recreated under the same name is left where it is") {
+    AddRejected(*queue, PodBuilder("pool"), "S");
+    AddRejected(*queue, PodBuilder("backoff").Priority(2), "P");
+    queue->MoveAllToActiveOrBackoffQueue(NodeAdd(), framework::EventObjects{});
+    queue->Activate(PodBuilder("pool").Uid("other-uid").Obj());
+    queue->Activate(PodBuilder("backoff").Uid("other-uid").Obj());
+    CHECK(WhereIs(*queue, "pool") == QueuedIn::kUnschedulable);
+    CHECK(WhereIs(*queue, "backoff") == QueuedIn::kBackoff);
+  }
+  SECTION("an in-flight pod is requeued when it comes back, another in-flight pod is not") {
+    queue->Add(PodBuilder("target").Priority(2).Info());
+    queue->Add(PodBuilder("bystander").Priority(1).Info());
+    QueuedPodInfoPtr target = PopAndReject(*queue, "target", {"S"});
+    QueuedPodInfoPtr bystander = PopAndReject(*queue, "bystander", {"S"});
+    queue->Activate(PodBuilder("target").Obj());
+    CHECK(queue->InFlightEventCount() == 1);
+    queue->Activate(PodBuilder("bystander").Uid("other-uid").Obj());  // not the pod in flight
+    CHECK(queue->InFlightEventCount() == 1);
+    Requeue(*queue, std::move(target));
+    Requeue(*queue, std::move(bystander));
+    CHECK(WhereIs(*queue, "target") == QueuedIn::kBackoff);
+    CHECK(WhereIs(*queue, "bystander") == QueuedIn::kUnschedulable);
+  }
+  SECTION("from another thread, it wakes a blocked Pop") {
+    AddRejected(*queue, PodBuilder("pool"), "S");
+    std::future<QueuedPodInfoPtr> popped = std::async(std::launch::async, [&] { return queue->Pop(); });
+    std::thread activator([&] { queue->Activate(PodBuilder("pool").Obj()); });
+    activator.join();
+    REQUIRE(popped.wait_for(5s) == std::future_status::ready);
+    QueuedPodInfoPtr pod = popped.get();
+    REQUIRE(pod != nullptr);
+    CHECK(pod->pod().metadata.name == "pool");
+  }
+}
+
 TEST_CASE("SchedulingQueue: AssignedPodAdded reaches only pods a pod event can help",
           "[scheduling_queue]") {
   FakeClock clock;
