@@ -51,6 +51,8 @@ inline constexpr std::string_view kPodUnknown = "Unknown";
 // core/v1 PodConditionType values the scheduler reads or writes.
 inline constexpr std::string_view kPodScheduled = "PodScheduled";
 inline constexpr std::string_view kDisruptionTarget = "DisruptionTarget";
+// v1.PodReasonPreemptionByScheduler: the DisruptionTarget reason preemption sets on its victims.
+inline constexpr std::string_view kPodReasonPreemptionByScheduler = "PreemptionByScheduler";
 inline constexpr std::string_view kPodResizePending = "PodResizePending";
 
 // core/v1 ConditionStatus values.
@@ -121,5 +123,8 @@ struct Pod {
 
   friend bool operator==(const Pod&, const Pod&) = default;
 };
+
+// upstream corev1helpers.PodPriority: spec.priority, 0 when absent.
+inline std::int32_t PodPriority(const Pod& pod) noexcept { return pod.spec.priority.value_or(0); }
 
 }  // namespace ksched::api

@@ -668,12 +668,12 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
   }
   if (nominated.empty()) return RunFilterPlugins(state, pod, node);
 
-  const std::int32_t priority = pod.spec.priority.value_or(0);
+  const std::int32_t priority = api::PodPriority(pod);
   std::unique_ptr<CycleState> state_with = state.Clone();
   NodeInfo node_with = node.Clone();
   bool added = false;
   for (const PodInfoPtr& other : nominated) {
-    if (other->pod().spec.priority.value_or(0) < priority) continue;
+    if (api::PodPriority(other->pod()) < priority) continue;
     if (other->pod().metadata.uid == pod.metadata.uid) continue;
     node_with.AddPod(other);
     Status status = RunPreFilterExtensionAddPod(*state_with, pod, other, node_with);

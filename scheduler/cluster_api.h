@@ -38,7 +38,7 @@
 namespace ksched::scheduler {
 
 // v1.PodReasonPreemptionByScheduler.
-inline constexpr std::string_view kPreemptionByScheduler = "PreemptionByScheduler";
+inline constexpr std::string_view kPreemptionByScheduler = api::kPodReasonPreemptionByScheduler;
 
 class RestClusterApi final : public framework::ClusterApi {
  public:

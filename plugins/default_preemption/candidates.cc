@@ -8,8 +8,6 @@ namespace ksched::plugins::default_preemption {
 
 namespace {
 
-std::int32_t Priority(const api::Pod& pod) { return pod.spec.priority.value_or(0); }
-
 api::Time StartTime(const api::Pod& pod, api::Time now) {
   return pod.status.start_time.has_value() ? *pod.status.start_time : now;
 }
@@ -19,9 +17,9 @@ api::Time StartTime(const api::Pod& pod, api::Time now) {
 api::Time EarliestStartOfMostImportant(const Candidate& candidate, api::Time now) {
   const api::Pod& first = candidate.victims.front()->pod();
   api::Time earliest = StartTime(first, now);
-  std::int32_t max_priority = Priority(first);
+  std::int32_t max_priority = api::PodPriority(first);
   for (const framework::PodInfoPtr& victim : candidate.victims) {
-    const std::int32_t priority = Priority(victim->pod());
+    const std::int32_t priority = api::PodPriority(victim->pod());
     if (priority == max_priority) {
       earliest = std::min(earliest, StartTime(victim->pod(), now));
     } else if (priority > max_priority) {
@@ -35,8 +33,8 @@ api::Time EarliestStartOfMostImportant(const Candidate& candidate, api::Time now
 }  // namespace
 
 bool MoreImportantPod(const api::Pod& a, const api::Pod& b, api::Time now) {
-  const std::int32_t pa = Priority(a);
-  const std::int32_t pb = Priority(b);
+  const std::int32_t pa = api::PodPriority(a);
+  const std::int32_t pb = api::PodPriority(b);
   if (pa != pb) return pa > pb;
   return StartTime(a, now) < StartTime(b, now);
 }
@@ -91,12 +89,14 @@ int PickOneNodeForPreemption(const std::vector<Candidate>& candidates, api::Time
   // Each criterion is a score to maximise; the candidates sharing the best score go on.
   const std::vector<std::function<std::int64_t(const Candidate&)>> criteria = {
       [](const Candidate& c) { return -c.num_pdb_violations; },
-      [](const Candidate& c) { return -static_cast<std::int64_t>(Priority(c.victims.front()->pod())); },
+      [](const Candidate& c) {
+        return -static_cast<std::int64_t>(api::PodPriority(c.victims.front()->pod()));
+      },
       [](const Candidate& c) {
         std::int64_t sum = 0;
         // Shifted by MaxInt32 + 1 so that negative priorities still count as more victims.
         for (const framework::PodInfoPtr& victim : c.victims) {
-          sum += static_cast<std::int64_t>(Priority(victim->pod())) +
+          sum += static_cast<std::int64_t>(api::PodPriority(victim->pod())) +
                  static_cast<std::int64_t>(std::numeric_limits<std::int32_t>::max()) + 1;
         }
         return -sum;

@@ -16,8 +16,6 @@ using framework::Code;
 using framework::PodInfoPtr;
 using framework::Status;
 
-std::int32_t Priority(const api::Pod& pod) { return pod.spec.priority.value_or(0); }
-
 std::string PodKey(const api::Pod& pod) {
   return std::string(pod.metadata.namespace_) + "/" + pod.metadata.name;
 }
@@ -28,7 +26,7 @@ bool TerminatingByPreemption(const api::Pod& pod) {
   if (!pod.metadata.deletion_timestamp.has_value()) return false;
   const api::PodCondition* condition = pod.status.FindCondition(api::kDisruptionTarget);
   return condition != nullptr && condition->status == api::kConditionTrue &&
-         condition->reason == "PreemptionByScheduler";
+         condition->reason == api::kPodReasonPreemptionByScheduler;
 }
 
 // A fixed-size list filled concurrently by the dry run (upstream candidateList): adds past the
@@ -95,9 +93,9 @@ std::string_view DefaultPreemption::IneligibilityReason(
   if (nominated_node_status.code() == Code::kUnschedulableAndUnresolvable) return {};
   const framework::NodeInfo* node = handle_.snapshot().Get(nominated);
   if (node == nullptr) return {};
-  const std::int32_t priority = Priority(pod);
+  const std::int32_t priority = api::PodPriority(pod);
   for (const PodInfoPtr& other : node->pods()) {
-    if (Priority(other->pod()) < priority && TerminatingByPreemption(other->pod())) {
+    if (api::PodPriority(other->pod()) < priority && TerminatingByPreemption(other->pod())) {
       return kTerminatingOnNominated;
     }
   }
@@ -107,7 +105,7 @@ std::string_view DefaultPreemption::IneligibilityReason(
 std::pair<DefaultPreemption::Victims, Status> DefaultPreemption::SelectVictimsOnNode(
     framework::CycleState& state, const api::Pod& pod, framework::NodeInfo& node,
     const std::vector<DisruptionBudget>& budgets, api::Time now) const {
-  const std::int32_t priority = Priority(pod);
+  const std::int32_t priority = api::PodPriority(pod);
   auto remove = [&](const PodInfoPtr& victim) -> Status {
     if (!node.RemovePod(victim->pod().metadata.uid)) {
       return Status::FromError("pod " + PodKey(victim->pod()) + " is not on node " + node.name());
@@ -122,7 +120,7 @@ std::pair<DefaultPreemption::Victims, Status> DefaultPreemption::SelectVictimsOn
   // First every lower-priority pod goes: if the pod does not fit even then, the node cannot help.
   std::vector<PodInfoPtr> potential;
   for (const PodInfoPtr& other : node.pods()) {
-    if (Priority(other->pod()) < priority) potential.push_back(other);
+    if (api::PodPriority(other->pod()) < priority) potential.push_back(other);
   }
   if (potential.empty()) return {{}, Status(Code::kUnschedulableAndUnresolvable, {kNoVictims})};
   for (const PodInfoPtr& victim : potential) {
@@ -256,7 +254,9 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
   // upstream getLowerPriorityNominatedPods, read here (the nominator is the scheduling thread's).
   std::vector<PodInfoPtr> lower_nominated;
   for (PodInfoPtr& nominated : handle_.NominatedPodsForNode(chosen.node_name)) {
-    if (Priority(nominated->pod()) < Priority(pod)) lower_nominated.push_back(std::move(nominated));
+    if (api::PodPriority(nominated->pod()) < api::PodPriority(pod)) {
+      lower_nominated.push_back(std::move(nominated));
+    }
   }
   result.nominating_info = {chosen.node_name, framework::NominatingMode::kOverride};
   PrepareCandidateAsync(std::make_shared<const api::Pod>(pod), std::move(chosen), std::move(lower_nominated));

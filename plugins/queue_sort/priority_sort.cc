@@ -6,8 +6,8 @@ namespace ksched::plugins::queue_sort {
 
 bool PrioritySort::Less(const framework::QueuedPodInfo& a,
                         const framework::QueuedPodInfo& b) const {
-  const std::int32_t pa = a.pod().spec.priority.value_or(0);
-  const std::int32_t pb = b.pod().spec.priority.value_or(0);
+  const std::int32_t pa = api::PodPriority(a.pod());
+  const std::int32_t pb = api::PodPriority(b.pod());
   return pa > pb || (pa == pb && a.timestamp < b.timestamp);
 }
 
