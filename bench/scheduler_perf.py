@@ -146,12 +146,15 @@ def pod_anti_affinity(name, namespace, index):
     return pod
 
 
+ZONE_LABEL = "topology.kubernetes.io/zone"
+
+
 def pod_topology_spreading(name, namespace, index):
     """templates/pod-with-topology-spreading.yaml"""
     pod = pod_default(name, namespace, index)
     pod["metadata"]["labels"] = {"color": "blue"}
     pod["spec"]["topologySpreadConstraints"] = [{
-        "maxSkew": 5, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+        "maxSkew": 5, "topologyKey": ZONE_LABEL, "whenUnsatisfiable": "DoNotSchedule",
         "labelSelector": {"matchLabels": {"color": "blue"}}}]
     return pod
 
@@ -860,6 +863,8 @@ def run_one(workload, which, args, log_dir):
         result["watch_errors"] = watch.errors[:10]
         if which != "null":  # the null binder places blindly by design
             result["overcommitted_nodes"] = placement_check(api, workload)
+            if WORKLOADS[workload]["measured_template"] == "pod_topology_spreading":
+                result["zone_skew"] = zone_skew(api)
         result["exit_status"] = stop_process(proc)
         proc = None
         log(f"{tag}: {len(bound)}/{created} bound in {wall1 - wall0:.1f} s, throughput avg "
@@ -970,33 +975,52 @@ def cpu_millis(q):
     return int(q[:-1]) if q.endswith("m") else int(float(q) * 1000)
 
 
+def list_all(api, path):
+    """Every item of a list, page by page (limit 5000)."""
+    items, cont = [], ""
+    while True:
+        status, body = api.request("GET", f"{path}?limit=5000{cont}")
+        if status != 200:
+            raise RuntimeError(f"list {path}: HTTP {status}")
+        items.extend(body["items"])
+        cont = body["metadata"].get("continue")
+        if not cont:
+            return items
+        cont = "&continue=" + urllib.parse.quote(cont)
+
+
 def placement_check(api, workload):
     """Bound pods per node against the node template (4 CPU, 110 pods, 8 GPUs when the workload has
     them) and, for the anti-affinity workload, at most one color=green pod per node. Returns the
     number of nodes violating any of these (a scheduler that overcommits is not faster, it is wrong)."""
-    per_node, cont = {}, ""
-    while True:
-        status, body = api.request("GET", f"/api/v1/pods?limit=5000{cont}")
-        if status != 200:
-            raise RuntimeError(f"list pods: HTTP {status}")
-        for pod in body["items"]:
-            node = pod["spec"].get("nodeName")
-            if not node:
-                continue
-            n = per_node.setdefault(node, {"pods": 0, "cpu": 0, "gpu": 0, "green": 0})
-            n["pods"] += 1
-            for c in pod["spec"]["containers"]:
-                req = c.get("resources", {}).get("requests", {})
-                n["cpu"] += cpu_millis(req.get("cpu", "0"))
-                n["gpu"] += int(req.get("nvidia.com/gpu", "0"))
-            n["green"] += pod["metadata"].get("labels", {}).get("color") == "green"
-        cont = body["metadata"].get("continue")
-        if not cont:
-            break
-        cont = "&continue=" + urllib.parse.quote(cont)
+    per_node = {}
+    for pod in list_all(api, "/api/v1/pods"):
+        node = pod["spec"].get("nodeName")
+        if not node:
+            continue
+        n = per_node.setdefault(node, {"pods": 0, "cpu": 0, "gpu": 0, "green": 0})
+        n["pods"] += 1
+        for c in pod["spec"]["containers"]:
+            req = c.get("resources", {}).get("requests", {})
+            n["cpu"] += cpu_millis(req.get("cpu", "0"))
+            n["gpu"] += int(req.get("nvidia.com/gpu", "0"))
+        n["green"] += pod["metadata"].get("labels", {}).get("color") == "green"
     gpus = 8 if "nvidia.com/gpu=8" in WORKLOADS[workload]["node_args"] else 0
     return sum(1 for n in per_node.values()
                if n["pods"] > 110 or n["cpu"] > 4000 or n["gpu"] > gpus or n["green"] > 1)
+
+
+def zone_skew(api):
+    """The topology-spreading workload's outcome: bound color=blue pods per zone, max minus min (the
+    template's maxSkew is 5 with DoNotSchedule, so a correct scheduler ends at most 5 apart)."""
+    zone_of = {n["metadata"]["name"]: n["metadata"].get("labels", {}).get(ZONE_LABEL)
+               for n in list_all(api, "/api/v1/nodes")}
+    per_zone = {zone: 0 for zone in set(zone_of.values()) if zone is not None}
+    for pod in list_all(api, "/api/v1/pods"):
+        node = pod["spec"].get("nodeName")
+        if node and pod["metadata"].get("labels", {}).get("color") == "blue" and zone_of.get(node):
+            per_zone[zone_of[node]] += 1
+    return max(per_zone.values()) - min(per_zone.values()) if per_zone else None
 
 
 def fmt(value, digits=1):
@@ -1086,6 +1110,7 @@ def markdown(results, decision, meta):
             ("pod creation rate (pods/s)", lambda r: r.get("measured", {}).get("create_rate")),
             ("unschedulable churn pods created", lambda r: r.get("measured", {}).get("churn_pods_created") or None),
             ("nodes over capacity", lambda r: r.get("overcommitted_nodes", "n/a")),
+            ("blue pods per zone, max - min (maxSkew 5)", lambda r: r.get("zone_skew")),
             ("machine: probe CPU ms per unit (mean)", lambda r: (r.get("machine_speed") or {}).get("probe_cpu_ms_mean")),
             ("machine: CPU busy / stolen (%)", lambda r: "{} / {}".format(
                 fmt((r.get("machine_speed") or {}).get("busy_percent")),
@@ -1310,6 +1335,11 @@ def verify(out_dir):
         # (exit 1) when SIGTERM ends it (cmd/kube-scheduler/app/server.go); the others exit 0.
         if r.get("scheduler") != "null" and r.get("overcommitted_nodes") != 0:
             problems.append(f"{tag}: {r.get('overcommitted_nodes')} node(s) over capacity or with two anti-affine pods")
+        if (r.get("scheduler") != "null" and r.get("workload") in WORKLOADS
+                and WORKLOADS[r["workload"]]["measured_template"] == "pod_topology_spreading"
+                and "zone_skew" in r  # runs before 2026-12-02 did not record it
+                and not (isinstance(r["zone_skew"], int) and 0 <= r["zone_skew"] <= 5)):
+            problems.append(f"{tag}: blue pods per zone {r.get('zone_skew')} apart, more than maxSkew 5")
         if r.get("exit_status") != (1 if r.get("scheduler") == "upstream" else 0):
             problems.append(f"{tag}: scheduler exit status {r.get('exit_status')} after SIGTERM")
     if not os.path.exists(os.path.join(out_dir, "results.md")):

@@ -38,48 +38,17 @@ absl::StatusOr<std::unique_ptr<PreFilterState>> PodTopologySpread::CalPreFilterS
   const std::size_t k = cs.size();
   state->critical_paths_.resize(k);
   state->tp_value_to_match_num_.resize(k);
-  for (std::size_t j = 0; j < k; ++j) {
-    // upstream sizeHeuristic: a hostname constraint has about one domain per node.
-    if (cs[j].topology_key == kLabelHostname) state->tp_value_to_match_num_[j].reserve(nodes.size());
-  }
-
-  // Count per (node, constraint) in parallel, -1 when the node does not count for the
-  // constraint, and note the node's domain for it; then sum per domain on this thread.
-  std::vector<int> counts(nodes.size() * k, -1);
-  std::vector<std::string_view> domains(nodes.size() * k);
-  const helper::RequiredNodeAffinity required = helper::RequiredNodeAffinity::FromPod(pod);
-  MatchCountMemo::Pass memo = match_counts_.Begin(nodes.size());
-  std::vector<MatchCountMemo::Channel*> channels(k);
-  for (std::size_t j = 0; j < k; ++j) {
-    channels[j] = memo.Find(pod.metadata.namespace_, cs[j].selector);
-  }
-  handle_.parallelizer().Until(nodes.size(), [&](std::size_t i, framework::Parallelizer::Run&) {
-    const api::Node* node = nodes[i]->node();
-    if (node == nullptr) return;
-    // The node must have every topology key (upstream nodeLabelsMatchSpreadConstraints).
-    for (std::size_t j = 0; j < k; ++j) {
-      const std::optional<std::string_view> value = node->metadata.labels.Get(cs[j].topology_key);
-      if (!value.has_value()) return;
-      domains[i * k + j] = *value;
-    }
-    for (std::size_t j = 0; j < k; ++j) {
-      if (!cs[j].MatchNodeInclusionPolicies(pod, *node, required)) continue;
-      counts[i * k + j] =
-          channels[j] != nullptr
-              ? channels[j]->Count(i, *nodes[i])
-              : CountPodsMatchSelector(nodes[i]->pods(), cs[j].selector, pod.metadata.namespace_);
-    }
-  });
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    for (std::size_t j = 0; j < k; ++j) {
-      const int count = counts[i * k + j];
-      if (count < 0) continue;
-      const std::string_view value = domains[i * k + j];
-      auto& match_num = state->tp_value_to_match_num_[j];
-      auto it = match_num.find(absl::string_view(value.data(), value.size()));
-      if (it == match_num.end()) it = match_num.emplace(std::string(value), 0).first;
-      it->second += count;
-    }
+  auto export_counts = [&](const DomainCounts& counts) {
+    for (std::size_t j = 0; j < k; ++j) counts.Export(j, state->tp_value_to_match_num_[j]);
+  };
+  const framework::Snapshot* snapshot = &handle_.snapshot();
+  if (std::unique_lock lock(domain_counts_mu_, std::try_to_lock); lock.owns_lock()) {
+    domain_counts_.Refresh(pod, cs, nodes, snapshot, match_counts_, handle_.parallelizer());
+    export_counts(domain_counts_);
+  } else {
+    DomainCounts counts;
+    counts.Refresh(pod, cs, nodes, nullptr, match_counts_, handle_.parallelizer());
+    export_counts(counts);
   }
   for (std::size_t j = 0; j < k; ++j) {
     for (const auto& [value, num] : state->tp_value_to_match_num_[j]) {

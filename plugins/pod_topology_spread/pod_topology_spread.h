@@ -33,24 +33,29 @@
 // PreFilter and PreScore read per-node match counts back from a MatchCountMemo while a node's
 // pods have not changed since an earlier cycle counted them with the same selector
 // (plugins/pod_topology_spread/match_count_memo.h); the results are the same as counting anew.
+// PreFilter goes one step further for pods alike in what it counts: it keeps the per-domain sums
+// and corrects them for the nodes changed since (plugins/pod_topology_spread/domain_counts.h).
 //
-// Thread-safety: immutable after construction but for the memo, which PreFilter and PreScore
+// Thread-safety: immutable after construction but for the memos, which PreFilter and PreScore
 // take one at a time; Filter, Score, AddPod/RemovePod and the hints may run concurrently (on
 // distinct cycle states for AddPod/RemovePod).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/registry.h"
 #include "plugins/pod_topology_spread/args.h"
 #include "plugins/pod_topology_spread/constraints.h"
+#include "plugins/pod_topology_spread/domain_counts.h"
 #include "plugins/pod_topology_spread/match_count_memo.h"
 #include "plugins/pod_topology_spread/state.h"
 
@@ -141,6 +146,10 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
   bool system_defaulted_ = false;
   // Per-node match counts across cycles; PreFilter and PreScore lock it for their pass.
   mutable MatchCountMemo match_counts_;
+  // PreFilter's per-domain sums across cycles of alike pods; a PreFilter that finds it taken
+  // (another thread's) counts into a DomainCounts of its own.
+  mutable std::mutex domain_counts_mu_;
+  mutable DomainCounts domain_counts_ ABSL_GUARDED_BY(domain_counts_mu_);
 };
 
 // nullptr args take the defaults (system defaulting); args of another type are an error.

@@ -142,6 +142,20 @@ class VerifyAndCompare(unittest.TestCase):
             self.write(d, dict(zip(names, reps), **{"W.ours.json": combined}), ["W.ours.json"], names)
             self.assertEqual(perf.verify(d), [])
 
+    def test_verify_holds_topology_spreading_to_its_max_skew(self):
+        workload = "TopologySpreading_5000Nodes_5000Pods"
+        for skew, complaint in ((5, False), (6, True), (None, True)):
+            r = dict(run(100, 1.0, 50, 10, 20, 30), workload=workload, zone_skew=skew)
+            with tempfile.TemporaryDirectory() as d:
+                self.write(d, {f"{workload}.ours.json": r}, [f"{workload}.ours.json"])
+                problems = perf.verify(d)
+            self.assertEqual(any("more than maxSkew 5" in p for p in problems), complaint, (skew, problems))
+        # Runs of the harness before the check recorded no skew: nothing to hold them to.
+        r = dict(run(100, 1.0, 50, 10, 20, 30), workload=workload)
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, {f"{workload}.ours.json": r}, [f"{workload}.ours.json"])
+            self.assertEqual(perf.verify(d), [])
+
     def test_compare_reads_the_combined_files_only_and_marks_figures_beyond_the_tolerance(self):
         with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as rerun:
             self.write(base, {"W.ours.json": run(100, 1.0, 50, 10, 20, 30),

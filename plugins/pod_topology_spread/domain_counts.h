@@ -1,0 +1,114 @@
+// DomainCounts: for one pod's hard spread constraints over the snapshot's node list, each
+// constraint's matching pods per topology domain (what upstream calPreFilterState sums into
+// TpValueToMatchNum), kept from one PreFilter to the next and brought up to date by revisiting
+// only the nodes whose NodeInfo changed.
+//
+// Why: calPreFilterState visits every node of the cluster for every pod (its topology labels, its
+// node inclusion policies, its matching pods). The pods of one workload come one after the other
+// with the same constraints, and between two of their cycles only the nodes that got or lost a pod
+// (usually one or two) have changed, so the sums can be corrected instead of made again: O(changed
+// nodes + domains) per pod instead of O(nodes).
+//
+// What a node's contribution depends on, and so what makes reuse exact:
+//   - the node (labels, taints, pods): its NodeInfo generation, which is process-wide and moves on
+//     every change (framework/node_info.h), so an equal generation means the same node and pods;
+//   - the pod: its namespace and the constraints' topology keys, selectors and node inclusion
+//     policies, and for those policies its nodeSelector, node affinity and tolerations; compared on
+//     every Refresh, a difference rebuilds;
+//   - the node list: the same Snapshot (one kept by the scheduler cache, generation() > 0) at the
+//     same list_version(), i.e. the same NodeInfos at the same indices. Any other list (tests,
+//     tools) is counted anew every time.
+// When the snapshot's generation moved by one update since the last Refresh, the changed NodeInfos
+// are found among its updated_nodes(); otherwise every node's generation is compared.
+//
+// Thread-safety: none; the plugin holds it under a mutex for the length of one PreFilter. The
+// rebuild fans out on the parallelizer.
+// Memory: 8 bytes per node per constraint, plus 8 per node and the domain names.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "api/affinity.h"
+#include "api/compact_vector.h"
+#include "api/labels.h"
+#include "api/pod.h"
+#include "api/toleration.h"
+#include "framework/node_info.h"
+#include "framework/parallelizer.h"
+#include "framework/snapshot.h"
+#include "plugins/pod_topology_spread/constraints.h"
+#include "plugins/helper/required_node_affinity.h"
+#include "plugins/pod_topology_spread/match_count_memo.h"
+
+namespace ksched::plugins::pod_topology_spread {
+
+class DomainCounts {
+ public:
+  // For tests and the decision-rate benchmark.
+  struct Stats {
+    std::int64_t rebuilds = 0;         // every node counted anew
+    std::int64_t updates = 0;          // Refreshes that kept the sums
+    std::int64_t revisited_nodes = 0;  // nodes counted again by those updates
+  };
+
+  // Brings the sums up to date for `pod` with its hard constraints `constraints` (non-empty) over
+  // `nodes`. `snapshot`: the snapshot whose nodes() `nodes` is, or nullptr (rebuild). Per-node
+  // match counts come from `match_counts` when a rebuild counts every node.
+  void Refresh(const api::Pod& pod, const std::vector<SpreadConstraint>& constraints,
+               const std::vector<framework::NodeInfo*>& nodes, const framework::Snapshot* snapshot,
+               MatchCountMemo& match_counts, framework::Parallelizer& parallelizer);
+
+  // The domains of constraint `j` that at least one node counts for, with their matching pods
+  // (`out` is cleared first): upstream's TpValueToMatchNum[j].
+  void Export(std::size_t j, absl::flat_hash_map<std::string, int>& out) const;
+
+  const Stats& stats() const { return stats_; }
+
+ private:
+  // One constraint's domains: ids in order of first sight.
+  struct Domains {
+    absl::flat_hash_map<std::string, std::int32_t> ids;
+    std::vector<std::string> names;      // by id
+    std::vector<std::int64_t> sums;      // by id: matching pods
+    std::vector<std::int32_t> counted;   // by id: nodes that count for it
+  };
+
+  // Whether `pod` with `constraints` makes the same per-node contributions as the remembered pod.
+  bool SameKey(const api::Pod& pod, const std::vector<SpreadConstraint>& constraints) const;
+  void RememberKey(const api::Pod& pod, const std::vector<SpreadConstraint>& constraints);
+  void Rebuild(const api::Pod& pod, const std::vector<framework::NodeInfo*>& nodes,
+               MatchCountMemo& match_counts, framework::Parallelizer& parallelizer);
+  // Takes node `i`'s contribution out, counts it again and puts it back in.
+  void Revisit(const api::Pod& pod, std::size_t i, const framework::NodeInfo& node,
+               const helper::RequiredNodeAffinity& required);
+  // The id of `value` in constraint `j`'s domains, added when new.
+  std::int32_t DomainId(std::size_t j, std::string_view value);
+
+  bool valid_ = false;
+  // The key.
+  std::string namespace_;
+  std::vector<SpreadConstraint> constraints_;
+  api::Labels node_selector_;
+  api::NodeAffinity node_affinity_;
+  api::CompactVector<api::Toleration> tolerations_;
+  // The node list the contributions are for.
+  const framework::Snapshot* snapshot_ = nullptr;
+  std::uint64_t list_version_ = 0;
+  std::int64_t snapshot_generation_ = -1;
+  std::vector<const framework::NodeInfo*> nodes_;
+  absl::flat_hash_map<const framework::NodeInfo*, std::uint32_t> index_of_;  // built when needed
+  // Per node: the generation counted, and per constraint (node * k + j) its domain id (-1: the
+  // node does not count) and matching pods.
+  std::vector<std::int64_t> generations_;
+  std::vector<std::int32_t> node_domain_;
+  std::vector<std::int32_t> node_count_;
+  std::vector<Domains> domains_;  // per constraint
+  Stats stats_;
+};
+
+}  // namespace ksched::plugins::pod_topology_spread
