@@ -623,33 +623,39 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const api::P
   return Status();
 }
 
-Status Framework::RunFilterPlugins(const CycleState& state, const api::Pod& pod,
-                                   const NodeInfo& node) const {
+Status Framework::RunFilterPluginSubset(const CycleState& state, const api::Pod& pod,
+                                        const NodeInfo& node,
+                                        std::span<const std::uint16_t> filter_plugins,
+                                        std::uint16_t& failed_at) const {
   const bool sampled = state.record_plugin_metrics();
-  auto run = [&](std::size_t i) -> Status {
+  for (const std::uint16_t i : filter_plugins) {
     FilterPlugin* plugin = filter_[i];
     Status status = TimedCall(SinkAt(plugin_sinks_.filter, i, sampled), ExtensionPoint::kFilter,
                               [&] { return plugin->Filter(state, pod, node); });
-    if (status.IsSuccess()) return status;
+    if (status.IsSuccess()) continue;
+    failed_at = i;
     const std::string_view name = plugin->Name();
     if (!status.IsRejected()) {
       // Filters may only accept or reject; anything else is an error of the plugin.
       return WrapError("running " + Quoted(name) + " filter plugin", status).WithPlugin(name);
     }
     return std::move(status).WithPlugin(name);
-  };
+  }
+  return Status();
+}
+
+Status Framework::RunFilterPlugins(const CycleState& state, const api::Pod& pod,
+                                   const NodeInfo& node) const {
+  std::uint16_t failed_at = 0;
   // The per-node hot path: the plan RunPreFilterPlugins left, no name lookups.
   if (const std::vector<std::uint16_t>* plan = state.filter_plan(this)) {
-    for (const std::uint16_t i : *plan) {
-      Status status = run(i);
-      if (!status.IsSuccess()) return status;
-    }
-    return Status();
+    return RunFilterPluginSubset(state, pod, node, *plan, failed_at);
   }
   const auto& skip = state.skip_filter_plugins();
   for (std::size_t i = 0; i < filter_.size(); ++i) {
     if (!skip.empty() && skip.contains(filter_[i]->Name())) continue;
-    Status status = run(i);
+    const std::uint16_t one[] = {static_cast<std::uint16_t>(i)};
+    Status status = RunFilterPluginSubset(state, pod, node, one, failed_at);
     if (!status.IsSuccess()) return status;
   }
   return Status();
@@ -815,6 +821,14 @@ bool Framework::FilterPluginsAreNodeLocal(std::span<const std::uint16_t> filter_
     if (!filter_[i]->NodeLocalResults()) return false;
   }
   return true;
+}
+
+bool Framework::FilterPluginIsNodeLocal(std::uint16_t index) const {
+  return filter_[index]->NodeLocalResults();
+}
+
+bool Framework::ScorePluginIsNodeLocal(std::uint16_t index) const {
+  return score_[index]->NodeLocalResults();
 }
 
 bool Framework::ScorePluginsAreNodeLocal(std::span<const std::uint16_t> score_plugins) const {

@@ -24,7 +24,17 @@ void NodeResultCache::Clear() {
   nodes_.clear();
   generations_.clear();
   statuses_.clear();
+  failed_at_.clear();
   infeasible_count_ = 0;
+  local_plan_.clear();
+  fresh_plan_.clear();
+  fresh_stamp_.clear();
+  fresh_rejected_.clear();
+  fresh_status_.clear();
+  all_feasible_ = false;
+  cycle_framework_ = nullptr;
+  cycle_state_ = nullptr;
+  cycle_pod_ = nullptr;
   score_plan_.clear();
   columns_.clear();
   score_valid_.clear();
@@ -37,12 +47,10 @@ void NodeResultCache::Clear() {
 
 bool NodeResultCache::PrepareFilter(framework::Framework& framework,
                                     const framework::CycleState& state, const api::Pod& pod,
-                                    const framework::Snapshot& snapshot) {
+                                    const framework::Snapshot& snapshot, std::size_t start,
+                                    std::size_t to_find) {
   const std::vector<std::uint16_t>* plan = framework.FilterPlan(state);
-  if (plan == nullptr || !pod.status.nominated_node_name.empty() ||
-      !framework.FilterPluginsAreNodeLocal(*plan)) {
-    return false;
-  }
+  if (plan == nullptr || !pod.status.nominated_node_name.empty()) return false;
   if (const framework::PodNominator* nominator = framework.nominator();
       nominator != nullptr && nominator->HasNominatedPods()) {
     // Results computed now would include nominated pods; results from before would not.
@@ -55,6 +63,13 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
   if (!same_pod || snapshot_ != &snapshot || list_version_ != snapshot.list_version()) {
     // Everything anew: another pod, profile or plan, or nodes added, removed or reordered.
     Clear();
+    for (const std::uint16_t i : *plan) {
+      (framework.FilterPluginIsNodeLocal(i) ? local_plan_ : fresh_plan_).push_back(i);
+    }
+    if (local_plan_.empty()) {
+      Clear();  // nothing to keep: every Filter plugin runs every cycle anyway
+      return false;
+    }
     framework_ = &framework;
     pod_ = pod;
     filter_plan_ = *plan;
@@ -64,7 +79,12 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
     dirty_flag_.assign(nodes.size(), 0);
     generations_.resize(nodes.size());
     statuses_.assign(nodes.size(), framework::Status());
+    failed_at_.assign(nodes.size(), kPassed);
     infeasible_count_ = 0;
+    // feasible() and status() read the stamps (0 never matches stamp_).
+    fresh_stamp_.assign(nodes.size(), 0);
+    fresh_rejected_.assign(nodes.size(), 0);
+    if (!fresh_plan_.empty()) fresh_status_.assign(nodes.size(), framework::Status());
     ++stats_.rebuilt;
     if (!FilterNodes(framework, state, pod, nodes, {})) {
       Clear();
@@ -72,27 +92,93 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
     }
     valid_ = true;
     snapshot_generation_ = snapshot.generation();
-    return true;
-  }
-  if (snapshot.generation() != snapshot_generation_) {
-    FindChangedNodes(snapshot);
-    if (!changed_.empty()) {
-      stats_.refreshed_nodes += static_cast<std::int64_t>(changed_.size());
-      for (const std::size_t i : changed_) {
-        if (!score_valid_.empty()) score_valid_[i] = 0;
-        if (dirty_flag_[i] == 0) {
-          dirty_flag_[i] = 1;
-          dirty_.push_back(static_cast<std::uint32_t>(i));
+  } else {
+    if (snapshot.generation() != snapshot_generation_) {
+      FindChangedNodes(snapshot);
+      if (!changed_.empty()) {
+        stats_.refreshed_nodes += static_cast<std::int64_t>(changed_.size());
+        for (const std::size_t i : changed_) {
+          if (!score_valid_.empty()) score_valid_[i] = 0;
+          if (dirty_flag_[i] == 0) {
+            dirty_flag_[i] = 1;
+            dirty_.push_back(static_cast<std::uint32_t>(i));
+          }
+        }
+        if (!FilterNodes(framework, state, pod, nodes, changed_)) {
+          Clear();
+          return false;
         }
       }
-      if (!FilterNodes(framework, state, pod, nodes, changed_)) {
-        Clear();
-        return false;
-      }
+      snapshot_generation_ = snapshot.generation();
     }
-    snapshot_generation_ = snapshot.generation();
+    ++stats_.reused_cycles;
   }
-  ++stats_.reused_cycles;
+  cycle_framework_ = &framework;
+  cycle_state_ = &state;
+  cycle_pod_ = &pod;
+  if (fresh_plan_.empty()) {
+    all_feasible_ = infeasible_count_ == 0;
+    return true;
+  }
+  // A new cycle number: last cycle's per-cycle verdicts no longer count.
+  if (++stamp_ == 0) {
+    std::fill(fresh_stamp_.begin(), fresh_stamp_.end(), 0);
+    stamp_ = 1;
+  }
+  return FilterPerCycle(start, to_find);
+}
+
+framework::Status NodeResultCache::EvaluateFresh(std::size_t i) {
+  // Only the per-cycle plugins that run before the cached one that rejected the node: the first
+  // rejection in plan order is the node's status, as in the full path.
+  const std::uint16_t failed_at = failed_at_[i];
+  std::size_t count = 0;
+  while (count < fresh_plan_.size() && fresh_plan_[count] < failed_at) ++count;
+  std::uint16_t rejected_by = kPassed;
+  framework::Status status = cycle_framework_->RunFilterPluginSubset(
+      *cycle_state_, *cycle_pod_, *nodes_[i], std::span(fresh_plan_.data(), count), rejected_by);
+  if (status.code() == framework::Code::kError) return status;
+  fresh_rejected_[i] = status.IsSuccess() ? 0 : 1;
+  if (!status.IsSuccess()) fresh_status_[i] = std::move(status);
+  fresh_stamp_[i] = stamp_;
+  return framework::Status();
+}
+
+framework::Status NodeResultCache::Evaluate(std::size_t i) {
+  if (fresh_plan_.empty() || fresh_stamp_[i] == stamp_) return framework::Status();
+  ++stats_.per_cycle_filtered_nodes;
+  return EvaluateFresh(i);
+}
+
+bool NodeResultCache::FilterPerCycle(std::size_t start, std::size_t to_find) {
+  const std::size_t n = nodes_.size();
+  if (n == 0) {
+    all_feasible_ = true;
+    return true;
+  }
+  const bool every_node = to_find >= n;
+  std::atomic<bool> failed{false};
+  std::atomic<std::size_t> found{0};
+  std::atomic<std::size_t> evaluated{0};
+  std::atomic<std::size_t> rejected{0};
+  cycle_framework_->parallelizer().Until(n, [&](std::size_t j, framework::Parallelizer::Run& run) {
+    const std::size_t i = start + j < n ? start + j : start + j - n;
+    if (framework::Status status = EvaluateFresh(i); !status.IsSuccess()) {
+      failed.store(true, std::memory_order_relaxed);
+      run.Cancel();
+      return;
+    }
+    evaluated.fetch_add(1, std::memory_order_relaxed);
+    if (!feasible(i)) {
+      rejected.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    // One feasible node beyond what the cycle keeps tells it that it has all it needs.
+    if (!every_node && found.fetch_add(1, std::memory_order_relaxed) + 1 > to_find) run.Cancel();
+  });
+  stats_.per_cycle_filtered_nodes += static_cast<std::int64_t>(evaluated.load());
+  if (failed.load()) return false;
+  all_feasible_ = every_node && evaluated.load() == n && rejected.load() == 0;
   return true;
 }
 
@@ -132,8 +218,11 @@ bool NodeResultCache::FilterNodes(framework::Framework& framework,
   std::atomic<std::ptrdiff_t> infeasible_delta{0};
   auto filter_one = [&](std::size_t j) {
     const std::size_t i = indexes.empty() ? j : indexes[j];
-    framework::Status status = framework.RunFilterPlugins(state, pod, *nodes[i]);
+    std::uint16_t failed_at = kPassed;
+    framework::Status status =
+        framework.RunFilterPluginSubset(state, pod, *nodes[i], local_plan_, failed_at);
     if (status.code() == framework::Code::kError) failed.store(true, std::memory_order_relaxed);
+    failed_at_[i] = failed_at;
     const int delta = (status.IsSuccess() ? 0 : 1) - (statuses_[i].IsSuccess() ? 0 : 1);
     if (delta != 0) infeasible_delta.fetch_add(delta, std::memory_order_relaxed);
     statuses_[i] = std::move(status);
@@ -215,7 +304,7 @@ absl::StatusOr<bool> NodeResultCache::RawScores(
     std::span<const std::size_t> indexes, std::optional<std::size_t> rotation_start,
     std::span<const std::uint16_t> active,
     std::vector<std::vector<framework::NodeScore>>& scores) {
-  if (!valid_ || !framework.ScorePluginsAreNodeLocal(active)) return false;
+  if (!valid_) return false;
   const std::size_t plugins = active.size();
   if (plugins == 0) {
     scores.clear();
@@ -233,6 +322,11 @@ absl::StatusOr<bool> NodeResultCache::RawScores(
     }
   }
   if (absl::Status status = ScoreMissing(framework, state, pod, active, missing); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = ScorePerCycle(framework, state, pod, active, indexes,
+                                          rotation_start.has_value());
+      !status.ok()) {
     return status;
   }
   scores.resize(plugins);
@@ -253,10 +347,53 @@ absl::StatusOr<bool> NodeResultCache::RawScores(
   return true;
 }
 
+absl::Status NodeResultCache::ScorePerCycle(framework::Framework& framework,
+                                            const framework::CycleState& state,
+                                            const api::Pod& pod,
+                                            std::span<const std::uint16_t> active,
+                                            std::span<const std::size_t> indexes,
+                                            bool all_nodes) {
+  // The Score plugins that are not NodeLocalResults(), with their columns.
+  std::vector<std::uint16_t> fresh;
+  std::vector<std::size_t> fresh_columns;
+  for (std::size_t k = 0; k < active.size(); ++k) {
+    if (framework.ScorePluginIsNodeLocal(active[k])) continue;
+    fresh.push_back(active[k]);
+    fresh_columns.push_back(k);
+  }
+  if (fresh.empty()) return absl::OkStatus();
+  const std::size_t count = all_nodes ? nodes_.size() : indexes.size();
+  stats_.scored_nodes += static_cast<std::int64_t>(count);
+  std::mutex error_mu;
+  std::optional<absl::Status> first_error;
+  framework.parallelizer().Until(count, [&](std::size_t j, framework::Parallelizer::Run& run) {
+    const std::size_t i = all_nodes ? j : indexes[j];
+    std::int64_t inline_values[16];
+    std::vector<std::int64_t> heap_values;  // only for more than 16 such plugins
+    std::span<std::int64_t> values(inline_values, std::min<std::size_t>(fresh.size(), 16));
+    if (fresh.size() > 16) {
+      heap_values.resize(fresh.size());
+      values = std::span<std::int64_t>(heap_values);
+    }
+    if (absl::Status status = framework.ScoreNode(state, pod, *nodes_[i], fresh, values);
+        !status.ok()) {
+      std::lock_guard lock(error_mu);
+      if (!first_error) first_error = std::move(status);
+      run.Cancel();
+      return;
+    }
+    for (std::size_t f = 0; f < fresh.size(); ++f) columns_[fresh_columns[f]][i].score = values[f];
+  });
+  if (first_error) return *std::move(first_error);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::optional<std::size_t>> NodeResultCache::SelectBest(
     framework::Framework& framework, const framework::CycleState& state, const api::Pod& pod,
     std::span<const std::uint16_t> active, std::size_t rotation_start, std::mt19937_64& rng) {
-  if (!valid_ || active.empty() || !framework.ScorePluginsAreNodeLocal(active)) {
+  // Totals kept across cycles need every verdict and raw score to be node-local.
+  if (!valid_ || active.empty() || !fresh_plan_.empty() ||
+      !framework.ScorePluginsAreNodeLocal(active)) {
     return std::nullopt;
   }
   std::vector<IncrementalTotals::Column> columns;

@@ -131,14 +131,20 @@ framework::Status ScheduleAlgorithm::FindNodesThatFitPod(
     const std::chrono::steady_clock::time_point filter_start =
         framework.records_metrics() ? std::chrono::steady_clock::now()
                                     : std::chrono::steady_clock::time_point{};
-    if (node_results_.PrepareFilter(framework, state, pod, snapshot)) {
+    if (node_results_.PrepareFilter(framework, state, pod, snapshot, next_start_node_index_,
+                                    FeasibleNodesToFind(framework, all_nodes.size()))) {
       cycle_reused_ = true;
-      GatherFeasible(framework, snapshot, diagnosis, feasible);
+      framework::Status status = GatherFeasible(framework, snapshot, diagnosis, feasible);
       if (framework.records_metrics()) {
-        framework.ObserveExtensionPoint(framework::ExtensionPoint::kFilter,
-                                        framework::Code::kSuccess, filter_start);
+        framework.ObserveExtensionPoint(framework::ExtensionPoint::kFilter, status.code(),
+                                        filter_start);
       }
-      return framework::Status();
+      if (!status.IsSuccess()) {
+        // A per-cycle Filter plugin's error: the cycle fails as the full path's would.
+        cycle_reused_ = false;
+        feasible.clear();
+      }
+      return status;
     }
   }
 
@@ -245,9 +251,10 @@ framework::Status ScheduleAlgorithm::FindNodesThatPassFilters(
   return framework::Status();
 }
 
-void ScheduleAlgorithm::GatherFeasible(framework::Framework& framework,
-                                       const framework::Snapshot& snapshot, Diagnosis& diagnosis,
-                                       std::vector<const framework::NodeInfo*>& feasible) {
+framework::Status ScheduleAlgorithm::GatherFeasible(framework::Framework& framework,
+                                                    const framework::Snapshot& snapshot,
+                                                    Diagnosis& diagnosis,
+                                                    std::vector<const framework::NodeInfo*>& feasible) {
   const std::vector<framework::NodeInfo*>& nodes = snapshot.nodes();
   const std::size_t num_all = nodes.size();
   const std::size_t to_find = FeasibleNodesToFind(framework, num_all);
@@ -257,14 +264,14 @@ void ScheduleAlgorithm::GatherFeasible(framework::Framework& framework,
   feasible_rotation_start_.reset();
   feasible_start_ = start;
   all_feasible_listed_ = true;
-  if (node_results_.infeasible_count() == 0 && to_find >= num_all) {
+  if (node_results_.all_feasible() && to_find >= num_all) {
     // Every node, from the round-robin start: what a full filter pass finds (feasible_indexes_
     // stays empty: feasible_rotation_start_ says it all).
     feasible.reserve(num_all);
     feasible.insert(feasible.end(), nodes.begin() + static_cast<std::ptrdiff_t>(start), nodes.end());
     feasible.insert(feasible.end(), nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(start));
     feasible_rotation_start_ = start;
-    return;  // all nodes processed: the start index comes back to itself
+    return framework::Status();  // all nodes processed: the start index comes back to itself
   }
   feasible.reserve(std::min(to_find, num_all));
   // As the filter pass: nodes in order from the start; rejections are recorded until one feasible
@@ -274,6 +281,9 @@ void ScheduleAlgorithm::GatherFeasible(framework::Framework& framework,
   // Two ranges, [start, n) then [0, start), instead of a modulo per node.
   for (const auto& [from, to] : {std::pair{start, num_all}, std::pair{std::size_t{0}, start}}) {
     for (std::size_t i = from; i < to && !done; ++i) {
+      if (framework::Status status = node_results_.Evaluate(i); !status.IsSuccess()) {
+        return status;
+      }
       if (node_results_.feasible(i)) {
         if (feasible.size() == to_find) {
           done = true;
@@ -290,6 +300,7 @@ void ScheduleAlgorithm::GatherFeasible(framework::Framework& framework,
   }
   all_feasible_listed_ = !done;
   next_start_node_index_ = (start + feasible.size() + rejected) % num_all;
+  return framework::Status();
 }
 
 absl::StatusOr<std::optional<std::size_t>> ScheduleAlgorithm::SelectIncrementally(

@@ -81,8 +81,9 @@ class ScheduleAlgorithm {
   // How many feasible nodes a cycle over `num_all` nodes looks for (1 without Score plugins).
   std::size_t FeasibleNodesToFind(const framework::Framework& framework, std::size_t num_all) const;
   // FindNodesThatPassFilters from the cache's results over all nodes: the first feasible nodes
-  // from the round-robin start, as a sequential filter pass would find them.
-  void GatherFeasible(framework::Framework& framework, const framework::Snapshot& snapshot,
+  // from the round-robin start, as a sequential filter pass would find them. An error is a
+  // per-cycle Filter plugin's (the cycle then fails with it).
+  framework::Status GatherFeasible(framework::Framework& framework, const framework::Snapshot& snapshot,
                       Diagnosis& diagnosis, std::vector<const framework::NodeInfo*>& feasible);
   // With a reused cycle that lists every feasible node: the chosen node's snapshot index from
   // the cache's incremental totals (NodeResultCache::SelectBest), or nullopt when they do not
