@@ -314,10 +314,11 @@ int main(int argc, char** argv) {
         r.pods_per_second,
         1e6 * r.seconds / r.timed, r.mean_feasible);
     std::printf("  node results reused in %lld of %d cycles (%lld rebuilds, %lld nodes re-filtered, %lld raw scores computed, "
-                "%lld hosts chosen from incremental totals)\n",
+                "%lld hosts chosen from incremental totals, cross-node Filter plugins run on %lld nodes)\n",
                 static_cast<long long>(r.reuse.reused_cycles), r.timed + flags.warmup,
                 static_cast<long long>(r.reuse.rebuilt), static_cast<long long>(r.reuse.refreshed_nodes),
-                static_cast<long long>(r.reuse.scored_nodes), static_cast<long long>(r.reuse.incremental_selections));
+                static_cast<long long>(r.reuse.scored_nodes), static_cast<long long>(r.reuse.incremental_selections),
+                static_cast<long long>(r.reuse.per_cycle_filtered_nodes));
     if (!r.left_out.empty()) {
       std::printf("  upstream default plugins not compiled in (left out): %s\n", JsonList(r.left_out).c_str());
     }
@@ -338,7 +339,8 @@ int main(int argc, char** argv) {
           << ",\"left_out\":" << JsonList(r.left_out) << ",\"reused_cycles\":" << r.reuse.reused_cycles
           << ",\"rebuilds\":" << r.reuse.rebuilt << ",\"refiltered_nodes\":" << r.reuse.refreshed_nodes
           << ",\"scored_nodes\":" << r.reuse.scored_nodes
-          << ",\"incremental_selections\":" << r.reuse.incremental_selections << "}";
+          << ",\"incremental_selections\":" << r.reuse.incremental_selections
+          << ",\"per_cycle_filtered_nodes\":" << r.reuse.per_cycle_filtered_nodes << "}";
     }
     out << "]}\n";
     if (!out) Die("cannot write " + flags.json);
