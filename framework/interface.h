@@ -59,7 +59,8 @@ class Plugin {
   // content, the pod, and what the plugin's own PreFilter/PreScore wrote for the pod: not on other
   // nodes, the time, or data from outside the snapshot. The scheduler then reuses them for a
   // following pod that is identical for scheduling, on nodes whose NodeInfo has not changed
-  // (scheduler/node_result_cache.h); NormalizeScore always runs. Default false: never reused.
+  // (scheduler/node_result_cache.h); NormalizeScore always runs. Default false: the plugin's Filter
+  // and Score run in every cycle (beside the reused results of the node-local plugins).
   virtual bool NodeLocalResults() const { return false; }
 };
 
