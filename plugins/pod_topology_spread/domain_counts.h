@@ -23,7 +23,8 @@
 //
 // Thread-safety: none; the plugin holds it under a mutex for the length of one PreFilter. The
 // rebuild fans out on the parallelizer.
-// Memory: 8 bytes per node per constraint, plus 8 per node and the domain names.
+// Memory: 8 bytes per node per constraint, 16 per node (generation, NodeInfo pointer), 16 more per
+// node once the index of updated nodes is built, and the domain names.
 #pragma once
 
 #include <cstddef>
