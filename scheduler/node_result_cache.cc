@@ -39,7 +39,7 @@ void NodeResultCache::Clear() {
   columns_.clear();
   score_valid_.clear();
   snapshot_generation_ = -1;
-  index_of_.clear();
+  change_finder_.Reset();
   totals_.Invalidate();
   dirty_.clear();
   dirty_flag_.clear();
@@ -94,7 +94,7 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
     snapshot_generation_ = snapshot.generation();
   } else {
     if (snapshot.generation() != snapshot_generation_) {
-      FindChangedNodes(snapshot);
+      change_finder_.Find(snapshot, snapshot_generation_, generations_, changed_);
       if (!changed_.empty()) {
         stats_.refreshed_nodes += static_cast<std::int64_t>(changed_.size());
         for (const std::size_t i : changed_) {
@@ -180,33 +180,6 @@ bool NodeResultCache::FilterPerCycle(std::size_t start, std::size_t to_find) {
   if (failed.load()) return false;
   all_feasible_ = every_node && evaluated.load() == n && rejected.load() == 0;
   return true;
-}
-
-void NodeResultCache::FindChangedNodes(const framework::Snapshot& snapshot) {
-  changed_.clear();
-  const std::vector<framework::NodeInfo*>& nodes = snapshot.nodes();
-  if (snapshot.updated_from() == snapshot_generation_) {
-    // One update since the results were taken: only the NodeInfos it assigned can have moved.
-    if (index_of_.empty()) {
-      index_of_.reserve(nodes_.size());
-      for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        index_of_.emplace(nodes_[i], static_cast<std::uint32_t>(i));
-      }
-    }
-    for (const framework::NodeInfo* updated : snapshot.updated_nodes()) {
-      auto it = index_of_.find(updated);
-      if (it == index_of_.end()) continue;  // cannot happen with an unchanged list_version
-      const std::size_t i = it->second;
-      if (nodes[i]->generation() != generations_[i]) changed_.push_back(i);
-    }
-    // The filter pass below visits them in node order, as the full comparison would list them.
-    std::sort(changed_.begin(), changed_.end());
-    changed_.erase(std::unique(changed_.begin(), changed_.end()), changed_.end());
-    return;
-  }
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i]->generation() != generations_[i]) changed_.push_back(i);
-  }
 }
 
 bool NodeResultCache::FilterNodes(framework::Framework& framework,

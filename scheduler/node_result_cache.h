@@ -47,6 +47,7 @@
 #include "api/pod.h"
 #include "framework/cycle_state.h"
 #include "framework/framework.h"
+#include "framework/node_change_finder.h"
 #include "framework/snapshot.h"
 #include "framework/status.h"
 #include "scheduler/incremental_totals.h"
@@ -135,10 +136,6 @@ class NodeResultCache {
   bool FilterNodes(framework::Framework& framework, const framework::CycleState& state,
                    const api::Pod& pod, const std::vector<framework::NodeInfo*>& nodes,
                    const std::vector<std::size_t>& indexes);
-  // The snapshot indexes whose NodeInfo generation moved since the results were taken, into
-  // changed_: from the snapshot's record of its last update when that started where the results
-  // are, else by comparing every node.
-  void FindChangedNodes(const framework::Snapshot& snapshot);
   // Runs the per-cycle Filter plugins on the nodes from `start` on until `to_find` + 1 feasible
   // nodes are known (all nodes when to_find >= their number); false on a plugin error.
   bool FilterPerCycle(std::size_t start, std::size_t to_find);
@@ -188,9 +185,8 @@ class NodeResultCache {
   std::vector<std::uint16_t> score_plan_;
   std::vector<std::vector<framework::NodeScore>> columns_;
   std::vector<std::uint8_t> score_valid_;
-  std::vector<std::size_t> changed_;  // scratch of FindChangedNodes
-  // Node index of each NodeInfo in nodes_, built when first needed.
-  absl::flat_hash_map<const framework::NodeInfo*, std::uint32_t> index_of_;
+  framework::NodeChangeFinder change_finder_;
+  std::vector<std::size_t> changed_;  // scratch of change_finder_
   // Totals over the feasible nodes, and the nodes refreshed since they last took them in
   // (dirty_flag_ parallel to nodes_).
   IncrementalTotals totals_;

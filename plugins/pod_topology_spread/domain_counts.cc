@@ -85,7 +85,7 @@ void DomainCounts::Refresh(const api::Pod& pod, const std::vector<SpreadConstrai
   }
   const bool reusable = valid_ && snapshot != nullptr && snapshot == snapshot_ &&
                         snapshot->list_version() == list_version_ &&
-                        nodes.size() == nodes_.size() && SameKey(pod, constraints);
+                        nodes.size() == generations_.size() && SameKey(pod, constraints);
   if (!reusable) {
     RememberKey(pod, constraints);
     Rebuild(pod, nodes, match_counts, parallelizer);
@@ -97,25 +97,10 @@ void DomainCounts::Refresh(const api::Pod& pod, const std::vector<SpreadConstrai
   }
   ++stats_.updates;
   if (snapshot->generation() == snapshot_generation_) return;  // nothing changed in place
-  const helper::RequiredNodeAffinity required = helper::RequiredNodeAffinity::FromPod(pod);
-  auto revisit_if_changed = [&](std::size_t i) {
-    if (nodes[i]->generation() == generations_[i]) return;
-    Revisit(pod, i, *nodes[i], required);
-  };
-  if (snapshot->updated_from() == snapshot_generation_) {
-    // One update since: only the NodeInfos it assigned can have moved.
-    if (index_of_.empty()) {
-      index_of_.reserve(nodes_.size());
-      for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        index_of_.emplace(nodes_[i], static_cast<std::uint32_t>(i));
-      }
-    }
-    for (const framework::NodeInfo* updated : snapshot->updated_nodes()) {
-      auto it = index_of_.find(updated);
-      if (it != index_of_.end()) revisit_if_changed(it->second);
-    }
-  } else {
-    for (std::size_t i = 0; i < nodes.size(); ++i) revisit_if_changed(i);
+  change_finder_.Find(*snapshot, snapshot_generation_, generations_, changed_);
+  if (!changed_.empty()) {
+    const helper::RequiredNodeAffinity required = helper::RequiredNodeAffinity::FromPod(pod);
+    for (const std::size_t i : changed_) Revisit(pod, i, *nodes[i], required);
   }
   snapshot_generation_ = snapshot->generation();
 }
@@ -126,8 +111,7 @@ void DomainCounts::Rebuild(const api::Pod& pod, const std::vector<framework::Nod
   const std::vector<SpreadConstraint>& cs = constraints_;
   const std::size_t k = cs.size();
   const std::size_t n = nodes.size();
-  nodes_.assign(nodes.begin(), nodes.end());
-  index_of_.clear();
+  change_finder_.Reset();
   generations_.resize(n);
   node_domain_.assign(n * k, -1);
   node_count_.assign(n * k, -1);

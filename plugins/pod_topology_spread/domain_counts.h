@@ -18,13 +18,13 @@
 //   - the node list: the same Snapshot (one kept by the scheduler cache, generation() > 0) at the
 //     same list_version(), i.e. the same NodeInfos at the same indices. Any other list (tests,
 //     tools) is counted anew every time.
-// When the snapshot's generation moved by one update since the last Refresh, the changed NodeInfos
-// are found among its updated_nodes(); otherwise every node's generation is compared.
+// The changed nodes are found by a framework::NodeChangeFinder (from the snapshot's record of its
+// last update when that started where the last Refresh left off).
 //
 // Thread-safety: none; the plugin holds it under a mutex for the length of one PreFilter. The
 // rebuild fans out on the parallelizer.
-// Memory: 8 bytes per node per constraint, 16 per node (generation, NodeInfo pointer), 16 more per
-// node once the index of updated nodes is built, and the domain names.
+// Memory: 8 bytes per node per constraint, 8 per node (generation), the change finder's index
+// (16 per node once built), and the domain names.
 #pragma once
 
 #include <cstddef>
@@ -39,6 +39,7 @@
 #include "api/labels.h"
 #include "api/pod.h"
 #include "api/toleration.h"
+#include "framework/node_change_finder.h"
 #include "framework/node_info.h"
 #include "framework/parallelizer.h"
 #include "framework/snapshot.h"
@@ -101,8 +102,8 @@ class DomainCounts {
   const framework::Snapshot* snapshot_ = nullptr;
   std::uint64_t list_version_ = 0;
   std::int64_t snapshot_generation_ = -1;
-  std::vector<const framework::NodeInfo*> nodes_;
-  absl::flat_hash_map<const framework::NodeInfo*, std::uint32_t> index_of_;  // built when needed
+  framework::NodeChangeFinder change_finder_;
+  std::vector<std::size_t> changed_;  // scratch of change_finder_
   // Per node: the generation counted, and per constraint (node * k + j) its domain id (-1: the
   // node does not count) and matching pods.
   std::vector<std::int64_t> generations_;
