@@ -18,32 +18,25 @@ using json_internal::PathScope;
 template <typename T>
 struct KindTraits;
 
-template <>
-struct KindTraits<Pod> {
-  static constexpr std::string_view kKind = "Pod";
-  static constexpr std::string_view kListKind = "PodList";
-  static absl::Status Read(const JsonValue& v, DecodeContext& ctx, Pod& out) {
-    return json_internal::ReadPod(v, ctx, out);
-  }
-};
-
-template <>
-struct KindTraits<Node> {
-  static constexpr std::string_view kKind = "Node";
-  static constexpr std::string_view kListKind = "NodeList";
-  static absl::Status Read(const JsonValue& v, DecodeContext& ctx, Node& out) {
-    return json_internal::ReadNode(v, ctx, out);
-  }
-};
-
-template <>
-struct KindTraits<PodDisruptionBudget> {
-  static constexpr std::string_view kKind = "PodDisruptionBudget";
-  static constexpr std::string_view kListKind = "PodDisruptionBudgetList";
-  static absl::Status Read(const JsonValue& v, DecodeContext& ctx, PodDisruptionBudget& out) {
-    return json_internal::ReadPodDisruptionBudget(v, ctx, out);
-  }
-};
+// KindTraits<T>: the kind's name, its list's name, and its reader json_internal::Read<T>.
+#define KSCHED_KIND_TRAITS(T)                                                    \
+  template <>                                                                    \
+  struct KindTraits<T> {                                                         \
+    static constexpr std::string_view kKind = #T;                                \
+    static constexpr std::string_view kListKind = #T "List";                     \
+    static absl::Status Read(const JsonValue& v, DecodeContext& ctx, T& out) {   \
+      return json_internal::Read##T(v, ctx, out);                                \
+    }                                                                            \
+  };
+KSCHED_KIND_TRAITS(Pod)
+KSCHED_KIND_TRAITS(Node)
+KSCHED_KIND_TRAITS(PodDisruptionBudget)
+KSCHED_KIND_TRAITS(Service)
+KSCHED_KIND_TRAITS(ReplicationController)
+KSCHED_KIND_TRAITS(ReplicaSet)
+KSCHED_KIND_TRAITS(StatefulSet)
+KSCHED_KIND_TRAITS(Namespace)
+#undef KSCHED_KIND_TRAITS
 
 constexpr std::string_view kStatusKind = "Status";
 
@@ -315,29 +308,21 @@ absl::StatusOr<WatchEvent<T>> DecodeWatchEventInSitu(std::string& json) {
       json, &json, [](const rapidjson::Value& v) { return DecodeWatchEvent<T>(v); });
 }
 
-template absl::StatusOr<ObjectList<Pod>> DecodeList<Pod>(const rapidjson::Value&);
-template absl::StatusOr<ObjectList<Pod>> DecodeList<Pod>(std::string_view);
-template absl::StatusOr<ObjectList<Pod>> DecodeListInSitu<Pod>(std::string&);
-template absl::StatusOr<ObjectList<Node>> DecodeList<Node>(const rapidjson::Value&);
-template absl::StatusOr<ObjectList<Node>> DecodeList<Node>(std::string_view);
-template absl::StatusOr<ObjectList<Node>> DecodeListInSitu<Node>(std::string&);
-template absl::StatusOr<WatchEvent<Pod>> DecodeWatchEvent<Pod>(const rapidjson::Value&);
-template absl::StatusOr<WatchEvent<Pod>> DecodeWatchEvent<Pod>(std::string_view);
-template absl::StatusOr<WatchEvent<Pod>> DecodeWatchEventInSitu<Pod>(std::string&);
-template absl::StatusOr<WatchEvent<Node>> DecodeWatchEvent<Node>(const rapidjson::Value&);
-template absl::StatusOr<WatchEvent<Node>> DecodeWatchEvent<Node>(std::string_view);
-template absl::StatusOr<WatchEvent<Node>> DecodeWatchEventInSitu<Node>(std::string&);
-template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeList<PodDisruptionBudget>(
-    const rapidjson::Value&);
-template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeList<PodDisruptionBudget>(
-    std::string_view);
-template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeListInSitu<PodDisruptionBudget>(
-    std::string&);
-template absl::StatusOr<WatchEvent<PodDisruptionBudget>> DecodeWatchEvent<PodDisruptionBudget>(
-    const rapidjson::Value&);
-template absl::StatusOr<WatchEvent<PodDisruptionBudget>> DecodeWatchEvent<PodDisruptionBudget>(
-    std::string_view);
-template absl::StatusOr<WatchEvent<PodDisruptionBudget>>
-DecodeWatchEventInSitu<PodDisruptionBudget>(std::string&);
+#define KSCHED_INSTANTIATE_DECODERS(T)                                                    \
+  template absl::StatusOr<ObjectList<T>> DecodeList<T>(const rapidjson::Value&);           \
+  template absl::StatusOr<ObjectList<T>> DecodeList<T>(std::string_view);                  \
+  template absl::StatusOr<ObjectList<T>> DecodeListInSitu<T>(std::string&);                \
+  template absl::StatusOr<WatchEvent<T>> DecodeWatchEvent<T>(const rapidjson::Value&);     \
+  template absl::StatusOr<WatchEvent<T>> DecodeWatchEvent<T>(std::string_view);            \
+  template absl::StatusOr<WatchEvent<T>> DecodeWatchEventInSitu<T>(std::string&);
+KSCHED_INSTANTIATE_DECODERS(Pod)
+KSCHED_INSTANTIATE_DECODERS(Node)
+KSCHED_INSTANTIATE_DECODERS(PodDisruptionBudget)
+KSCHED_INSTANTIATE_DECODERS(Service)
+KSCHED_INSTANTIATE_DECODERS(ReplicationController)
+KSCHED_INSTANTIATE_DECODERS(ReplicaSet)
+KSCHED_INSTANTIATE_DECODERS(StatefulSet)
+KSCHED_INSTANTIATE_DECODERS(Namespace)
+#undef KSCHED_INSTANTIATE_DECODERS
 
 }  // namespace ksched::api

@@ -1,6 +1,8 @@
 // JSON decoding of the objects the scheduler reads from the API server (core/v1 Pod and Node,
-// policy/v1 PodDisruptionBudget, their lists, watch events, and metav1.Status) into the compact
-// object model of api/pod.h, api/node.h, api/pod_disruption_budget.h, api/object_list.h,
+// policy/v1 PodDisruptionBudget, the pod-selecting core/v1 Service and ReplicationController and
+// apps/v1 ReplicaSet and StatefulSet, core/v1 Namespace, their lists, watch events, and
+// metav1.Status) into the compact object model of api/pod.h, api/node.h,
+// api/pod_disruption_budget.h, api/workloads.h, api/namespace.h, api/object_list.h,
 // api/watch_event.h and api/api_status.h, with RapidJSON.
 //
 // This is the only api header that includes RapidJSON; the object model headers do not.
@@ -27,10 +29,10 @@
 //   - An array field replaces the previous value; a map field merges into it (duplicate JSON keys:
 //     the last wins, as in Go).
 //   - `kind`, when present and non-empty on a top-level object, must name the expected kind ("Pod",
-//     "Node", "PodDisruptionBudget", "PodList", "NodeList", "PodDisruptionBudgetList", "Status");
+//     "Node", "PodDisruptionBudget", "Service", ..., their "...List" kinds, "Status");
 //     list items normally carry no kind and are not checked unless they do.
-//   - Required: metadata.name (non-empty) on every Pod, Node and PodDisruptionBudget, including
-//     list and watch items.
+//   - Required: metadata.name (non-empty) on every object (not on a BOOKMARK's), including list
+//     and watch items.
 //
 // Defaults applied (the API server always fills these, and a pod read from anywhere else should
 // behave the same): spec.schedulerName "default-scheduler" when absent or empty; the protocol of
@@ -56,11 +58,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "api/api_status.h"
+#include "api/namespace.h"
 #include "api/node.h"
 #include "api/object_list.h"
 #include "api/pod.h"
 #include "api/pod_disruption_budget.h"
 #include "api/watch_event.h"
+#include "api/workloads.h"
 #include "rapidjson/document.h"
 
 namespace ksched::api {
@@ -68,7 +72,9 @@ namespace ksched::api {
 // The object kinds with a decoder.
 template <typename T>
 concept DecodableObject =
-    std::same_as<T, Pod> || std::same_as<T, Node> || std::same_as<T, PodDisruptionBudget>;
+    std::same_as<T, Pod> || std::same_as<T, Node> || std::same_as<T, PodDisruptionBudget> ||
+    std::same_as<T, Service> || std::same_as<T, ReplicationController> ||
+    std::same_as<T, ReplicaSet> || std::same_as<T, StatefulSet> || std::same_as<T, Namespace>;
 
 // Parses JSON text into `document` (see above for the parse rules). `ParseJsonInSitu` parses
 // `buffer` in place: the document's strings then point into `buffer`, which must outlive it and
@@ -90,6 +96,12 @@ absl::StatusOr<Node> DecodeNodeInSitu(std::string& json);
 absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudget(const rapidjson::Value& json);
 absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudget(std::string_view json);
 absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudgetInSitu(std::string& json);
+
+// The pod-selecting objects of api/workloads.h: metadata (annotations and ownerReferences
+// cleared) and spec.selector (absent or null: nullopt; a Service's or ReplicationController's is
+// a label map, a ReplicaSet's or StatefulSet's a metav1.LabelSelector); and core/v1 Namespace:
+// metadata only, annotations and ownerReferences cleared. Read through DecodeList and
+// DecodeWatchEvent; the reflectors are their only readers.
 
 // metav1.Status, as in an API error response body.
 absl::StatusOr<ApiStatus> DecodeApiStatus(const rapidjson::Value& json);
@@ -116,30 +128,22 @@ absl::StatusOr<WatchEvent<T>> DecodeWatchEvent(std::string_view json);
 template <DecodableObject T>
 absl::StatusOr<WatchEvent<T>> DecodeWatchEventInSitu(std::string& json);
 
-// Instantiated in json_decode.cc for Pod, Node and PodDisruptionBudget.
-extern template absl::StatusOr<ObjectList<Pod>> DecodeList<Pod>(const rapidjson::Value&);
-extern template absl::StatusOr<ObjectList<Pod>> DecodeList<Pod>(std::string_view);
-extern template absl::StatusOr<ObjectList<Pod>> DecodeListInSitu<Pod>(std::string&);
-extern template absl::StatusOr<ObjectList<Node>> DecodeList<Node>(const rapidjson::Value&);
-extern template absl::StatusOr<ObjectList<Node>> DecodeList<Node>(std::string_view);
-extern template absl::StatusOr<ObjectList<Node>> DecodeListInSitu<Node>(std::string&);
-extern template absl::StatusOr<WatchEvent<Pod>> DecodeWatchEvent<Pod>(const rapidjson::Value&);
-extern template absl::StatusOr<WatchEvent<Pod>> DecodeWatchEvent<Pod>(std::string_view);
-extern template absl::StatusOr<WatchEvent<Pod>> DecodeWatchEventInSitu<Pod>(std::string&);
-extern template absl::StatusOr<WatchEvent<Node>> DecodeWatchEvent<Node>(const rapidjson::Value&);
-extern template absl::StatusOr<WatchEvent<Node>> DecodeWatchEvent<Node>(std::string_view);
-extern template absl::StatusOr<WatchEvent<Node>> DecodeWatchEventInSitu<Node>(std::string&);
-extern template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeList<PodDisruptionBudget>(
-    const rapidjson::Value&);
-extern template absl::StatusOr<ObjectList<PodDisruptionBudget>> DecodeList<PodDisruptionBudget>(
-    std::string_view);
-extern template absl::StatusOr<ObjectList<PodDisruptionBudget>>
-DecodeListInSitu<PodDisruptionBudget>(std::string&);
-extern template absl::StatusOr<WatchEvent<PodDisruptionBudget>>
-DecodeWatchEvent<PodDisruptionBudget>(const rapidjson::Value&);
-extern template absl::StatusOr<WatchEvent<PodDisruptionBudget>>
-DecodeWatchEvent<PodDisruptionBudget>(std::string_view);
-extern template absl::StatusOr<WatchEvent<PodDisruptionBudget>>
-DecodeWatchEventInSitu<PodDisruptionBudget>(std::string&);
+// Instantiated in json_decode.cc for every DecodableObject.
+#define KSCHED_EXTERN_DECODERS(T)                                                               \
+  extern template absl::StatusOr<ObjectList<T>> DecodeList<T>(const rapidjson::Value&);          \
+  extern template absl::StatusOr<ObjectList<T>> DecodeList<T>(std::string_view);                 \
+  extern template absl::StatusOr<ObjectList<T>> DecodeListInSitu<T>(std::string&);               \
+  extern template absl::StatusOr<WatchEvent<T>> DecodeWatchEvent<T>(const rapidjson::Value&);    \
+  extern template absl::StatusOr<WatchEvent<T>> DecodeWatchEvent<T>(std::string_view);           \
+  extern template absl::StatusOr<WatchEvent<T>> DecodeWatchEventInSitu<T>(std::string&);
+KSCHED_EXTERN_DECODERS(Pod)
+KSCHED_EXTERN_DECODERS(Node)
+KSCHED_EXTERN_DECODERS(PodDisruptionBudget)
+KSCHED_EXTERN_DECODERS(Service)
+KSCHED_EXTERN_DECODERS(ReplicationController)
+KSCHED_EXTERN_DECODERS(ReplicaSet)
+KSCHED_EXTERN_DECODERS(StatefulSet)
+KSCHED_EXTERN_DECODERS(Namespace)
+#undef KSCHED_EXTERN_DECODERS
 
 }  // namespace ksched::api

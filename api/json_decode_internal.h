@@ -22,6 +22,7 @@
 #include "api/compact_vector.h"
 #include "api/interned_string.h"
 #include "api/label_selector.h"
+#include "api/namespace.h"
 #include "api/labels.h"
 #include "api/node.h"
 #include "api/node_selector.h"
@@ -31,6 +32,7 @@
 #include "api/quantity.h"
 #include "api/resource_list.h"
 #include "api/time.h"
+#include "api/workloads.h"
 #include "rapidjson/document.h"
 
 namespace ksched::api::json_internal {
@@ -180,6 +182,14 @@ absl::Status ReadPod(const JsonValue& v, DecodeContext& ctx, Pod& out);
 absl::Status ReadNode(const JsonValue& v, DecodeContext& ctx, Node& out);
 absl::Status ReadPodDisruptionBudget(const JsonValue& v, DecodeContext& ctx,
                                      PodDisruptionBudget& out);
+// api/workloads.h: metadata without annotations and ownerReferences, spec.selector.
+absl::Status ReadService(const JsonValue& v, DecodeContext& ctx, Service& out);
+absl::Status ReadReplicationController(const JsonValue& v, DecodeContext& ctx,
+                                       ReplicationController& out);
+absl::Status ReadReplicaSet(const JsonValue& v, DecodeContext& ctx, ReplicaSet& out);
+absl::Status ReadStatefulSet(const JsonValue& v, DecodeContext& ctx, StatefulSet& out);
+// api/namespace.h: metadata without annotations and ownerReferences.
+absl::Status ReadNamespace(const JsonValue& v, DecodeContext& ctx, Namespace& out);
 absl::Status ReadApiStatus(const JsonValue& v, DecodeContext& ctx, ApiStatus& out);
 
 }  // namespace ksched::api::json_internal

@@ -356,5 +356,10 @@ std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEve
 template class Reflector<api::Pod>;
 template class Reflector<api::Node>;
 template class Reflector<api::PodDisruptionBudget>;
+template class Reflector<api::Service>;
+template class Reflector<api::ReplicationController>;
+template class Reflector<api::ReplicaSet>;
+template class Reflector<api::StatefulSet>;
+template class Reflector<api::Namespace>;
 
 }  // namespace ksched::client

@@ -1,6 +1,7 @@
-// Reflector<T>: a typed list+watch loop keeping a local store of one resource (Pods, Nodes or
-// PodDisruptionBudgets: every kind api/json_decode.h decodes) in step with the API server, the
-// core of client-go's cache.Reflector plus the informer's store and handler dispatch.
+// Reflector<T>: a typed list+watch loop keeping a local store of one resource (Pods, Nodes,
+// PodDisruptionBudgets, the workloads of api/workloads.h, Namespaces: every kind api/json_decode.h
+// decodes) in step with the API server, the core of client-go's cache.Reflector plus the
+// informer's store and handler dispatch.
 //
 // Protocol (as client-go's reflector):
 //   1. LIST `path` with the options' label/field selectors, `limit` page_size (500), following
@@ -52,9 +53,11 @@
 
 #include "absl/status/status.h"
 #include "api/json_decode.h"
+#include "api/namespace.h"
 #include "api/node.h"
 #include "api/pod.h"
 #include "api/pod_disruption_budget.h"
+#include "api/workloads.h"
 #include "client/backoff.h"
 #include "client/rest_client.h"
 #include "client/transport.h"
@@ -175,5 +178,10 @@ class Reflector {
 extern template class Reflector<api::Pod>;
 extern template class Reflector<api::Node>;
 extern template class Reflector<api::PodDisruptionBudget>;
+extern template class Reflector<api::Service>;
+extern template class Reflector<api::ReplicationController>;
+extern template class Reflector<api::ReplicaSet>;
+extern template class Reflector<api::StatefulSet>;
+extern template class Reflector<api::Namespace>;
 
 }  // namespace ksched::client

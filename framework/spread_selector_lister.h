@@ -12,9 +12,9 @@
 // The result is Empty() (matches everything) when none of these is known: spreading plugins then
 // apply no default constraint to the pod.
 //
-// The api layer has no Service/ReplicaSet/... objects yet: the scheduler layer provides an
-// implementation once it watches them. Until then Handle::spread_selector_lister() is nullptr and
-// default constraints apply to no pod.
+// The daemon's implementation is scheduler::WorkloadSelectorLister, fed by reflectors of the four
+// kinds (scheduler/workload_selector_lister.h). A Handle without one (tools, most tests) returns
+// nullptr from spread_selector_lister(), and default constraints then apply to no pod.
 //
 // Thread-safety: DefaultSelector is called from the scheduling thread (PreFilter, PreScore) and
 // from the queue's event dispatch (queueing hints) concurrently; implementations must be safe for

@@ -3,18 +3,24 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "client/new_rest_client.h"
 #include "config/default_plugins.h"
 #include "scheduler/cluster_api.h"
 #include "scheduler/event_handlers.h"
 #include "scheduler/event_recorder.h"
+#include "scheduler/namespace_label_store.h"
 #include "scheduler/pod_disruption_budget_store.h"
 #include "scheduler/prometheus_collector.h"
 #include "scheduler/rest_pod_status_writer.h"
+#include "scheduler/workload_selector_lister.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -24,6 +30,30 @@ constexpr std::string_view kNonTerminalPods = "status.phase!=Succeeded,status.ph
 
 // Every PodDisruptionBudget of the cluster (upstream's informer lists policy/v1 in all namespaces).
 constexpr std::string_view kPodDisruptionBudgets = "/apis/policy/v1/poddisruptionbudgets";
+
+// One reflector of the app, its type erased, so that starting, syncing, stopping and the metrics
+// treat every kind alike. The reflector is owned by the app (Impl's pod_reflector, node_reflector
+// and other_reflectors).
+struct Informer {
+  std::string resource;  // the collection's plural name, as in logs and metrics
+  std::function<void()> start;
+  std::function<void()> stop;
+  std::function<bool()> has_synced;
+  std::function<bool(std::chrono::milliseconds)> wait_for_sync;
+  std::function<std::size_t()> size;
+  std::function<client::ReflectorStats()> stats;
+};
+
+template <typename T>
+Informer MakeInformer(std::string resource, client::Reflector<T>* reflector) {
+  return Informer{std::move(resource),
+                  [reflector] { reflector->Start(); },
+                  [reflector] { reflector->Stop(); },
+                  [reflector] { return reflector->HasSynced(); },
+                  [reflector](std::chrono::milliseconds timeout) { return reflector->WaitForSync(timeout); },
+                  [reflector] { return reflector->size(); },
+                  [reflector] { return reflector->stats(); }};
+}
 
 // The frameworks' Activate (framework::Handle::Activate): forwards to the queue until Detach.
 // Preemption calls it from threads of its own, which a framework joins when it is destroyed, and
@@ -83,6 +113,12 @@ class SchedulerApp::Impl {
   // The PDB reflector's handler; the frameworks' pod_disruption_budgets lists it (and shares it, so
   // it outlives them whatever the order of destruction).
   std::shared_ptr<PodDisruptionBudgetStore> pdb_store;
+  // The Services, ReplicationControllers, ReplicaSets and StatefulSets behind PodTopologySpread's
+  // default constraints (the frameworks' spread_selector_lister); outlives the frameworks.
+  std::unique_ptr<WorkloadSelectorLister> workload_selectors;
+  // The namespaces' labels for InterPodAffinity's namespaceSelector (the frameworks'
+  // namespace_labels shares it).
+  std::shared_ptr<NamespaceLabelStore> namespaces;
   std::map<std::string, std::unique_ptr<framework::Framework>, std::less<>> frameworks;
   std::unique_ptr<RealClock> clock;
   std::unique_ptr<Cache> cache;
@@ -94,7 +130,10 @@ class SchedulerApp::Impl {
   std::shared_ptr<NodeEventHandler> node_handler;
   std::unique_ptr<client::Reflector<api::Pod>> pod_reflector;
   std::unique_ptr<client::Reflector<api::Node>> node_reflector;
-  std::unique_ptr<client::Reflector<api::PodDisruptionBudget>> pdb_reflector;
+  // The other reflectors (PodDisruptionBudgets, the workloads, Namespaces), owned here.
+  std::vector<std::shared_ptr<void>> other_reflectors;
+  // Every reflector, nodes first, then pods, then the others: the order they start in.
+  std::vector<Informer> informers;
   // Start/Stop may come from different threads (a leader-election callback starts scheduling; the
   // main thread stops): lifecycle_mu orders them, so nothing starts after Stop.
   std::mutex lifecycle_mu;
@@ -149,6 +188,8 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   collector_options.metrics = opts.metrics;
   impl->node_metrics = std::make_unique<PrometheusCollector>(std::move(collector_options));
   impl->pdb_store = std::make_shared<PodDisruptionBudgetStore>();
+  impl->workload_selectors = std::make_unique<WorkloadSelectorLister>();
+  impl->namespaces = std::make_shared<NamespaceLabelStore>();
 
   std::map<std::string, std::vector<std::pair<std::string, framework::ClusterEventWithHint>>> events;
   for (const framework::ProfileConfig& profile : opts.profiles) {
@@ -165,6 +206,8 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     services.metrics_recorder = opts.metrics;
     services.node_metrics = impl->node_metrics.get();
     services.pod_disruption_budgets = [store = impl->pdb_store] { return store->List(); };
+    services.spread_selector_lister = impl->workload_selectors.get();
+    services.namespace_labels = [store = impl->namespaces](std::string_view name) { return store->Labels(name); };
     absl::StatusOr<std::unique_ptr<framework::Framework>> framework =
         framework::Framework::Create(registry, profile, services);
     if (!framework.ok()) {
@@ -235,19 +278,38 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   node_options.path = "/api/v1/nodes";
   impl->node_reflector =
       std::make_unique<client::Reflector<api::Node>>(impl->client, node_options, impl->node_handler);
-  client::ReflectorOptions pdb_options;
-  pdb_options.path = std::string(kPodDisruptionBudgets);
-  impl->pdb_reflector = std::make_unique<client::Reflector<api::PodDisruptionBudget>>(
-      impl->client, pdb_options, impl->pdb_store);
+  impl->informers.push_back(MakeInformer("nodes", impl->node_reflector.get()));
+  impl->informers.push_back(MakeInformer("pods", impl->pod_reflector.get()));
+  // Every object of these kinds in every namespace, as upstream's shared informers list them.
+  auto add_reflector = [&impl](auto kind, std::string resource, std::string path, auto handler) {
+    using T = typename decltype(kind)::type;
+    client::ReflectorOptions reflector_options;
+    reflector_options.path = std::move(path);
+    auto reflector = std::make_shared<client::Reflector<T>>(
+        impl->client, reflector_options, std::shared_ptr<client::ReflectorHandler<T>>(std::move(handler)));
+    impl->informers.push_back(MakeInformer(std::move(resource), reflector.get()));
+    impl->other_reflectors.push_back(std::move(reflector));
+  };
+  const WorkloadSelectorLister& selectors = *impl->workload_selectors;
+  add_reflector(std::type_identity<api::PodDisruptionBudget>{}, "poddisruptionbudgets",
+                std::string(kPodDisruptionBudgets), impl->pdb_store);
+  add_reflector(std::type_identity<api::Service>{}, "services", "/api/v1/services", selectors.services());
+  add_reflector(std::type_identity<api::ReplicationController>{}, "replicationcontrollers",
+                "/api/v1/replicationcontrollers", selectors.replication_controllers());
+  add_reflector(std::type_identity<api::ReplicaSet>{}, "replicasets", "/apis/apps/v1/replicasets",
+                selectors.replica_sets());
+  add_reflector(std::type_identity<api::StatefulSet>{}, "statefulsets", "/apis/apps/v1/statefulsets",
+                selectors.stateful_sets());
+  add_reflector(std::type_identity<api::Namespace>{}, "namespaces", "/api/v1/namespaces", impl->namespaces);
   if (opts.metrics != nullptr) {
     opts.metrics->SetInformerSkipsSource([raw] {
-      const client::ReflectorStats pods = raw->pod_reflector->stats();
-      const client::ReflectorStats nodes = raw->node_reflector->stats();
-      const client::ReflectorStats pdbs = raw->pdb_reflector->stats();
-      return std::vector<metrics::InformerSkips>{
-          {"pods", pods.decode_errors, pods.oversized},
-          {"nodes", nodes.decode_errors, nodes.oversized},
-          {"poddisruptionbudgets", pdbs.decode_errors, pdbs.oversized}};
+      std::vector<metrics::InformerSkips> skips;
+      skips.reserve(raw->informers.size());
+      for (const Informer& informer : raw->informers) {
+        const client::ReflectorStats stats = informer.stats();
+        skips.push_back({informer.resource, stats.decode_errors, stats.oversized});
+      }
+      return skips;
     });
     opts.metrics->SetCacheSizeSource([cache = impl->cache.get()] {
       return metrics::CacheSizeSnapshot{static_cast<double>(cache->NodeCount()),
@@ -259,8 +321,10 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
 }
 
 bool SchedulerApp::synced() const {
-  return impl_->node_reflector->HasSynced() && impl_->pod_reflector->HasSynced() &&
-         impl_->pdb_reflector->HasSynced();
+  for (const Informer& informer : impl_->informers) {
+    if (!informer.has_synced()) return false;
+  }
+  return true;
 }
 
 absl::Status SchedulerApp::Start(std::chrono::milliseconds sync_timeout) {
@@ -277,9 +341,7 @@ absl::Status SchedulerApp::StartInformers(std::chrono::milliseconds sync_timeout
       impl_->informers_started = true;
       // Nodes first, so that the first pods meet a populated cache (as upstream's informers,
       // which both start before WaitForCacheSync).
-      impl_->node_reflector->Start();
-      impl_->pod_reflector->Start();
-      impl_->pdb_reflector->Start();
+      for (const Informer& informer : impl_->informers) informer.start();
       // Node metrics warm up with the caches (a follower keeps them warm too).
       impl_->node_metrics->Start();
     }
@@ -288,15 +350,16 @@ absl::Status SchedulerApp::StartInformers(std::chrono::milliseconds sync_timeout
   const auto left = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   };
-  if (!impl_->node_reflector->WaitForSync(left()) || !impl_->pod_reflector->WaitForSync(left()) ||
-      !impl_->pdb_reflector->WaitForSync(left())) {
-    return absl::DeadlineExceededError(
-        "the pod, node and PodDisruptionBudget informers did not sync within " +
-        std::to_string(sync_timeout.count()) + " ms");
+  std::string counts;
+  for (const Informer& informer : impl_->informers) {
+    if (!informer.wait_for_sync(left())) {
+      return absl::DeadlineExceededError("the " + informer.resource + " informer did not sync within " +
+                                         std::to_string(sync_timeout.count()) + " ms");
+    }
+    if (!counts.empty()) counts += ", ";
+    counts += std::to_string(informer.size()) + " " + informer.resource;
   }
-  SPDLOG_INFO("informers synced: {} nodes, {} pods, {} PodDisruptionBudgets",
-              impl_->node_reflector->size(), impl_->pod_reflector->size(),
-              impl_->pdb_reflector->size());
+  SPDLOG_INFO("informers synced: {}", counts);
   return absl::OkStatus();
 }
 
@@ -317,9 +380,7 @@ void SchedulerApp::Stop() {
   impl_->queue->Close();
   if (impl_->scheduling_thread.joinable()) impl_->scheduling_thread.join();
   impl_->scheduler->DrainBindings();
-  impl_->pod_reflector->Stop();
-  impl_->node_reflector->Stop();
-  impl_->pdb_reflector->Stop();
+  for (const Informer& informer : impl_->informers) informer.stop();
   impl_->node_metrics->Stop();
 }
 

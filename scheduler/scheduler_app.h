@@ -1,17 +1,20 @@
 // SchedulerApp: the daemon's scheduling machinery wired together: one REST client, the pod and
 // node reflectors feeding the cache and the queue through the event handlers, the
 // PodDisruptionBudget reflector feeding the store preemption lists them from
-// (scheduler/pod_disruption_budget_store.h), one runtime per profile (plugins from the registry,
-// each given the budgets and the queue's Activate), the scheduling thread, the binding and status-writing
-// pools, an event recorder per profile, and the Prometheus collector of the metrics plugins
-// (scheduler/prometheus_collector.h; its thread runs from StartInformers to Stop when a profile
-// registered a query).
+// (scheduler/pod_disruption_budget_store.h), the Service, ReplicationController, ReplicaSet and
+// StatefulSet reflectors feeding PodTopologySpread's default selectors
+// (scheduler/workload_selector_lister.h), the Namespace reflector feeding InterPodAffinity's
+// namespace labels (scheduler/namespace_label_store.h), one runtime per profile (plugins from the
+// registry, each given the budgets, the selectors, the namespaces and the queue's Activate), the scheduling thread, the binding
+// and status-writing pools, an event recorder per profile, and the Prometheus collector of the
+// metrics plugins (scheduler/prometheus_collector.h; its thread runs from StartInformers to Stop
+// when a profile registered a query).
 //
 // Lifecycle: Create (validates profiles: a bad profile is an error naming it; nothing is sent to
 // the API server yet) -> StartInformers (starts the reflectors, waits for the first sync of all
-// three) ->
-// StartScheduling (the queue's flush loop and the scheduling thread; under leader election only
-// once leading) -> Stop (closes the queue, finishes the binds in flight, stops the reflectors).
+// of them) -> StartScheduling (the queue's flush loop and the scheduling thread; under leader
+// election only once leading) -> Stop (closes the queue, finishes the binds in flight, stops the
+// reflectors).
 //
 // Thread-safety: Create/Start/Stop from one owning thread; stats from any thread.
 #pragma once
@@ -65,10 +68,11 @@ class SchedulerApp {
 
   // StartInformers, then StartScheduling.
   absl::Status Start(std::chrono::milliseconds sync_timeout);
-  // Starts the pod, node and PodDisruptionBudget reflectors (feeding the cache, the queue and the
-  // budget store) and waits for the first sync of all three, as upstream waits for every informer
-  // it started: kDeadlineExceeded when they did not sync within `sync_timeout`. A follower under leader
-  // election stays here: caches warm, nothing scheduled.
+  // Starts the reflectors (nodes, pods, PodDisruptionBudgets, Services, ReplicationControllers,
+  // ReplicaSets, StatefulSets, Namespaces) and waits for the first sync of all of them, as
+  // upstream waits for every informer it started: kDeadlineExceeded naming the first that did not
+  // sync within `sync_timeout`. A follower under leader election stays here: caches warm, nothing
+  // scheduled.
   absl::Status StartInformers(std::chrono::milliseconds sync_timeout);
   // Starts the queue's flush loop and the scheduling thread (after StartInformers succeeded).
   void StartScheduling();

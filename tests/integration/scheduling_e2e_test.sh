@@ -14,6 +14,9 @@
 #     for both schedulers (the node whose victims have the lowest priority; with a
 #     PodDisruptionBudget guarding that victim, the other node), is nominated, then bound; the
 #     victim gets the Normal Preempted event; the other pods stay;
+#   - default spreading: a pod a ReplicaSet owns or a Service selects is spread by hostname where
+#     resources alone would stack it, as upstream's; a pod nothing selects is not;
+#   - pod affinity with a namespaceSelector finds the pod of the labelled namespace, as upstream's;
 #   - SIGTERM stops the scheduler with exit status 0.
 # The upstream profile disables the default plugins this project has not built yet (volumes, DRA):
 # none of them changes these scenarios. DefaultPreemption runs in both, so the unschedulable pods'
@@ -195,6 +198,93 @@ check "ours reports novictims as unschedulable" wait_for 60 has_condition ours-n
 check "upstream reports novictims as unschedulable" wait_for 60 has_condition upstream-novictims
 check_eq "novictims: same message as upstream, byte for byte" "$(condition upstream-novictims message)" "$(condition ours-novictims message)"
 note "novictims: $(condition ours-novictims message)"
+
+# Default spreading (PodTopologySpread's system default constraints: hostname maxSkew 3, zone
+# maxSkew 5, ScheduleAnyway), which apply only to pods a Service, ReplicaSet, StatefulSet or
+# ReplicationController selects (the daemon watches those four kinds). Per scheduler a namespace,
+# a ReplicaSet "web" (replicas 0; no controller runs here) and two tainted nodes: "big" (64 cpu,
+# 256Gi) holding 4 of the ReplicaSet's pods, "small" (4 cpu, 8Gi) empty. A 1-cpu pod prefers big
+# by resources (LeastAllocated and BalancedAllocation: 192 against 174); spreading outweighs that
+# (124 against 200) for a pod owned by the ReplicaSet, and for one a Service selects, but not
+# for a pod with the same labels that nothing selects.
+spread_pod() {  # spread_pod WHO NAME OWNED(yes|no) [NODE]: a 1-cpu app=web pod in spread-WHO
+  local who=$1 name=$2 owned=$3 node=${4:-} scheduler=default-scheduler owner="" bind=""
+  [ "$who" = upstream ] && scheduler=upstream-scheduler
+  if [ "$owned" = yes ]; then
+    owner=$(printf ',"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web","uid":"%s","controller":true}]' \
+      "$(kubectl_admin -n "spread-$who" get rs web -o jsonpath='{.metadata.uid}')")
+  fi
+  [ -n "$node" ] && bind=",\"nodeName\":\"$node\""
+  kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"$name","namespace":"spread-$who","labels":{"app":"web"}$owner},
+ "spec":{"schedulerName":"$scheduler","terminationGracePeriodSeconds":0$bind,"nodeSelector":{"spread":"$who"},
+  "tolerations":[{"key":"spread","operator":"Exists","effect":"NoSchedule"}],
+  "containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"1","memory":"1Gi"}}}]}}
+EOF
+}
+spread_node_of() { kubectl_admin -n "spread-$1" get pod "$2" -o jsonpath='{.spec.nodeName}'; }
+spread_bound() { [ -n "$(spread_node_of "$1" "$2")" ]; }
+for who in ours upstream; do
+  kubectl_admin create namespace "spread-$who" >/dev/null
+  python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix "spread-$who-big" --count 1 \
+    --cpu 64 --memory 256Gi --label "spread=$who" --taint "spread=$who:NoSchedule" >/dev/null
+  python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix "spread-$who-small" --count 1 \
+    --cpu 4 --memory 8Gi --label "spread=$who" --taint "spread=$who:NoSchedule" >/dev/null
+  kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"web","namespace":"spread-$who"},
+ "spec":{"replicas":0,"selector":{"matchLabels":{"app":"web"}},
+  "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10"}]}}}}
+EOF
+  for i in 0 1 2 3; do spread_pod "$who" "web-bound-$i" yes "spread-$who-big-0"; done
+done
+sleep 2  # both schedulers' informers have the ReplicaSets and the bound pods
+for step in "naked no big-0" "owned yes small-0"; do
+  read -r name owned want <<<"$step"
+  for who in ours upstream; do spread_pod "$who" "web-$name" "$owned"; done
+  for who in ours upstream; do
+    check "default spreading: $who binds the $name pod" wait_for 60 spread_bound "$who" "web-$name"
+    check_eq "default spreading: $who puts the $name pod on $want" "spread-$who-$want" "$(spread_node_of "$who" "web-$name")"
+  done
+done
+# A Service selecting app=web: a pod with no owner now spreads too (big holds 5 app=web pods, small 1).
+for who in ours upstream; do
+  kubectl_admin -n "spread-$who" apply -f - >/dev/null <<EOF
+{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}
+EOF
+done
+sleep 2
+for who in ours upstream; do spread_pod "$who" web-serviced no; done
+for who in ours upstream; do
+  check "default spreading: $who binds the pod the Service selects" wait_for 60 spread_bound "$who" web-serviced
+  check_eq "default spreading: $who puts the pod the Service selects on small-0" "spread-$who-small-0" \
+    "$(spread_node_of "$who" web-serviced)"
+done
+
+# Pod affinity across namespaces by label (the daemon watches Namespaces): a pod requiring a node
+# with an app=cache pod of a namespace labelled team=blue goes to the node of the one such pod (in
+# namespace team-blue, bound to cpu-2), as upstream's; with team=red, which no namespace has, it
+# stays pending with upstream's message.
+kubectl_admin create namespace team-blue >/dev/null
+kubectl_admin label namespace team-blue team=blue >/dev/null
+kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"cache-0","namespace":"team-blue","labels":{"app":"cache"}},
+ "spec":{"nodeName":"cpu-2","terminationGracePeriodSeconds":0,
+  "containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"10m","memory":"10Mi"}}}]}}
+EOF
+sleep 2  # both schedulers' informers have the namespace and the pod
+ns_affinity() {  # ns_affinity TEAM: the affinity term, as extra pod spec
+  printf ',"affinity":{"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"app":"cache"}},"namespaceSelector":{"matchLabels":{"team":"%s"}},"topologyKey":"kubernetes.io/hostname"}]}}' "$1"
+}
+both near-blue-cache 10m "$(ns_affinity blue)"
+both near-red-cache 10m "$(ns_affinity red)"
+for who in ours upstream; do
+  check "namespaceSelector: $who binds the pod near team=blue's cache" wait_for 60 bound "$who-near-blue-cache"
+  check_eq "namespaceSelector: $who puts it on cpu-2" cpu-2 "$(node_of "$who-near-blue-cache")"
+  check "namespaceSelector: $who reports the team=red pod as unschedulable" wait_for 60 has_condition "$who-near-red-cache"
+done
+check_eq "namespaceSelector: the team=red pod's message equals upstream's, byte for byte" \
+  "$(condition upstream-near-red-cache message)" "$(condition ours-near-red-cache message)"
+note "near-red-cache: $(condition ours-near-red-cache message)"
 
 kill -TERM "$ours_pid"
 wait_for 30 bash -c "! kill -0 $ours_pid 2>/dev/null"

@@ -1,0 +1,75 @@
+// NamespacedObjectStore<T>: the objects of one namespaced kind as its reflector has them, by
+// namespace and name, for lookups from the scheduling thread and the queue's hints (upstream: a
+// lister over the informer's indexer). It is the reflector's handler and keeps the very objects
+// the reflector stores (the *Shared calls), so nothing is copied.
+//
+// Ownership: shares the objects with the reflector; they are immutable. Thread-safety: the handler
+// calls come from the reflector thread; Get, ForEachIn and size are safe from any thread (one
+// shared mutex: readers do not block each other). ForEachIn calls `fn` under the read lock: `fn`
+// must not call back into the store's writers.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "client/reflector.h"
+
+namespace ksched::scheduler {
+
+template <typename T>
+class NamespacedObjectStore final : public client::ReflectorHandler<T> {
+ public:
+  using Shared = std::shared_ptr<const T>;
+
+  void OnAddShared(const Shared& object) override {
+    std::unique_lock lock(mu_);
+    by_namespace_[std::string(std::string_view(object->metadata.namespace_))].insert_or_assign(
+        object->metadata.name, object);
+  }
+  void OnUpdateShared(const Shared& /*old*/, const Shared& now) override { OnAddShared(now); }
+  void OnDeleteShared(const Shared& last_known) override {
+    std::unique_lock lock(mu_);
+    auto ns = by_namespace_.find(std::string_view(last_known->metadata.namespace_));
+    if (ns == by_namespace_.end()) return;
+    ns->second.erase(last_known->metadata.name);
+    if (ns->second.empty()) by_namespace_.erase(ns);
+  }
+
+  // The object `name` of namespace `ns`, or nullptr.
+  Shared Get(std::string_view ns, std::string_view name) const {
+    std::shared_lock lock(mu_);
+    auto it = by_namespace_.find(ns);
+    if (it == by_namespace_.end()) return nullptr;
+    auto object = it->second.find(name);
+    return object == it->second.end() ? nullptr : object->second;
+  }
+
+  // Calls fn(const T&) for every object of namespace `ns`, in name order.
+  template <typename Fn>
+  void ForEachIn(std::string_view ns, Fn&& fn) const {
+    std::shared_lock lock(mu_);
+    auto it = by_namespace_.find(ns);
+    if (it == by_namespace_.end()) return;
+    for (const auto& [name, object] : it->second) fn(*object);
+  }
+
+  std::size_t size() const {
+    std::shared_lock lock(mu_);
+    std::size_t n = 0;
+    for (const auto& [ns, objects] : by_namespace_) n += objects.size();
+    return n;
+  }
+
+ private:
+  using ByName = std::map<std::string, Shared, std::less<>>;
+  mutable std::shared_mutex mu_;
+  std::map<std::string, ByName, std::less<>> by_namespace_;  // guarded by mu_
+};
+
+}  // namespace ksched::scheduler
