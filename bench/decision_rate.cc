@@ -13,7 +13,8 @@
 //
 // Usage: ksched_decision_rate [--nodes 5000,15000] [--existing-per-node 0.2] [--pods 10000]
 //                             [--warmup 500] [--parallelism 16] [--percentage 100] [--zones 0]
-//                             [--no-reuse] [--template default|anti-affinity|topology-spreading]
+//                             [--no-reuse]
+//                             [--template default|anti-affinity|topology-spreading|replicaset]
 //                             [--json FILE]
 // --no-reuse turns off the reuse of per-node results across identical pods (NodeResultCache), so
 // that every decision runs Filter and Score on every node.
@@ -21,8 +22,13 @@
 // templates/pod-with-pod-anti-affinity.yaml (label color=green, required anti-affinity to color=green
 // on kubernetes.io/hostname) or templates/pod-with-topology-spreading.yaml (label color=blue, maxSkew 5
 // on topology.kubernetes.io/zone, DoNotSchedule; existing pods stay default ones, as in the workload;
-// needs --zones). Their cross-node plugins (InterPodAffinity, PodTopologySpread) run on every node
-// examined in every cycle; the node-local plugins' results are reused as for default pods.
+// needs --zones), or `replicaset`: default pods labelled app=web and owned (controller) by the
+// apps/v1 ReplicaSet "web" selecting app=web, which the daemon's own lister
+// (scheduler/workload_selector_lister.h) holds, so that PodTopologySpread gives them the system
+// default constraints (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway) and scores them across
+// all nodes every cycle, as for any Deployment's pods. Their cross-node plugins (InterPodAffinity,
+// PodTopologySpread) run on every node examined in every cycle; the node-local plugins' results are
+// reused as for default pods.
 // Prints one line per node count: pods/s, µs per decision, feasible nodes per decision.
 // Exit 1 on bad flags or a decision that fails (every pod fits by construction).
 #include <chrono>
@@ -33,6 +39,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/json_decode.h"
@@ -48,6 +55,7 @@
 #include "plugins/in_tree_registry.h"
 #include "scheduler/cache.h"
 #include "scheduler/schedule_algorithm.h"
+#include "scheduler/workload_selector_lister.h"
 
 namespace {
 
@@ -117,8 +125,8 @@ Flags ParseFlags(int argc, char** argv) {
     Die("need --nodes N[,N...], --pods >= 1, --warmup >= 0, --parallelism >= 1");
   }
   if (flags.pod_template != "default" && flags.pod_template != "anti-affinity" &&
-      flags.pod_template != "topology-spreading") {
-    Die("--template must be default, anti-affinity or topology-spreading, not " + flags.pod_template);
+      flags.pod_template != "topology-spreading" && flags.pod_template != "replicaset") {
+    Die("--template must be default, anti-affinity, topology-spreading or replicaset, not " + flags.pod_template);
   }
   if (flags.pod_template == "topology-spreading" && flags.zones < 1) Die("--template topology-spreading needs --zones");
   return flags;
@@ -169,6 +177,10 @@ std::shared_ptr<const Pod> MakePod(const std::string& name, const std::string& n
   json += R"(","creationTimestamp":"2026-01-01T00:00:00Z")";
   if (pod_template == "anti-affinity") json += R"(,"labels":{"color":"green"})";
   if (pod_template == "topology-spreading") json += R"(,"labels":{"color":"blue"})";
+  if (pod_template == "replicaset") {
+    json += R"(,"labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet",)";
+    json += R"("name":"web","uid":"rs-web-uid","controller":true}])";
+  }
   json += R"(},"spec":{)";
   if (pod_template == "anti-affinity") {
     json += R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)";
@@ -215,7 +227,15 @@ RunResult RunOnce(const Flags& flags, int node_count) {
   fw::Parallelizer parallelizer(flags.parallelism);
   NullClusterApi cluster_api;
   NullEventRecorder recorder;
+  // The ReplicaSet the `replicaset` template's pods belong to.
+  ksched::scheduler::WorkloadSelectorLister selectors;
+  ksched::api::ReplicaSet web;
+  web.metadata.namespace_ = "sched-0";
+  web.metadata.name = "web";
+  web.spec.selector = ksched::api::LabelSelector{ksched::api::Labels{{"app", "web"}}, {}};
+  selectors.replica_sets()->OnAddShared(std::make_shared<const ksched::api::ReplicaSet>(std::move(web)));
   fw::FrameworkServices services;
+  services.spread_selector_lister = &selectors;
   services.parallelizer = &parallelizer;
   services.cluster_api = &cluster_api;
   services.event_recorder = &recorder;

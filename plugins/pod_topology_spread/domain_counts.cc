@@ -22,22 +22,25 @@ bool SameCounting(const SpreadConstraint& a, const SpreadConstraint& b) {
          a.node_taints_policy == b.node_taints_policy && SameSelector(a.selector, b.selector);
 }
 
-// One node's contribution (upstream calPreFilterState's per-node closure): for each constraint its
-// domain and matching pods, count -1 when the node does not count for it. The node must have every
-// topology key (nodeLabelsMatchSpreadConstraints) and pass the constraint's inclusion policies.
-// `count_one(j)` counts the node's matching pods for constraint j.
+// One node's contribution (the per-node closure of upstream calPreFilterState, or of PreScore): for
+// each constraint its domain and matching pods, count -1 when the node does not count for it. With
+// mode.require_all_keys the node must have every topology key (nodeLabelsMatchSpreadConstraints),
+// else a missing label is the domain ""; each constraint needs the node to pass its inclusion
+// policies. `count_one(j)` counts the node's matching pods for constraint j.
 template <typename CountOne>
 void Contribution(const api::Pod& pod, const std::vector<SpreadConstraint>& cs,
-                  const api::Node& node, const helper::RequiredNodeAffinity& required,
-                  std::string_view* domains, int* counts, CountOne&& count_one) {
+                  DomainCounts::Mode mode, const api::Node& node,
+                  const helper::RequiredNodeAffinity& required, std::string_view* domains,
+                  int* counts, CountOne&& count_one) {
   const std::size_t k = cs.size();
   for (std::size_t j = 0; j < k; ++j) counts[j] = -1;
   for (std::size_t j = 0; j < k; ++j) {
     const std::optional<std::string_view> value = node.metadata.labels.Get(cs[j].topology_key);
-    if (!value.has_value()) return;
-    domains[j] = *value;
+    if (!value.has_value() && mode.require_all_keys) return;
+    domains[j] = value.value_or("");
   }
   for (std::size_t j = 0; j < k; ++j) {
+    if (mode.skip_hostname && cs[j].topology_key == kLabelHostname) continue;
     if (!cs[j].MatchNodeInclusionPolicies(pod, node, required)) continue;
     counts[j] = count_one(j);
   }
@@ -45,9 +48,9 @@ void Contribution(const api::Pod& pod, const std::vector<SpreadConstraint>& cs,
 
 }  // namespace
 
-bool DomainCounts::SameKey(const api::Pod& pod,
-                           const std::vector<SpreadConstraint>& constraints) const {
-  return std::string_view(pod.metadata.namespace_) == namespace_ &&
+bool DomainCounts::SameKey(const api::Pod& pod, const std::vector<SpreadConstraint>& constraints,
+                           Mode mode) const {
+  return mode == mode_ && std::string_view(pod.metadata.namespace_) == namespace_ &&
          std::ranges::equal(constraints, constraints_, SameCounting) &&
          pod.spec.node_selector == node_selector_ &&
          pod.spec.affinity.node_affinity == node_affinity_ &&
@@ -55,7 +58,8 @@ bool DomainCounts::SameKey(const api::Pod& pod,
 }
 
 void DomainCounts::RememberKey(const api::Pod& pod,
-                               const std::vector<SpreadConstraint>& constraints) {
+                               const std::vector<SpreadConstraint>& constraints, Mode mode) {
+  mode_ = mode;
   namespace_ = std::string(std::string_view(pod.metadata.namespace_));
   constraints_ = constraints;
   node_selector_ = pod.spec.node_selector;
@@ -78,16 +82,16 @@ std::int32_t DomainCounts::DomainId(std::size_t j, std::string_view value) {
 void DomainCounts::Refresh(const api::Pod& pod, const std::vector<SpreadConstraint>& constraints,
                            const std::vector<framework::NodeInfo*>& nodes,
                            const framework::Snapshot* snapshot, MatchCountMemo& match_counts,
-                           framework::Parallelizer& parallelizer) {
+                           framework::Parallelizer& parallelizer, Mode mode) {
   // Only a cache-kept snapshot (generation > 0) identifies its node list by list_version.
   if (snapshot != nullptr && (&snapshot->nodes() != &nodes || snapshot->generation() <= 0)) {
     snapshot = nullptr;
   }
   const bool reusable = valid_ && snapshot != nullptr && snapshot == snapshot_ &&
                         snapshot->list_version() == list_version_ &&
-                        nodes.size() == generations_.size() && SameKey(pod, constraints);
+                        nodes.size() == generations_.size() && SameKey(pod, constraints, mode);
   if (!reusable) {
-    RememberKey(pod, constraints);
+    RememberKey(pod, constraints, mode);
     Rebuild(pod, nodes, match_counts, parallelizer);
     valid_ = snapshot != nullptr;
     snapshot_ = snapshot;
@@ -118,7 +122,7 @@ void DomainCounts::Rebuild(const api::Pod& pod, const std::vector<framework::Nod
   domains_.assign(k, Domains{});
   for (std::size_t j = 0; j < k; ++j) {
     // upstream sizeHeuristic: a hostname constraint has about one domain per node.
-    if (cs[j].topology_key == kLabelHostname) domains_[j].ids.reserve(n);
+    if (cs[j].topology_key == kLabelHostname && !mode_.skip_hostname) domains_[j].ids.reserve(n);
   }
 
   // Count per (node, constraint) in parallel, noting the node's domains; then give the domains
@@ -132,7 +136,7 @@ void DomainCounts::Rebuild(const api::Pod& pod, const std::vector<framework::Nod
     generations_[i] = nodes[i]->generation();
     const api::Node* node = nodes[i]->node();
     if (node == nullptr) return;
-    Contribution(pod, cs, *node, required, &domain_values[i * k], &node_count_[i * k],
+    Contribution(pod, cs, mode_, *node, required, &domain_values[i * k], &node_count_[i * k],
                  [&](std::size_t j) {
                    return channels[j] != nullptr
                               ? channels[j]->Count(i, *nodes[i])
@@ -176,7 +180,7 @@ void DomainCounts::Revisit(const api::Pod& pod, std::size_t i, const framework::
     heap_values.resize(k);
     values = heap_values.data();
   }
-  Contribution(pod, cs, *api_node, required, values, &node_count_[i * k], [&](std::size_t j) {
+  Contribution(pod, cs, mode_, *api_node, required, values, &node_count_[i * k], [&](std::size_t j) {
     return CountPodsMatchSelector(node.pods(), cs[j].selector, pod.metadata.namespace_);
   });
   for (std::size_t j = 0; j < k; ++j) {
@@ -187,6 +191,12 @@ void DomainCounts::Revisit(const api::Pod& pod, std::size_t i, const framework::
     domains_[j].sums[static_cast<std::size_t>(id)] += count;
     ++domains_[j].counted[static_cast<std::size_t>(id)];
   }
+}
+
+std::int64_t DomainCounts::Sum(std::size_t j, std::string_view value) const {
+  const Domains& d = domains_[j];
+  auto it = d.ids.find(absl::string_view(value.data(), value.size()));
+  return it == d.ids.end() ? 0 : d.sums[static_cast<std::size_t>(it->second)];
 }
 
 void DomainCounts::Export(std::size_t j, absl::flat_hash_map<std::string, int>& out) const {

@@ -5,8 +5,9 @@
 //     scoring), or, when it has none, the profile's default constraints (PodTopologySpreadArgs:
 //     "System" = {kubernetes.io/hostname maxSkew 3, topology.kubernetes.io/zone maxSkew 5}, both
 //     ScheduleAnyway; "List" = the listed ones) with the selector of the pod's Services and
-//     controller (framework/spread_selector_lister.h). Without a SpreadSelectorLister on the handle
-//     (the current state of the scheduler layer) default constraints apply to no pod.
+//     controller (framework/spread_selector_lister.h; the daemon's watches Services,
+//     ReplicationControllers, ReplicaSets and StatefulSets). Without a SpreadSelectorLister on the
+//     handle default constraints apply to no pod.
 //     minDomains, nodeAffinityPolicy/nodeTaintsPolicy and matchLabelKeys follow v1.34's defaults
 //     (plugins/pod_topology_spread/constraints.h).
 //   - PreFilter: Skip without hard constraints; otherwise counts matching pods (same namespace,
@@ -33,8 +34,9 @@
 // PreFilter and PreScore read per-node match counts back from a MatchCountMemo while a node's
 // pods have not changed since an earlier cycle counted them with the same selector
 // (plugins/pod_topology_spread/match_count_memo.h); the results are the same as counting anew.
-// PreFilter goes one step further for pods alike in what it counts: it keeps the per-domain sums
-// and corrects them for the nodes changed since (plugins/pod_topology_spread/domain_counts.h).
+// PreFilter and PreScore go one step further for pods alike in what they count: they keep the
+// per-domain sums and correct them for the nodes changed since
+// (plugins/pod_topology_spread/domain_counts.h).
 //
 // Thread-safety: immutable after construction but for the memos, which PreFilter and PreScore
 // take one at a time; Filter, Score, AddPod/RemovePod and the hints may run concurrently (on
@@ -150,6 +152,9 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
   // (another thread's) counts into a DomainCounts of its own.
   mutable std::mutex domain_counts_mu_;
   mutable DomainCounts domain_counts_ ABSL_GUARDED_BY(domain_counts_mu_);
+  // PreScore's (soft constraints: the pod's own or the default ones), the same way.
+  mutable std::mutex score_domain_counts_mu_;
+  mutable DomainCounts score_domain_counts_ ABSL_GUARDED_BY(score_domain_counts_mu_);
 };
 
 // nullptr args take the defaults (system defaulting); args of another type are an error.

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -107,43 +108,28 @@ framework::Status PodTopologySpread::PreScore(
   }
   if (state->constraints_.empty()) return framework::Status(framework::Code::kSkip);
 
-  // Count per (node, constraint) over all nodes in parallel, -1 when the node does not count;
-  // then sum per domain on this thread. The domain maps are only read during the parallel part.
+  // Hostname constraints are counted per node in Score. The others take their domains' sums over
+  // all nodes, kept across cycles of alike pods (DomainCounts), restricted to the domains of the
+  // filtered nodes that InitPreScoreState listed.
   const std::vector<SpreadConstraint>& cs = state->constraints_;
-  const std::size_t k = cs.size();
-  std::vector<int> counts(all_nodes.size() * k, -1);
-  std::vector<std::string_view> domains(all_nodes.size() * k);
-  const helper::RequiredNodeAffinity required = helper::RequiredNodeAffinity::FromPod(pod);
-  const auto& pod_counts = state->topology_value_to_pod_counts_;
-  MatchCountMemo::Pass memo = match_counts_.Begin(all_nodes.size());
-  std::vector<MatchCountMemo::Channel*> channels(k);
-  for (std::size_t j = 0; j < k; ++j) {
-    channels[j] = memo.Find(pod.metadata.namespace_, cs[j].selector);
-  }
-  handle_.parallelizer().Until(all_nodes.size(), [&](std::size_t i,
-                                                     framework::Parallelizer::Run&) {
-    const api::Node* node = all_nodes[i]->node();
-    if (node == nullptr) return;
-    if (require_all_topologies && !NodeLabelsMatchSpreadConstraints(node->metadata.labels, cs)) {
-      return;
-    }
-    for (std::size_t j = 0; j < k; ++j) {
-      if (!cs[j].MatchNodeInclusionPolicies(pod, *node, required)) continue;
-      // Domains of no candidate node (and hostname constraints) are not counted here.
-      const std::string_view value = node->metadata.labels.Get(cs[j].topology_key).value_or("");
-      if (!pod_counts[j].contains(AbslView(value))) continue;
-      domains[i * k + j] = value;
-      counts[i * k + j] = channels[j] != nullptr ? channels[j]->Count(i, *all_nodes[i])
-                                                 : CountPodsMatchSelector(all_nodes[i]->pods(),
-                                                                          cs[j].selector,
-                                                                          pod.metadata.namespace_);
-    }
-  });
-  for (std::size_t i = 0; i < all_nodes.size(); ++i) {
-    for (std::size_t j = 0; j < k; ++j) {
-      const int count = counts[i * k + j];
-      if (count < 0) continue;
-      state->topology_value_to_pod_counts_[j].find(AbslView(domains[i * k + j]))->second += count;
+  const bool sums_needed = std::ranges::any_of(
+      cs, [](const SpreadConstraint& c) { return c.topology_key != kLabelHostname; });
+  if (sums_needed) {
+    const DomainCounts::Mode mode{.require_all_keys = require_all_topologies, .skip_hostname = true};
+    auto take_sums = [&](const DomainCounts& counts) {
+      for (std::size_t j = 0; j < cs.size(); ++j) {
+        if (cs[j].topology_key == kLabelHostname) continue;
+        for (auto& [value, count] : state->topology_value_to_pod_counts_[j]) count = counts.Sum(j, value);
+      }
+    };
+    const framework::Snapshot* snapshot = &handle_.snapshot();
+    if (std::unique_lock lock(score_domain_counts_mu_, std::try_to_lock); lock.owns_lock()) {
+      score_domain_counts_.Refresh(pod, cs, all_nodes, snapshot, match_counts_, handle_.parallelizer(), mode);
+      take_sums(score_domain_counts_);
+    } else {
+      DomainCounts counts;
+      counts.Refresh(pod, cs, all_nodes, nullptr, match_counts_, handle_.parallelizer(), mode);
+      take_sums(counts);
     }
   }
 

@@ -1,8 +1,9 @@
 // DomainCounts: the sums it keeps across Refreshes equal a count made anew after every change to
 // the nodes (pods added and removed, topology labels moved, taints, nodes without the key), both
 // when the snapshot records what its last update changed and when several updates came between
-// two Refreshes; only changed nodes are counted again; a pod that counts differently, or a
-// changed node list, starts over.
+// two Refreshes, in PreFilter's mode and in PreScore's (hostname left out; with and without every
+// key required); only changed nodes are counted again; a pod that counts differently, another
+// mode, or a changed node list, starts over.
 #include "plugins/pod_topology_spread/domain_counts.h"
 
 #include <catch2/catch.hpp>
@@ -25,6 +26,7 @@ namespace {
 namespace api = ksched::api;
 namespace framework = ksched::framework;
 using ksched::plugins::pod_topology_spread::CompileConstraints;
+using ksched::plugins::pod_topology_spread::DomainCountMode;
 using ksched::plugins::pod_topology_spread::DomainCounts;
 using ksched::plugins::pod_topology_spread::MatchCountMemo;
 using ksched::plugins::pod_topology_spread::SpreadConstraint;
@@ -163,6 +165,10 @@ TEST_CASE("DomainCounts: sums kept across changes equal sums counted anew",
   // Ignore: tainted nodes count; Honor: they do not, and a toleration on the pod changes that.
   const std::string taints_policy = GENERATE(std::string(""), std::string("Honor"));
   INFO("nodeTaintsPolicy " << (taints_policy.empty() ? "(absent)" : taints_policy));
+  // PreFilter's; PreScore's with every key required; PreScore's under system defaulting.
+  const DomainCountMode mode = GENERATE(DomainCountMode{true, false}, DomainCountMode{true, true},
+                                        DomainCountMode{false, true});
+  INFO("require_all_keys " << mode.require_all_keys << ", skip_hostname " << mode.skip_hostname);
   framework::Parallelizer parallelizer(2);
   TestCluster cluster(40);
   DomainCounts kept;
@@ -196,14 +202,20 @@ TEST_CASE("DomainCounts: sums kept across changes equal sums counted anew",
     // Each incoming pod is a new replica: other name and uid, same spec and labels.
     const std::shared_ptr<api::Pod> pod = Incoming("incoming-" + std::to_string(round), taints_policy);
     const std::vector<SpreadConstraint> cs = HardConstraints(*pod);
-    kept.Refresh(*pod, cs, cluster.nodes(), &cluster.snapshot(), kept_memo, parallelizer);
+    kept.Refresh(*pod, cs, cluster.nodes(), &cluster.snapshot(), kept_memo, parallelizer, mode);
 
     DomainCounts anew;
     MatchCountMemo anew_memo;
-    anew.Refresh(*pod, cs, cluster.nodes(), nullptr, anew_memo, parallelizer);
+    anew.Refresh(*pod, cs, cluster.nodes(), nullptr, anew_memo, parallelizer, mode);
     INFO("round " << round);
     REQUIRE(Exported(kept, 0) == Exported(anew, 0));
     REQUIRE(Exported(kept, 1) == Exported(anew, 1));
+    for (const char* zone : {"zone-0", "zone-1", "zone-2", "zone-3", ""}) {
+      REQUIRE(kept.Sum(0, zone) == anew.Sum(0, zone));
+    }
+    // Without every key required, the nodes lacking a zone label are the domain "".
+    if (!mode.require_all_keys) REQUIRE(Exported(anew, 0).contains(""));
+    if (mode.skip_hostname) REQUIRE(Exported(kept, 1).empty());
   }
   // One rebuild (the first Refresh); every later one corrected at most the nodes changed.
   CHECK(kept.stats().rebuilds == 1);
@@ -287,4 +299,52 @@ TEST_CASE("DomainCounts: the sums are upstream's TpValueToMatchNum",
   std::vector<framework::NodeInfo*> copy = cluster.nodes();
   counts.Refresh(*again, HardConstraints(*again), copy, &cluster.snapshot(), memo, parallelizer);
   CHECK(counts.stats().rebuilds == 6);
+}
+
+TEST_CASE("DomainCounts: PreScore's sums are upstream's TopologyValueToPodCounts over all nodes",
+          "[pod_topology_spread][domain_counts]") {
+  framework::Parallelizer parallelizer(1);
+  // node-0 zone-0, node-1 zone-1, node-2 zone-2, node-3 zone-0 tainted, node-4 without a zone.
+  TestCluster cluster(5);
+  cluster.Begin();
+  cluster.AddPod(0, MakePod("a", "default", "web"));
+  cluster.AddPod(0, MakePod("b", "default", "web"));
+  cluster.AddPod(3, MakePod("d", "default", "web"));
+  cluster.AddPod(4, MakePod("e", "default", "web"));
+  cluster.AddPod(4, MakePod("g", "default", "db"));
+  cluster.End();
+  std::shared_ptr<api::Pod> pod = Incoming("incoming");
+  MatchCountMemo memo;
+
+  // Every key required (the pod's own constraints): node-4 counts nowhere; hostname left to Score.
+  DomainCounts own;
+  own.Refresh(*pod, HardConstraints(*pod), cluster.nodes(), &cluster.snapshot(), memo, parallelizer,
+              DomainCountMode{true, true});
+  CHECK(Exported(own, 0) == Sums{{"zone-0", 3}, {"zone-1", 0}, {"zone-2", 0}});
+  CHECK(Exported(own, 1).empty());
+  CHECK(own.Sum(0, "zone-0") == 3);
+  CHECK(own.Sum(0, "") == 0);
+  CHECK(own.Sum(0, "zone-9") == 0);
+  CHECK(own.Sum(1, "node-0") == 0);
+
+  // System defaulting: node-4's missing zone is the domain "" (upstream reads node.Labels[key]).
+  DomainCounts defaulted;
+  defaulted.Refresh(*pod, HardConstraints(*pod), cluster.nodes(), &cluster.snapshot(), memo,
+                    parallelizer, DomainCountMode{false, true});
+  CHECK(Exported(defaulted, 0) == Sums{{"zone-0", 3}, {"zone-1", 0}, {"zone-2", 0}, {"", 1}});
+  CHECK(defaulted.Sum(0, "") == 1);
+
+  // The same DomainCounts asked for another mode starts over; back in its mode it updates again.
+  defaulted.Refresh(*pod, HardConstraints(*pod), cluster.nodes(), &cluster.snapshot(), memo,
+                    parallelizer, DomainCountMode{true, true});
+  CHECK(defaulted.stats().rebuilds == 2);
+  CHECK(defaulted.Sum(0, "") == 0);
+  cluster.Begin();
+  cluster.AddPod(2, MakePod("h", "default", "web"));
+  cluster.End();
+  defaulted.Refresh(*pod, HardConstraints(*pod), cluster.nodes(), &cluster.snapshot(), memo,
+                    parallelizer, DomainCountMode{true, true});
+  CHECK(defaulted.stats().rebuilds == 2);
+  CHECK(defaulted.stats().revisited_nodes == 1);
+  CHECK(defaulted.Sum(0, "zone-2") == 1);
 }
