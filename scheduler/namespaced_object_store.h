@@ -1,7 +1,8 @@
-// NamespacedObjectStore<T>: the objects of one namespaced kind as its reflector has them, by
-// namespace and name, for lookups from the scheduling thread and the queue's hints (upstream: a
-// lister over the informer's indexer). It is the reflector's handler and keeps the very objects
-// the reflector stores (the *Shared calls), so nothing is copied.
+// NamespacedObjectStore<T>: the objects of one kind as its reflector has them, by namespace and
+// name, for lookups from the scheduling thread and the queue's hints (upstream: a lister over the
+// informer's indexer). A cluster-scoped kind (Namespace) sits under the namespace "". It is the
+// reflector's handler and keeps the very objects the reflector stores (the *Shared calls), so
+// nothing is copied.
 //
 // Ownership: shares the objects with the reflector; they are immutable. Thread-safety: the handler
 // calls come from the reflector thread; Get, ForEachIn and size are safe from any thread (one

@@ -16,7 +16,7 @@
 #include "scheduler/cluster_api.h"
 #include "scheduler/event_handlers.h"
 #include "scheduler/event_recorder.h"
-#include "scheduler/namespace_label_store.h"
+#include "scheduler/namespaced_object_store.h"
 #include "scheduler/pod_disruption_budget_store.h"
 #include "scheduler/prometheus_collector.h"
 #include "scheduler/rest_pod_status_writer.h"
@@ -116,9 +116,9 @@ class SchedulerApp::Impl {
   // The Services, ReplicationControllers, ReplicaSets and StatefulSets behind PodTopologySpread's
   // default constraints (the frameworks' spread_selector_lister); outlives the frameworks.
   std::unique_ptr<WorkloadSelectorLister> workload_selectors;
-  // The namespaces' labels for InterPodAffinity's namespaceSelector (the frameworks'
-  // namespace_labels shares it).
-  std::shared_ptr<NamespaceLabelStore> namespaces;
+  // The Namespaces (cluster-scoped: under ""), whose labels InterPodAffinity's namespaceSelector
+  // terms match (the frameworks' namespace_labels shares it).
+  std::shared_ptr<NamespacedObjectStore<api::Namespace>> namespaces;
   std::map<std::string, std::unique_ptr<framework::Framework>, std::less<>> frameworks;
   std::unique_ptr<RealClock> clock;
   std::unique_ptr<Cache> cache;
@@ -189,7 +189,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   impl->node_metrics = std::make_unique<PrometheusCollector>(std::move(collector_options));
   impl->pdb_store = std::make_shared<PodDisruptionBudgetStore>();
   impl->workload_selectors = std::make_unique<WorkloadSelectorLister>();
-  impl->namespaces = std::make_shared<NamespaceLabelStore>();
+  impl->namespaces = std::make_shared<NamespacedObjectStore<api::Namespace>>();
 
   std::map<std::string, std::vector<std::pair<std::string, framework::ClusterEventWithHint>>> events;
   for (const framework::ProfileConfig& profile : opts.profiles) {
@@ -207,7 +207,11 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     services.node_metrics = impl->node_metrics.get();
     services.pod_disruption_budgets = [store = impl->pdb_store] { return store->List(); };
     services.spread_selector_lister = impl->workload_selectors.get();
-    services.namespace_labels = [store = impl->namespaces](std::string_view name) { return store->Labels(name); };
+    services.namespace_labels = [store = impl->namespaces](std::string_view name) -> std::optional<api::Labels> {
+      const std::shared_ptr<const api::Namespace> ns = store->Get("", name);
+      if (ns == nullptr) return std::nullopt;
+      return ns->metadata.labels;
+    };
     absl::StatusOr<std::unique_ptr<framework::Framework>> framework =
         framework::Framework::Create(registry, profile, services);
     if (!framework.ok()) {

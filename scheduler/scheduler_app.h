@@ -4,7 +4,7 @@
 // (scheduler/pod_disruption_budget_store.h), the Service, ReplicationController, ReplicaSet and
 // StatefulSet reflectors feeding PodTopologySpread's default selectors
 // (scheduler/workload_selector_lister.h), the Namespace reflector feeding InterPodAffinity's
-// namespace labels (scheduler/namespace_label_store.h), one runtime per profile (plugins from the
+// namespace labels (a scheduler/namespaced_object_store.h), one runtime per profile (plugins from the
 // registry, each given the budgets, the selectors, the namespaces and the queue's Activate), the scheduling thread, the binding
 // and status-writing pools, an event recorder per profile, and the Prometheus collector of the
 // metrics plugins (scheduler/prometheus_collector.h; its thread runs from StartInformers to Stop
