@@ -39,7 +39,7 @@ struct PodAffinityTerm {
   std::optional<LabelSelector> label_selector;
   std::vector<std::string> namespaces;
   std::optional<LabelSelector> namespace_selector;
-  std::string topology_key;
+  InternedString topology_key;
   std::vector<std::string> match_label_keys;
   std::vector<std::string> mismatch_label_keys;
 

@@ -243,7 +243,7 @@ absl::Status ReadStringMap(const JsonValue& v, DecodeContext& ctx, Labels& out) 
   std::vector<Labels::value_type> entries;
   entries.reserve(v.MemberCount());
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-    auto& entry = entries.emplace_back(std::string(AsStringView(it->name)), std::string());
+    auto& entry = entries.emplace_back(InternedString(AsStringView(it->name)), std::string());
     if (it->value.IsNull()) continue;
     ctx.PushKey(AsStringView(it->name));
     PathScope scope(ctx);

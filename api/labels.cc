@@ -9,7 +9,7 @@ namespace {
 
 struct KeyLess {
   bool operator()(const Labels::value_type& entry, std::string_view key) const noexcept {
-    return std::string_view(entry.first) < key;
+    return entry.first.view() < key;
   }
 };
 
@@ -36,15 +36,28 @@ Labels::Labels(std::vector<value_type> pairs) : entries_(std::move(pairs)) {
 
 Labels::const_iterator Labels::Find(std::string_view key) const noexcept {
   // Most objects carry a handful of labels, and keys often share a long prefix
-  // ("kubernetes.io/..."): a scan that compares lengths first reads the key strings (a cache miss
-  // each, being out of line) only on a length match, where a binary search reads them at every step.
+  // ("kubernetes.io/..."): a scan that compares lengths first (the pool entry's length prefix)
+  // compares characters only on a length match, where a binary search compares them at every step.
   if (entries_.size() <= kLinearScanMax) {
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      if (it->first.size() == key.size() && std::string_view(it->first) == key) return it;
+      if (it->first.size() == key.size() && it->first.view() == key) return it;
     }
     return entries_.end();
   }
   auto it = std::lower_bound(entries_.begin(), entries_.end(), key, KeyLess{});
+  if (it != entries_.end() && it->first == key) return it;
+  return entries_.end();
+}
+
+Labels::const_iterator Labels::Find(InternedString key) const noexcept {
+  // Equal interned values are one pool entry, so equality is a pointer comparison.
+  if (entries_.size() <= kLinearScanMax) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->first == key) return it;
+    }
+    return entries_.end();
+  }
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), key.view(), KeyLess{});
   if (it != entries_.end() && it->first == key) return it;
   return entries_.end();
 }
@@ -55,10 +68,18 @@ std::optional<std::string_view> Labels::Get(std::string_view key) const noexcept
   return std::string_view(it->second);
 }
 
+std::optional<std::string_view> Labels::Get(InternedString key) const noexcept {
+  auto it = Find(key);
+  if (it == entries_.end()) return std::nullopt;
+  return std::string_view(it->second);
+}
+
 bool Labels::Has(std::string_view key) const noexcept { return Find(key) != entries_.end(); }
 
-void Labels::Set(std::string key, std::string value) {
-  auto it = std::lower_bound(entries_.begin(), entries_.end(), std::string_view(key), KeyLess{});
+bool Labels::Has(InternedString key) const noexcept { return Find(key) != entries_.end(); }
+
+void Labels::Set(InternedString key, std::string value) {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), key.view(), KeyLess{});
   if (it != entries_.end() && it->first == key) {
     it->second = std::move(value);
   } else {

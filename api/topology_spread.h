@@ -27,7 +27,7 @@ inline constexpr std::string_view kNodeInclusionPolicyHonor = "Honor";
 
 struct TopologySpreadConstraint {
   std::int32_t max_skew = 0;
-  std::string topology_key;
+  InternedString topology_key;
   std::string when_unsatisfiable;
   std::optional<LabelSelector> label_selector;  // null selects no pod
   std::optional<std::int32_t> min_domains;

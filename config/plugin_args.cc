@@ -602,7 +602,12 @@ void DecodeConstraint(StrictDecoder& decoder, const Value& value,
   decoder.Object(value, "v1.TopologySpreadConstraint", "TopologySpreadConstraint",
                  [&](std::string_view key, const Value& field) {
                    if (key == "maxSkew") return decoder.Int32(field, c.max_skew), true;
-                   if (key == "topologyKey") return decoder.String(field, c.topology_key), true;
+                   if (key == "topologyKey") {
+                     std::string topology_key;
+                     decoder.String(field, topology_key);
+                     c.topology_key = topology_key;
+                     return true;
+                   }
                    if (key == "whenUnsatisfiable") {
                      decoder.String(field, c.when_unsatisfiable,
                                     "v1.UnsatisfiableConstraintAction");

@@ -32,7 +32,7 @@ struct AffinityTerm {
   // and `namespaceSelector` are absent.
   std::set<std::string, std::less<>> namespaces;
   api::CompiledLabelSelector selector;
-  std::string topology_key;
+  api::InternedString topology_key;
   // Nothing() when absent; Everything() for `{}`.
   api::CompiledLabelSelector namespace_selector;
 

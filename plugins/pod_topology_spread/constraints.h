@@ -32,7 +32,7 @@ enum class NodeInclusionPolicy : std::uint8_t { kIgnore, kHonor };
 
 struct SpreadConstraint {
   std::int32_t max_skew = 0;
-  std::string topology_key;
+  api::InternedString topology_key;
   api::CompiledLabelSelector selector;
   // 1 when absent.
   std::int32_t min_domains = 1;

@@ -14,6 +14,7 @@
 namespace {
 
 using ksched::api::CompiledLabelSelector;
+using ksched::api::InternedString;
 using ksched::api::LabelRequirement;
 using ksched::api::Labels;
 using ksched::api::LabelSelector;
@@ -85,12 +86,38 @@ TEST_CASE("Labels lookups agree below and above the linear-scan size", "[api][la
     REQUIRE(labels.size() == n);
     for (std::size_t i = 0; i < n; ++i) {
       CHECK(labels.Get(key(i)) == std::optional<std::string_view>(value(i)));
+      // By pointer: the same answer.
+      CHECK(labels.Get(InternedString(key(i))) == std::optional<std::string_view>(value(i)));
     }
-    CHECK_FALSE(labels.Has("kubernetes.io/k99"));   // same length, absent
-    CHECK_FALSE(labels.Has("kubernetes.io/k1"));    // a prefix of present keys
-    CHECK_FALSE(labels.Has("kubernetes.io/k100"));  // longer
-    CHECK_FALSE(labels.Has(""));
+    for (const char* absent : {"kubernetes.io/k99",    // same length, absent
+                               "kubernetes.io/k1",     // a prefix of present keys
+                               "kubernetes.io/k100",   // longer
+                               ""}) {
+      CAPTURE(absent);
+      CHECK_FALSE(labels.Has(absent));
+      CHECK_FALSE(labels.Has(InternedString(absent)));
+      CHECK_FALSE(labels.Get(InternedString(absent)).has_value());
+    }
   }
+}
+
+TEST_CASE("Labels keep one shared copy of each key", "[api][labels]") {
+  // The point of interning keys: every object's "topology.kubernetes.io/zone" is one pool entry,
+  // and an entry is a pointer plus the value.
+  static_assert(sizeof(Labels::value_type) == sizeof(void*) + sizeof(std::string));
+  Labels a{{"topology.kubernetes.io/zone", "a"}};
+  Labels b;
+  b.Set(std::string("topology.kubernetes.io/") + "zone", "b");
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 1);
+  CHECK(a.begin()->first.data() == b.begin()->first.data());
+  CHECK(a.begin()->first == b.begin()->first);
+
+  // An empty key is a key like any other (annotations may carry one through decoding).
+  Labels with_empty{{"", "x"}, {"a", "1"}};
+  CHECK(with_empty.Get("") == std::optional<std::string_view>("x"));
+  CHECK(with_empty.Get(InternedString()) == std::optional<std::string_view>("x"));
+  CHECK(with_empty.ToString() == "=x,a=1");
 }
 
 TEST_CASE("label keys are validated as upstream's IsQualifiedName", "[api][labels]") {
