@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "plugins/pod_topology_spread/pod_topology_spread.h"  // kLabelHostname
+#include "plugins/pod_topology_spread/pod_topology_spread.h"  // kHostnameKey
 
 namespace ksched::plugins::pod_topology_spread {
 namespace {
@@ -40,7 +40,7 @@ void Contribution(const api::Pod& pod, const std::vector<SpreadConstraint>& cs,
     domains[j] = value.value_or("");
   }
   for (std::size_t j = 0; j < k; ++j) {
-    if (mode.skip_hostname && cs[j].topology_key == kLabelHostname) continue;
+    if (mode.skip_hostname && cs[j].topology_key == kHostnameKey) continue;
     if (!cs[j].MatchNodeInclusionPolicies(pod, node, required)) continue;
     counts[j] = count_one(j);
   }
@@ -122,7 +122,7 @@ void DomainCounts::Rebuild(const api::Pod& pod, const std::vector<framework::Nod
   domains_.assign(k, Domains{});
   for (std::size_t j = 0; j < k; ++j) {
     // upstream sizeHeuristic: a hostname constraint has about one domain per node.
-    if (cs[j].topology_key == kLabelHostname && !mode_.skip_hostname) domains_[j].ids.reserve(n);
+    if (cs[j].topology_key == kHostnameKey && !mode_.skip_hostname) domains_[j].ids.reserve(n);
   }
 
   // Count per (node, constraint) in parallel, noting the node's domains; then give the domains

@@ -10,7 +10,7 @@ namespace {
 // upstream systemDefaultConstraints.
 std::vector<api::TopologySpreadConstraint> SystemDefaultConstraints() {
   std::vector<api::TopologySpreadConstraint> constraints(2);
-  constraints[0].topology_key = std::string(kLabelHostname);
+  constraints[0].topology_key = kHostnameKey;
   constraints[0].when_unsatisfiable = std::string(api::kScheduleAnyway);
   constraints[0].max_skew = 3;
   constraints[1].topology_key = std::string(kLabelTopologyZone);

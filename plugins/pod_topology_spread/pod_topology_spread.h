@@ -52,6 +52,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "api/interned_string.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/registry.h"
@@ -74,6 +75,10 @@ inline constexpr framework::StateKey kPreScoreStateKey{"PreScorePodTopologySprea
 // core/v1 well-known node labels.
 inline constexpr std::string_view kLabelHostname = "kubernetes.io/hostname";
 inline constexpr std::string_view kLabelTopologyZone = "topology.kubernetes.io/zone";
+// kLabelHostname interned: SpreadConstraint::topology_key is interned, so the per-node loops
+// compare one pointer instead of 22 characters. (The pool is built on first use, so this
+// namespace-scope constant is safe to initialize before main.)
+inline const api::InternedString kHostnameKey{kLabelHostname};
 
 class PodTopologySpread final : public framework::PreFilterPlugin,
                                 public framework::PreFilterExtensions,

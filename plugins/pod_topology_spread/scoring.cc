@@ -70,7 +70,7 @@ absl::Status PodTopologySpread::InitPreScoreState(
     }
     for (std::size_t j = 0; j < cs.size(); ++j) {
       // Hostname counts are computed in Score.
-      if (cs[j].topology_key == kLabelHostname) continue;
+      if (cs[j].topology_key == kHostnameKey) continue;
       // An absent label is the domain "" (only possible without require_all_topologies).
       const std::string_view value = node->metadata.labels.Get(cs[j].topology_key).value_or("");
       if (state.topology_value_to_pod_counts_[j].emplace(std::string(value), 0).second) {
@@ -82,7 +82,7 @@ absl::Status PodTopologySpread::InitPreScoreState(
   state.topology_normalizing_weight_.resize(cs.size());
   for (std::size_t j = 0; j < cs.size(); ++j) {
     std::size_t size = topology_size[j];
-    if (cs[j].topology_key == kLabelHostname) {
+    if (cs[j].topology_key == kHostnameKey) {
       size = filtered_nodes.size() - state.ignored_nodes_.size();
     }
     state.topology_normalizing_weight_[j] = TopologyNormalizingWeight(size);
@@ -113,12 +113,12 @@ framework::Status PodTopologySpread::PreScore(
   // filtered nodes that InitPreScoreState listed.
   const std::vector<SpreadConstraint>& cs = state->constraints_;
   const bool sums_needed = std::ranges::any_of(
-      cs, [](const SpreadConstraint& c) { return c.topology_key != kLabelHostname; });
+      cs, [](const SpreadConstraint& c) { return c.topology_key != kHostnameKey; });
   if (sums_needed) {
     const DomainCounts::Mode mode{.require_all_keys = require_all_topologies, .skip_hostname = true};
     auto take_sums = [&](const DomainCounts& counts) {
       for (std::size_t j = 0; j < cs.size(); ++j) {
-        if (cs[j].topology_key == kLabelHostname) continue;
+        if (cs[j].topology_key == kHostnameKey) continue;
         for (auto& [value, count] : state->topology_value_to_pod_counts_[j]) count = counts.Sum(j, value);
       }
     };
@@ -155,7 +155,7 @@ std::pair<std::int64_t, framework::Status> PodTopologySpread::Score(
     const std::optional<std::string_view> value = node->metadata.labels.Get(c.topology_key);
     if (!value.has_value()) continue;
     std::int64_t count = 0;
-    if (c.topology_key == kLabelHostname) {
+    if (c.topology_key == kHostnameKey) {
       count = CountPodsMatchSelector(node_info.pods(), c.selector, pod.metadata.namespace_);
     } else {
       const auto& pod_counts = s->topology_value_to_pod_counts_[j];
