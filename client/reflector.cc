@@ -104,6 +104,12 @@ std::string Reflector<T>::last_resource_version() const {
 }
 
 template <api::DecodableObject T>
+absl::Status Reflector<T>::last_list_error() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return last_list_error_;
+}
+
+template <api::DecodableObject T>
 bool Reflector<T>::stopping() const {
   std::lock_guard<std::mutex> lock(mu_);
   return stopping_;
@@ -140,7 +146,13 @@ void Reflector<T>::Run() {
       if (listed_once) Count(&ReflectorStats::relists);
       const absl::Status listed = ListAndReplace();
       if (!listed.ok()) {
-        if (stopping() || !SleepFor(backoff_.Next())) return;
+        if (stopping()) return;
+        spdlog::warn("failed to list {}: {}", options_.path, std::string(listed.message()));
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          last_list_error_ = listed;
+        }
+        if (!SleepFor(backoff_.Next())) return;
         continue;
       }
       if (!keep_backoff) backoff_.Reset();
@@ -229,6 +241,7 @@ absl::Status Reflector<T>::ListAndReplace() {
     }
     store_.swap(fresh);
     if (!resource_version.empty()) resource_version_ = resource_version;
+    last_list_error_ = absl::OkStatus();  // before HasSynced() can turn true
   }
   for (const auto& [old, now] : changes) {
     if (old != nullptr) {

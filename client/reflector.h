@@ -139,6 +139,9 @@ class Reflector {
   ReflectorStats stats() const;
   // The resourceVersion the next watch would start from ("" before the first list).
   std::string last_resource_version() const;
+  // Why the last LIST failed, if it did: OK once a list succeeded after it (or before any failed).
+  // For the caller's "did not sync" error (e.g. HTTP 403 Forbidden: RBAC lacks `list`).
+  absl::Status last_list_error() const;
 
  private:
   // kError: an ERROR event other than 410 and 429 (back off, relist).
@@ -171,6 +174,7 @@ class Reflector {
   LineStream* stream_ = nullptr;  // the open watch stream, for Stop() to cancel
   std::map<std::string, std::shared_ptr<const T>> store_;  // values never null
   std::string resource_version_;
+  absl::Status last_list_error_;
   ReflectorStats stats_;
   std::thread thread_;
 };

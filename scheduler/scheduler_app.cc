@@ -42,6 +42,7 @@ struct Informer {
   std::function<bool(std::chrono::milliseconds)> wait_for_sync;
   std::function<std::size_t()> size;
   std::function<client::ReflectorStats()> stats;
+  std::function<absl::Status()> last_list_error;
 };
 
 template <typename T>
@@ -52,7 +53,8 @@ Informer MakeInformer(std::string resource, client::Reflector<T>* reflector) {
                   [reflector] { return reflector->HasSynced(); },
                   [reflector](std::chrono::milliseconds timeout) { return reflector->WaitForSync(timeout); },
                   [reflector] { return reflector->size(); },
-                  [reflector] { return reflector->stats(); }};
+                  [reflector] { return reflector->stats(); },
+                  [reflector] { return reflector->last_list_error(); }};
 }
 
 // The frameworks' Activate (framework::Handle::Activate): forwards to the queue until Detach.
@@ -357,8 +359,11 @@ absl::Status SchedulerApp::StartInformers(std::chrono::milliseconds sync_timeout
   std::string counts;
   for (const Informer& informer : impl_->informers) {
     if (!informer.wait_for_sync(left())) {
-      return absl::DeadlineExceededError("the " + informer.resource + " informer did not sync within " +
-                                         std::to_string(sync_timeout.count()) + " ms");
+      // Name the cause when there is one: most often RBAC lacking `list` on the resource (HTTP 403).
+      const absl::Status list_error = informer.last_list_error();
+      return absl::DeadlineExceededError(
+          "the " + informer.resource + " informer did not sync within " + std::to_string(sync_timeout.count()) +
+          " ms" + (list_error.ok() ? std::string() : "; its last list failed: " + std::string(list_error.message())));
     }
     if (!counts.empty()) counts += ", ";
     counts += std::to_string(informer.size()) + " " + informer.resource;

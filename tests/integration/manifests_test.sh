@@ -10,6 +10,8 @@
 #     and the ConfigMap's configuration: its pods are bound, other schedulers' pods are left alone,
 #     nothing it does is forbidden, SIGTERM stops it with status 0.
 #   - it holds its own Lease and answers /livez and /readyz on its secure port.
+#   - run as a ServiceAccount without any RBAC, it logs the API server's 403 (naming the resource and
+#     the identity) within seconds and binds nothing.
 . "$(dirname "$0")/lib.sh"
 find_ours
 manifests="$repo/manifests"
@@ -186,4 +188,25 @@ kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?
 check_eq "SIGTERM stops kube-scheduler-cpp with status 0" 0 "$rc"
 [ "$failed" = 0 ] || { echo "kube-scheduler-cpp log:"; tail -n 30 "$log"; }
+
+# --- an identity without RBAC: the refusal is named at once, nothing is bound ------------------------
+# (client-go logs "Failed to watch ... is forbidden" on every retry; ours logs the list's 403 with the
+# server's message, and after the 2-minute sync timeout exits 1 naming the informer and that message.)
+kubectl_admin -n kube-system create serviceaccount ksched-no-rbac >/dev/null
+norbac_token=$(kubectl_admin -n kube-system create token ksched-no-rbac --duration=1h)
+norbac_kubeconfig="$work/no-rbac.kubeconfig"
+sed "s|token: .*|token: $norbac_token|" "$kubeconfig" >"$norbac_kubeconfig"
+chmod 600 "$norbac_kubeconfig"
+norbac_log="$cp_dir/logs/ksched-cpp-no-rbac.log"
+pod no-rbac-pod default-scheduler
+"$ours" --kubeconfig "$norbac_kubeconfig" --leader-elect=false --secure-port=0 --v=2 >"$norbac_log" 2>&1 &
+pid=$!
+refused='failed to list /api/v1/nodes: .*HTTP 403 Forbidden: nodes is forbidden: User "system:serviceaccount:kube-system:ksched-no-rbac" cannot list resource "nodes"'
+deadline=$((SECONDS + 20))
+until grep -q "$refused" "$norbac_log" || [ "$SECONDS" -ge "$deadline" ]; do sleep 0.5; done
+check "a list RBAC refuses is logged with the server's reason and the identity" grep -q "$refused" "$norbac_log"
+check "the scheduler keeps waiting for its caches (still running)" kill -0 "$pid"
+check_eq "no pod is bound by it" "" "$(kubectl_admin get pod no-rbac-pod -o jsonpath='{.spec.nodeName}')"
+kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+[ "$failed" = 0 ] || { echo "kube-scheduler-cpp (no RBAC) log:"; tail -n 10 "$norbac_log"; }
 finish

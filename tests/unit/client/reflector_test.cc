@@ -393,6 +393,40 @@ TEST_CASE("reflector follows continue tokens and restarts the list on an expired
   CHECK(Contains(fake->watch_targets()[0], "resourceVersion=20"));
 }
 
+TEST_CASE("a refused list keeps the reflector unsynced and names why; the next good list clears it",
+          "[reflector]") {
+  constexpr std::string_view kForbidden =
+      R"({"kind":"Status","status":"Failure","message":"nodes is forbidden: User \"sched\" cannot list )"
+      R"(resource \"nodes\" in API group \"\" at the cluster scope","reason":"Forbidden","code":403})";
+  SECTION("refused: not synced, the server's message kept") {
+    auto fake = std::make_shared<StreamFake>();
+    fake->ListResponse(403, std::string(kForbidden));
+    ReflectorOptions options = NodeOptions();
+    options.backoff_initial = milliseconds(60'000);  // no second list while the test looks
+    options.backoff_cap = milliseconds(60'000);
+    Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), options, nullptr);
+    CHECK(reflector.last_list_error().ok());
+    reflector.Start();
+    REQUIRE(WaitUntil([&] { return !reflector.last_list_error().ok(); }));
+    CHECK_FALSE(reflector.HasSynced());
+    const absl::Status error = reflector.last_list_error();
+    CHECK(error.code() == absl::StatusCode::kPermissionDenied);
+    CHECK(Contains(std::string(error.message()), "HTTP 403 Forbidden"));
+    CHECK(Contains(std::string(error.message()), "nodes is forbidden: User \"sched\" cannot list resource"));
+    reflector.Stop();  // wakes the backoff sleep
+  }
+  SECTION("refused, then allowed: synced, no error left") {
+    auto fake = std::make_shared<StreamFake>();
+    fake->ListResponse(403, std::string(kForbidden)).ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
+    Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), nullptr);
+    reflector.Start();
+    REQUIRE(reflector.WaitForSync(milliseconds(5000)));
+    CHECK(reflector.last_list_error().ok());
+    CHECK(fake->list_targets().size() == 2);
+    reflector.Stop();
+  }
+}
+
 TEST_CASE("a bookmark advances the resourceVersion the next watch starts from", "[reflector]") {
   auto fake = std::make_shared<StreamFake>();
   fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
