@@ -36,6 +36,9 @@ KSCHED_KIND_TRAITS(ReplicationController)
 KSCHED_KIND_TRAITS(ReplicaSet)
 KSCHED_KIND_TRAITS(StatefulSet)
 KSCHED_KIND_TRAITS(Namespace)
+KSCHED_KIND_TRAITS(PersistentVolumeClaim)
+KSCHED_KIND_TRAITS(PersistentVolume)
+KSCHED_KIND_TRAITS(StorageClass)
 #undef KSCHED_KIND_TRAITS
 
 constexpr std::string_view kStatusKind = "Status";
@@ -323,6 +326,9 @@ KSCHED_INSTANTIATE_DECODERS(ReplicationController)
 KSCHED_INSTANTIATE_DECODERS(ReplicaSet)
 KSCHED_INSTANTIATE_DECODERS(StatefulSet)
 KSCHED_INSTANTIATE_DECODERS(Namespace)
+KSCHED_INSTANTIATE_DECODERS(PersistentVolumeClaim)
+KSCHED_INSTANTIATE_DECODERS(PersistentVolume)
+KSCHED_INSTANTIATE_DECODERS(StorageClass)
 #undef KSCHED_INSTANTIATE_DECODERS
 
 }  // namespace ksched::api

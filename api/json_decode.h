@@ -1,8 +1,9 @@
 // JSON decoding of the objects the scheduler reads from the API server (core/v1 Pod and Node,
 // policy/v1 PodDisruptionBudget, the pod-selecting core/v1 Service and ReplicationController and
-// apps/v1 ReplicaSet and StatefulSet, core/v1 Namespace, their lists, watch events, and
+// apps/v1 ReplicaSet and StatefulSet, core/v1 Namespace, core/v1 PersistentVolumeClaim and
+// PersistentVolume, storage.k8s.io/v1 StorageClass, their lists, watch events, and
 // metav1.Status) into the compact object model of api/pod.h, api/node.h,
-// api/pod_disruption_budget.h, api/workloads.h, api/namespace.h, api/object_list.h,
+// api/pod_disruption_budget.h, api/workloads.h, api/namespace.h, api/storage.h, api/object_list.h,
 // api/watch_event.h and api/api_status.h, with RapidJSON.
 //
 // This is the only api header that includes RapidJSON; the object model headers do not.
@@ -63,6 +64,7 @@
 #include "api/object_list.h"
 #include "api/pod.h"
 #include "api/pod_disruption_budget.h"
+#include "api/storage.h"
 #include "api/watch_event.h"
 #include "api/workloads.h"
 #include "rapidjson/document.h"
@@ -74,7 +76,9 @@ template <typename T>
 concept DecodableObject =
     std::same_as<T, Pod> || std::same_as<T, Node> || std::same_as<T, PodDisruptionBudget> ||
     std::same_as<T, Service> || std::same_as<T, ReplicationController> ||
-    std::same_as<T, ReplicaSet> || std::same_as<T, StatefulSet> || std::same_as<T, Namespace>;
+    std::same_as<T, ReplicaSet> || std::same_as<T, StatefulSet> || std::same_as<T, Namespace> ||
+    std::same_as<T, PersistentVolumeClaim> || std::same_as<T, PersistentVolume> ||
+    std::same_as<T, StorageClass>;
 
 // Parses JSON text into `document` (see above for the parse rules). `ParseJsonInSitu` parses
 // `buffer` in place: the document's strings then point into `buffer`, which must outlive it and
@@ -102,6 +106,9 @@ absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudgetInSitu(std::string&
 // a label map, a ReplicaSet's or StatefulSet's a metav1.LabelSelector); and core/v1 Namespace:
 // metadata only, annotations and ownerReferences cleared. Read through DecodeList and
 // DecodeWatchEvent; the reflectors are their only readers.
+
+// The storage objects of api/storage.h (what the volume plugins read; every other field
+// dropped), read through DecodeList and DecodeWatchEvent by their reflectors.
 
 // metav1.Status, as in an API error response body.
 absl::StatusOr<ApiStatus> DecodeApiStatus(const rapidjson::Value& json);
@@ -144,6 +151,9 @@ KSCHED_EXTERN_DECODERS(ReplicationController)
 KSCHED_EXTERN_DECODERS(ReplicaSet)
 KSCHED_EXTERN_DECODERS(StatefulSet)
 KSCHED_EXTERN_DECODERS(Namespace)
+KSCHED_EXTERN_DECODERS(PersistentVolumeClaim)
+KSCHED_EXTERN_DECODERS(PersistentVolume)
+KSCHED_EXTERN_DECODERS(StorageClass)
 #undef KSCHED_EXTERN_DECODERS
 
 }  // namespace ksched::api

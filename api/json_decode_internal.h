@@ -31,6 +31,7 @@
 #include "api/pod_disruption_budget.h"
 #include "api/quantity.h"
 #include "api/resource_list.h"
+#include "api/storage.h"
 #include "api/time.h"
 #include "api/workloads.h"
 #include "rapidjson/document.h"
@@ -165,6 +166,9 @@ absl::Status ReadResourceRequirements(const JsonValue& v, DecodeContext& ctx,
 
 // Shared API types.
 absl::Status ReadObjectMeta(const JsonValue& v, DecodeContext& ctx, ObjectMeta& out);
+// ReadObjectMeta, then annotations and ownerReferences dropped (still checked): for the kinds that
+// never read them (json_decode_workloads.cc).
+absl::Status ReadObjectMetaWithoutAnnotations(const JsonValue& v, DecodeContext& ctx, ObjectMeta& out);
 absl::Status ReadLabelSelector(const JsonValue& v, DecodeContext& ctx, LabelSelector& out);
 absl::Status ReadNodeSelector(const JsonValue& v, DecodeContext& ctx, NodeSelector& out);
 absl::Status ReadNodeSelectorTerm(const JsonValue& v, DecodeContext& ctx, NodeSelectorTerm& out);
@@ -190,6 +194,11 @@ absl::Status ReadReplicaSet(const JsonValue& v, DecodeContext& ctx, ReplicaSet& 
 absl::Status ReadStatefulSet(const JsonValue& v, DecodeContext& ctx, StatefulSet& out);
 // api/namespace.h: metadata without annotations and ownerReferences.
 absl::Status ReadNamespace(const JsonValue& v, DecodeContext& ctx, Namespace& out);
+// api/storage.h: the fields the volume plugins read.
+absl::Status ReadPersistentVolumeClaim(const JsonValue& v, DecodeContext& ctx,
+                                       PersistentVolumeClaim& out);
+absl::Status ReadPersistentVolume(const JsonValue& v, DecodeContext& ctx, PersistentVolume& out);
+absl::Status ReadStorageClass(const JsonValue& v, DecodeContext& ctx, StorageClass& out);
 absl::Status ReadApiStatus(const JsonValue& v, DecodeContext& ctx, ApiStatus& out);
 
 }  // namespace ksched::api::json_internal

@@ -4,23 +4,23 @@
 
 namespace ksched::api::json_internal {
 
-namespace {
-
 // What the scheduler keeps of their metadata: annotations and ownerReferences are dropped once
 // read (api/workloads.h says why), so a malformed one is still an error, as for every kind.
-absl::Status ReadWorkloadMeta(const JsonValue& v, DecodeContext& ctx, ObjectMeta& out) {
+absl::Status ReadObjectMetaWithoutAnnotations(const JsonValue& v, DecodeContext& ctx, ObjectMeta& out) {
   absl::Status status = ReadObjectMeta(v, ctx, out);
   out.annotations = Annotations();
   out.owner_references.clear();
   return status;
 }
 
+namespace {
+
 // {"metadata": ..., "spec": {"selector": ...}}, the selector read by `read_selector` into `out`.
 template <typename Object, typename ReadSelector>
 absl::Status ReadSelectingObject(const JsonValue& v, DecodeContext& ctx, Object& out,
                                  ReadSelector&& read_selector) {
   absl::Status status = ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
-    if (name == "metadata") return ReadWorkloadMeta(value, ctx, out.metadata);
+    if (name == "metadata") return ReadObjectMetaWithoutAnnotations(value, ctx, out.metadata);
     if (name == "spec") {
       return ForEachField(value, ctx, [&](std::string_view field, const JsonValue& selector) {
         if (field == "selector") return ReadOptional(selector, ctx, out.spec.selector, read_selector);
@@ -62,7 +62,7 @@ absl::Status ReadStatefulSet(const JsonValue& v, DecodeContext& ctx, StatefulSet
 
 absl::Status ReadNamespace(const JsonValue& v, DecodeContext& ctx, Namespace& out) {
   absl::Status status = ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
-    if (name == "metadata") return ReadWorkloadMeta(value, ctx, out.metadata);
+    if (name == "metadata") return ReadObjectMetaWithoutAnnotations(value, ctx, out.metadata);
     return absl::OkStatus();
   });
   if (!status.ok()) return status;

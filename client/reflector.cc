@@ -374,5 +374,8 @@ template class Reflector<api::ReplicationController>;
 template class Reflector<api::ReplicaSet>;
 template class Reflector<api::StatefulSet>;
 template class Reflector<api::Namespace>;
+template class Reflector<api::PersistentVolumeClaim>;
+template class Reflector<api::PersistentVolume>;
+template class Reflector<api::StorageClass>;
 
 }  // namespace ksched::client

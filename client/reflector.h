@@ -1,7 +1,7 @@
 // Reflector<T>: a typed list+watch loop keeping a local store of one resource (Pods, Nodes,
-// PodDisruptionBudgets, the workloads of api/workloads.h, Namespaces: every kind api/json_decode.h
-// decodes) in step with the API server, the core of client-go's cache.Reflector plus the
-// informer's store and handler dispatch.
+// PodDisruptionBudgets, the workloads of api/workloads.h, Namespaces, the storage objects of
+// api/storage.h: every kind api/json_decode.h decodes) in step with the API server, the core of
+// client-go's cache.Reflector plus the informer's store and handler dispatch.
 //
 // Protocol (as client-go's reflector):
 //   1. LIST `path` with the options' label/field selectors, `limit` page_size (500), following
@@ -187,5 +187,8 @@ extern template class Reflector<api::ReplicationController>;
 extern template class Reflector<api::ReplicaSet>;
 extern template class Reflector<api::StatefulSet>;
 extern template class Reflector<api::Namespace>;
+extern template class Reflector<api::PersistentVolumeClaim>;
+extern template class Reflector<api::PersistentVolume>;
+extern template class Reflector<api::StorageClass>;
 
 }  // namespace ksched::client

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "api/node.h"
 #include "api/pod.h"
+#include "api/storage.h"
 
 namespace ksched::framework {
 
@@ -92,6 +93,12 @@ struct EventObjects {
   const api::Pod* new_pod = nullptr;
   const api::Node* old_node = nullptr;
   const api::Node* new_node = nullptr;
+  const api::PersistentVolumeClaim* old_pvc = nullptr;
+  const api::PersistentVolumeClaim* new_pvc = nullptr;
+  const api::PersistentVolume* old_pv = nullptr;
+  const api::PersistentVolume* new_pv = nullptr;
+  const api::StorageClass* old_storage_class = nullptr;
+  const api::StorageClass* new_storage_class = nullptr;
 };
 
 // Decides whether `event` may make `pod` schedulable. An error counts as Queue.

@@ -62,6 +62,7 @@ struct FrameworkServices {
   const PodNominator* nominator = nullptr;       // optional
   std::function<std::optional<api::Labels>(std::string_view)> namespace_labels;  // optional
   const SpreadSelectorLister* spread_selector_lister = nullptr;  // optional
+  const StorageLister* storage_lister = nullptr;                 // optional
   MetricsRecorder* metrics_recorder = nullptr;  // optional: nullptr measures nothing
   NodeMetricsProvider* node_metrics = nullptr;  // optional: per-node metrics for score plugins
   // optional: the informer's PodDisruptionBudgets (preemption); unset: none.
@@ -95,6 +96,7 @@ class Framework final : public Handle {
   const SpreadSelectorLister* spread_selector_lister() const override {
     return services_.spread_selector_lister;
   }
+  const StorageLister* storage_lister() const override { return services_.storage_lister; }
   NodeMetricsProvider* node_metrics() override { return services_.node_metrics; }
 
   // --- Configuration as built ---------------------------------------------------------------

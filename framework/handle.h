@@ -1,9 +1,9 @@
 // Handle: what the runtime gives every plugin of a profile (upstream framework.Handle): the
 // snapshot of the current cycle, the API actions plugins may take, the event recorder, the waiting
 // pods of the Permit stage, the parallelizer, namespace labels for affinity namespace
-// selectors, and (optionally) workload selectors for default spreading constraints. Implemented
-// by the runtime (framework/framework.h) with services the scheduler layer provides
-// (framework/cluster_api.h).
+// selectors, and (optionally) workload selectors for default spreading constraints and the
+// storage objects of the volume plugins. Implemented by the runtime (framework/framework.h) with
+// services the scheduler layer provides (framework/cluster_api.h).
 //
 // Thread-safety: every method is safe from any thread. The snapshot is only meaningful during a
 // scheduling cycle (it is updated between cycles).
@@ -26,6 +26,7 @@
 #include "framework/parallelizer.h"
 #include "framework/snapshot.h"
 #include "framework/spread_selector_lister.h"
+#include "framework/storage_lister.h"
 #include "framework/status.h"
 
 namespace ksched::framework {
@@ -95,6 +96,10 @@ class Handle {
   // The workload selectors for default spreading constraints (framework/spread_selector_lister.h);
   // nullptr while the scheduler does not provide them (default constraints then apply to no pod).
   virtual const SpreadSelectorLister* spread_selector_lister() const { return nullptr; }
+
+  // The claims, volumes and classes for the volume plugins (framework/storage_lister.h); nullptr
+  // while the scheduler does not provide them (the volume plugins then find none).
+  virtual const StorageLister* storage_lister() const { return nullptr; }
 
   // Per-node metrics for score plugins (framework/node_metrics.h); nullptr when the scheduler
   // provides none (the metrics plugins then score every node neutral).

@@ -92,6 +92,13 @@ void Snapshot::RebuildAffinityLists() {
   }
 }
 
+bool Snapshot::IsPVCUsedByPods(std::string_view claim_key) const {
+  for (const NodeInfo* node : list_) {
+    if (node->pvc_ref_counts().contains(claim_key)) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> Snapshot::StoredNames() const {
   std::vector<std::string> names;
   names.reserve(map_.size());

@@ -40,6 +40,10 @@ class Snapshot {
   }
   // The NodeInfo of a node, nullptr when unknown.
   const NodeInfo* Get(std::string_view node_name) const;
+  // Whether a pod on any node (assumed pods included) uses the claim "namespace/name" (upstream
+  // StorageInfos().IsPVCUsedByPods). Linear in the nodes: VolumeRestrictions asks only for the
+  // ReadWriteOncePod claims of the pod it schedules.
+  bool IsPVCUsedByPods(std::string_view claim_key) const;
   std::size_t size() const { return list_.size(); }
   // The cache generation this snapshot reflects (0 = never updated).
   std::int64_t generation() const { return generation_; }

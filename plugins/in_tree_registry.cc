@@ -19,6 +19,8 @@
 #include "plugins/queue_sort/priority_sort.h"
 #include "plugins/scheduling_gates/scheduling_gates.h"
 #include "plugins/taint_toleration/taint_toleration.h"
+#include "plugins/volume_restrictions/volume_restrictions.h"
+#include "plugins/volume_zone/volume_zone.h"
 
 namespace ksched::plugins {
 
@@ -33,6 +35,8 @@ framework::Registry NewInTreeRegistry() {
       {node_affinity::kName, node_affinity::New},
       {node_ports::kName, node_ports::New},
       {node_resources::kFitName, node_resources::NewFit},
+      {volume_restrictions::kName, volume_restrictions::New},
+      {volume_zone::kName, volume_zone::New},
       {node_resources::kBalancedAllocationName, node_resources::NewBalancedAllocation},
       {image_locality::kName, image_locality::New},
       {pod_topology_spread::kName, pod_topology_spread::New},

@@ -1,5 +1,7 @@
 #include "scheduler/in_flight_events.h"
 
+#include <type_traits>
+
 namespace ksched::scheduler {
 
 SharedEventObjects SharedEventObjects::CopyOf(const framework::EventObjects& objects) {
@@ -16,6 +18,16 @@ SharedEventObjects SharedEventObjects::CopyOf(const framework::EventObjects& obj
   if (objects.new_node != nullptr) {
     owned.new_node = std::make_shared<const api::Node>(*objects.new_node);
   }
+  auto copy = [](const auto* object) {
+    using T = std::remove_cvref_t<decltype(*object)>;
+    return object == nullptr ? nullptr : std::make_shared<const T>(*object);
+  };
+  owned.storage.old_pvc = copy(objects.old_pvc);
+  owned.storage.new_pvc = copy(objects.new_pvc);
+  owned.storage.old_pv = copy(objects.old_pv);
+  owned.storage.new_pv = copy(objects.new_pv);
+  owned.storage.old_storage_class = copy(objects.old_storage_class);
+  owned.storage.new_storage_class = copy(objects.new_storage_class);
   return owned;
 }
 

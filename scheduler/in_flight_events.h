@@ -24,6 +24,7 @@
 
 #include "api/node.h"
 #include "api/pod.h"
+#include "api/storage.h"
 #include "framework/cluster_event.h"
 
 namespace ksched::scheduler {
@@ -34,9 +35,25 @@ struct SharedEventObjects {
   std::shared_ptr<const api::Pod> new_pod;
   std::shared_ptr<const api::Node> old_node;
   std::shared_ptr<const api::Node> new_node;
+  // The storage objects of PersistentVolumeClaim, PersistentVolume and StorageClass events.
+  struct Storage {
+    std::shared_ptr<const api::PersistentVolumeClaim> old_pvc, new_pvc;
+    std::shared_ptr<const api::PersistentVolume> old_pv, new_pv;
+    std::shared_ptr<const api::StorageClass> old_storage_class, new_storage_class;
+  };
+  Storage storage = {};
 
   framework::EventObjects View() const {
-    return framework::EventObjects{old_pod.get(), new_pod.get(), old_node.get(), new_node.get()};
+    return framework::EventObjects{old_pod.get(),
+                                   new_pod.get(),
+                                   old_node.get(),
+                                   new_node.get(),
+                                   storage.old_pvc.get(),
+                                   storage.new_pvc.get(),
+                                   storage.old_pv.get(),
+                                   storage.new_pv.get(),
+                                   storage.old_storage_class.get(),
+                                   storage.new_storage_class.get()};
   }
   // Deep copies of the view's objects.
   static SharedEventObjects CopyOf(const framework::EventObjects& objects);

@@ -20,6 +20,7 @@
 #include "scheduler/pod_disruption_budget_store.h"
 #include "scheduler/prometheus_collector.h"
 #include "scheduler/rest_pod_status_writer.h"
+#include "scheduler/storage_object_stores.h"
 #include "scheduler/workload_selector_lister.h"
 
 namespace ksched::scheduler {
@@ -121,6 +122,8 @@ class SchedulerApp::Impl {
   // The Namespaces (cluster-scoped: under ""), whose labels InterPodAffinity's namespaceSelector
   // terms match (the frameworks' namespace_labels shares it).
   std::shared_ptr<NamespacedObjectStore<api::Namespace>> namespaces;
+  // The claims, volumes and classes the volume plugins read (the frameworks' storage_lister).
+  std::unique_ptr<StorageObjectStores> storage;
   std::map<std::string, std::unique_ptr<framework::Framework>, std::less<>> frameworks;
   std::unique_ptr<RealClock> clock;
   std::unique_ptr<Cache> cache;
@@ -192,6 +195,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   impl->pdb_store = std::make_shared<PodDisruptionBudgetStore>();
   impl->workload_selectors = std::make_unique<WorkloadSelectorLister>();
   impl->namespaces = std::make_shared<NamespacedObjectStore<api::Namespace>>();
+  impl->storage = std::make_unique<StorageObjectStores>();
 
   std::map<std::string, std::vector<std::pair<std::string, framework::ClusterEventWithHint>>> events;
   for (const framework::ProfileConfig& profile : opts.profiles) {
@@ -209,6 +213,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     services.node_metrics = impl->node_metrics.get();
     services.pod_disruption_budgets = [store = impl->pdb_store] { return store->List(); };
     services.spread_selector_lister = impl->workload_selectors.get();
+    services.storage_lister = impl->storage.get();
     services.namespace_labels = [store = impl->namespaces](std::string_view name) -> std::optional<api::Labels> {
       const std::shared_ptr<const api::Namespace> ns = store->Get("", name);
       if (ns == nullptr) return std::nullopt;
@@ -307,6 +312,15 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   add_reflector(std::type_identity<api::StatefulSet>{}, "statefulsets", "/apis/apps/v1/statefulsets",
                 selectors.stateful_sets());
   add_reflector(std::type_identity<api::Namespace>{}, "namespaces", "/api/v1/namespaces", impl->namespaces);
+  // The volume plugins' objects; their changes are cluster events for the queue.
+  const StorageObjectStores& storage = *impl->storage;
+  add_reflector(std::type_identity<api::PersistentVolumeClaim>{}, "persistentvolumeclaims",
+                "/api/v1/persistentvolumeclaims",
+                std::make_shared<StorageEventHandler<api::PersistentVolumeClaim>>(storage.claims(), *impl->queue));
+  add_reflector(std::type_identity<api::PersistentVolume>{}, "persistentvolumes", "/api/v1/persistentvolumes",
+                std::make_shared<StorageEventHandler<api::PersistentVolume>>(storage.volumes(), *impl->queue));
+  add_reflector(std::type_identity<api::StorageClass>{}, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses",
+                std::make_shared<StorageEventHandler<api::StorageClass>>(storage.classes(), *impl->queue));
   if (opts.metrics != nullptr) {
     opts.metrics->SetInformerSkipsSource([raw] {
       std::vector<metrics::InformerSkips> skips;

@@ -18,8 +18,12 @@
 #     resources alone would stack it, as upstream's; a pod nothing selects is not;
 #   - pod affinity with a namespaceSelector finds the pod of the labelled namespace, as upstream's;
 #   - SIGTERM stops the scheduler with exit status 0.
-# The upstream profile disables the default plugins this project has not built yet (volumes, DRA):
-# none of them changes these scenarios. DefaultPreemption runs in both, so the unschedulable pods'
+#   - volumes: a claim that does not exist, then one unbound without a class, a bound volume in
+#     one zone, one in a zone without nodes, a ReadWriteOncePod claim in use (and freed), an inline
+#     GCE disk in use on the node: the same nodes or, byte for byte, the same messages as upstream's
+#     (VolumeRestrictions and VolumeZone run in both);
+# The upstream profile disables the default plugins this project has not built yet
+# (NodeVolumeLimits, VolumeBinding, DynamicResources): none of them changes these scenarios. DefaultPreemption runs in both, so the unschedulable pods'
 # messages end with preemption's own, compared byte for byte too.
 . "$(dirname "$0")/lib.sh"
 find_ours
@@ -44,10 +48,8 @@ profiles:
   plugins:
     multiPoint:
       disabled:
-      - name: VolumeRestrictions
       - name: NodeVolumeLimits
       - name: VolumeBinding
-      - name: VolumeZone
       - name: DynamicResources
 EOF
 
@@ -285,6 +287,78 @@ done
 check_eq "namespaceSelector: the team=red pod's message equals upstream's, byte for byte" \
   "$(condition upstream-near-red-cache message)" "$(condition ours-near-red-cache message)"
 note "near-red-cache: $(condition ours-near-red-cache message)"
+
+# Volumes. Two nodes of node-set "vol", vol-0 in zone-0 and vol-1 in zone-1; every pod here selects
+# that set. No StorageClass exists, and no volume controller runs: a claim is bound when created with
+# spec.volumeName, which is all VolumeZone reads.
+python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix vol --count 2 --cpu 4 --memory 32Gi --zones 2 >/dev/null
+vol_spec() {  # vol_spec CLAIM [NODE]: extra pod spec using the claim, on the vol set (or on NODE)
+  local select="\"kube-scheduler-cpp.test/node-set\":\"vol\""
+  [ -n "${2:-}" ] && select="\"kubernetes.io/hostname\":\"$2\""
+  printf ',"nodeSelector":{%s},"volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"%s"}}]' "$select" "$1"
+}
+pv() {  # pv NAME ACCESSMODE [ZONE]
+  local labels=""
+  [ -n "${3:-}" ] && labels=",\"labels\":{\"topology.kubernetes.io/zone\":\"$3\"}"
+  printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"%s"%s},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["%s"],"storageClassName":"","hostPath":{"path":"/tmp/%s"}}}\n' \
+    "$1" "$labels" "$2" "$1" | kubectl_admin apply -f - >/dev/null
+}
+pvc() {  # pvc NAME ACCESSMODE [VOLUME]: without VOLUME, unbound and without a class
+  local bound=""
+  [ -n "${3:-}" ] && bound=",\"volumeName\":\"$3\",\"storageClassName\":\"\""
+  printf '{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"%s","namespace":"default"},"spec":{"accessModes":["%s"],"resources":{"requests":{"storage":"1Gi"}}%s}}\n' \
+    "$1" "$2" "$bound" | kubectl_admin apply -f - >/dev/null
+}
+same_message() {  # same_message NAME: both pods unschedulable, upstream's message byte for byte
+  check "volumes: ours reports $1 as unschedulable" wait_for 60 has_condition "ours-$1"
+  check "volumes: upstream reports $1 as unschedulable" wait_for 60 has_condition "upstream-$1"
+  check_eq "volumes: $1: same message as upstream, byte for byte" "$(condition "upstream-$1" message)" "$(condition "ours-$1" message)"
+  note "$1: $(condition "ours-$1" message)"
+}
+message_has() { condition "$1" message | grep -qF "$2"; }
+# A claim that does not exist (VolumeRestrictions' PreFilter), then created unbound and without a
+# class: the PersistentVolumeClaimAdd event retries the pods, and VolumeZone's PreFilter stops them.
+both vol-missing 100m "$(vol_spec vol-missing)"
+same_message vol-missing
+pvc vol-missing ReadWriteOnce
+for who in ours upstream; do
+  check "volumes: the new claim retries $who's pod, now stopped by VolumeZone" \
+    wait_for 60 message_has "$who-vol-missing" "PersistentVolumeClaim had no pv name and storageClass name"
+done
+same_message vol-missing
+# A volume in zone-1: both schedulers put the pod on vol-1.
+pv vol-zone-1 ReadWriteMany zone-1
+pvc vol-zoned ReadWriteMany vol-zone-1
+both vol-zoned 100m "$(vol_spec vol-zoned)"
+for who in ours upstream; do
+  check "volumes: $who binds the pod of the zone-1 volume" wait_for 60 bound "$who-vol-zoned"
+  check_eq "volumes: $who puts it in zone-1" vol-1 "$(node_of "$who-vol-zoned")"
+done
+# A volume in a zone without nodes.
+pv vol-zone-9 ReadWriteMany zone-9
+pvc vol-nowhere ReadWriteMany vol-zone-9
+both vol-nowhere 100m "$(vol_spec vol-nowhere)"
+same_message vol-nowhere
+# A ReadWriteOncePod claim: ours binds a first pod, then a second pod of each scheduler finds it in
+# use. With upstream's pod gone, deleting the first pod frees the claim for ours' second (PodDelete).
+pv vol-rwop ReadWriteOncePod
+pvc vol-rwop ReadWriteOncePod vol-rwop
+pod ours-vol-rwop-first default-scheduler 100m "$(vol_spec vol-rwop)"
+check "volumes: ours binds the first pod of the ReadWriteOncePod claim" wait_for 60 bound ours-vol-rwop-first
+sleep 1  # upstream's informer has the bound pod
+both vol-rwop-second 100m "$(vol_spec vol-rwop)"
+same_message vol-rwop-second
+kubectl_admin delete pod upstream-vol-rwop-second --wait=false >/dev/null
+kubectl_admin delete pod ours-vol-rwop-first --wait=false >/dev/null
+check "volumes: deleting the first pod lets ours bind the second" wait_for 60 bound ours-vol-rwop-second
+# An inline GCE disk mounted read-write by a pod on vol-0: a second pod of each scheduler with the
+# same disk, pinned to vol-0, cannot go there.
+gce_spec() { printf ',"nodeSelector":{"kubernetes.io/hostname":"vol-0"},"volumes":[{"name":"d","gcePersistentDisk":{"pdName":"disk-1"}}]'; }
+pod ours-vol-disk-first default-scheduler 100m "$(gce_spec)"
+check "volumes: ours binds the first pod of the GCE disk" wait_for 60 bound ours-vol-disk-first
+sleep 1
+both vol-disk-second 100m "$(gce_spec)"
+same_message vol-disk-second
 
 kill -TERM "$ours_pid"
 wait_for 30 bash -c "! kill -0 $ours_pid 2>/dev/null"

@@ -1,6 +1,7 @@
 // FakeHandle: a framework::Handle for plugin unit tests. It serves a Snapshot built from objects
 // (framework::Snapshot::FromObjects), records the bindings asked of its ClusterApi, drops events,
-// and has no parallelizer and no waiting pods (plugins under unit test must not need them).
+// serves the storage objects a test adds (FakeStorageLister), and has no parallelizer and no
+// waiting pods (plugins under unit test must not need them).
 //
 // Thread-safety: the recorded bindings are locked; everything else is read-only after set-up.
 #pragma once
@@ -62,6 +63,46 @@ class DiscardingEventRecorder final : public framework::EventRecorder {
               std::string /*note*/) override {}
 };
 
+// Serves the claims, volumes and classes a test added (upstream's fake informer listers).
+class FakeStorageLister final : public framework::StorageLister {
+ public:
+  void Add(api::PersistentVolumeClaim claim) {
+    claims_.push_back(std::make_shared<const api::PersistentVolumeClaim>(std::move(claim)));
+  }
+  void Add(api::PersistentVolume volume) {
+    volumes_.push_back(std::make_shared<const api::PersistentVolume>(std::move(volume)));
+  }
+  void Add(api::StorageClass storage_class) {
+    classes_.push_back(std::make_shared<const api::StorageClass>(std::move(storage_class)));
+  }
+  std::shared_ptr<const api::PersistentVolumeClaim> GetPersistentVolumeClaim(
+      std::string_view ns, std::string_view name) const override {
+    for (const auto& claim : claims_) {
+      if (claim->metadata.namespace_ == ns && claim->metadata.name == name) return claim;
+    }
+    return nullptr;
+  }
+  std::shared_ptr<const api::PersistentVolume> GetPersistentVolume(std::string_view name) const override {
+    return Find(volumes_, name);
+  }
+  std::shared_ptr<const api::StorageClass> GetStorageClass(std::string_view name) const override {
+    return Find(classes_, name);
+  }
+
+ private:
+  template <typename T>
+  static std::shared_ptr<const T> Find(const std::vector<std::shared_ptr<const T>>& objects,
+                                       std::string_view name) {
+    for (const auto& object : objects) {
+      if (object->metadata.name == name) return object;
+    }
+    return nullptr;
+  }
+  std::vector<std::shared_ptr<const api::PersistentVolumeClaim>> claims_;
+  std::vector<std::shared_ptr<const api::PersistentVolume>> volumes_;
+  std::vector<std::shared_ptr<const api::StorageClass>> classes_;
+};
+
 class FakeHandle final : public framework::Handle {
  public:
   FakeHandle() : FakeHandle(std::vector<std::shared_ptr<const api::Node>>{}) {}
@@ -84,11 +125,14 @@ class FakeHandle final : public framework::Handle {
   bool RejectWaitingPod(std::string_view /*uid*/) override { return false; }
 
   FakeClusterApi& fake_cluster_api() { return cluster_api_; }
+  const framework::StorageLister* storage_lister() const override { return &storage_; }
+  FakeStorageLister& storage() { return storage_; }
 
  private:
   std::unique_ptr<framework::Snapshot> snapshot_;
   FakeClusterApi cluster_api_;
   DiscardingEventRecorder event_recorder_;
+  FakeStorageLister storage_;
   std::string profile_name_ = std::string(api::kDefaultSchedulerName);
 };
 

@@ -1,6 +1,7 @@
 // Informer event handlers (upstream eventhandlers.go and framework/events.go, v1.34): which node
 // updates raise which events, and where pod and node deltas go (cache, queue, queue events).
 #include "scheduler/event_handlers.h"
+#include "scheduler/storage_object_stores.h"
 
 #include <catch2/catch.hpp>
 
@@ -353,6 +354,69 @@ TEST_CASE("NodeEventHandler: nodes go to the cache and raise NodeAdd / NodeUpdat
     CHECK(harness.cache().NodeTreeOrder().empty());
     CHECK(Moved(harness, waiter));
   }
+}
+
+}  // namespace
+}  // namespace ksched::scheduler
+
+namespace ksched::scheduler {
+namespace {
+
+std::shared_ptr<const api::PersistentVolumeClaim> SharedClaim(std::string name, std::string volume = "") {
+  auto claim = std::make_shared<api::PersistentVolumeClaim>();
+  claim->metadata.name = std::move(name);
+  claim->metadata.namespace_ = "ns1";
+  claim->spec.volume_name = std::move(volume);
+  return claim;
+}
+
+TEST_CASE("StorageEventHandler: stores claims, volumes and classes and raises their events",
+          "[event_handlers]") {
+  // The waiter's rejecting plugin registered PersistentVolumeClaim Add, queued for claim "wanted".
+  Harness harness({ProfileBuilder().Filter(
+      "FakeFilter",
+      [](const api::Pod& pod, const NodeInfo&) {
+        return pod.metadata.name == "waiter" ? Status(framework::Code::kUnschedulable, {"no claim"})
+                                             : Status();
+      },
+      {framework::ClusterEventWithHint{
+          ClusterEvent{EventResource::kPersistentVolumeClaim, action::kAdd, "PersistentVolumeClaimAdd"},
+          [](const api::Pod&, const framework::EventObjects& objects)
+              -> absl::StatusOr<framework::QueueingHint> {
+            REQUIRE(objects.new_pvc != nullptr);
+            return objects.new_pvc->metadata.name == "wanted" ? framework::QueueingHint::kQueue
+                                                              : framework::QueueingHint::kQueueSkip;
+          }}})});
+  const api::Pod waiter = ParkWaiter(harness);
+  StorageObjectStores stores;
+  StorageEventHandler<api::PersistentVolumeClaim> claims(stores.claims(), harness.queue());
+
+  claims.OnAddShared(SharedClaim("other"));
+  CHECK(stores.GetPersistentVolumeClaim("ns1", "other") != nullptr);
+  CHECK(stores.GetPersistentVolumeClaim("ns2", "other") == nullptr);
+  CHECK(harness.Where(waiter) == QueuedIn::kUnschedulable);  // the hint skips it
+  // An update is not the Add the plugin registered for.
+  claims.OnUpdateShared(SharedClaim("other"), SharedClaim("wanted"));
+  CHECK(harness.Where(waiter) == QueuedIn::kUnschedulable);
+  claims.OnAddShared(SharedClaim("wanted", "pv-1"));
+  REQUIRE(stores.GetPersistentVolumeClaim("ns1", "wanted") != nullptr);
+  CHECK(stores.GetPersistentVolumeClaim("ns1", "wanted")->spec.volume_name == "pv-1");
+  CHECK(Moved(harness, waiter));
+  claims.OnDeleteShared(SharedClaim("wanted"));
+  CHECK(stores.GetPersistentVolumeClaim("ns1", "wanted") == nullptr);
+
+  // Volumes and classes are cluster-scoped.
+  StorageEventHandler<api::PersistentVolume> volumes(stores.volumes(), harness.queue());
+  StorageEventHandler<api::StorageClass> classes(stores.classes(), harness.queue());
+  auto pv = std::make_shared<api::PersistentVolume>();
+  pv->metadata.name = "pv-1";
+  volumes.OnAddShared(pv);
+  auto sc = std::make_shared<api::StorageClass>();
+  sc->metadata.name = "fast";
+  classes.OnAddShared(sc);
+  CHECK(stores.GetPersistentVolume("pv-1") == pv);
+  CHECK(stores.GetStorageClass("fast") == sc);
+  CHECK(stores.GetStorageClass("slow") == nullptr);
 }
 
 }  // namespace

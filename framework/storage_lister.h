@@ -1,0 +1,31 @@
+// StorageLister: the PersistentVolumeClaims, PersistentVolumes and StorageClasses the volume
+// plugins read (upstream: the informer factory's listers of these three kinds).
+//
+// Lookups return nullptr for an object the scheduler does not know (upstream's lister NotFound);
+// the plugins turn that into upstream's messages, e.g. `persistentvolumeclaim "data" not found`.
+// The daemon's implementation is scheduler::StorageObjectStores, fed by reflectors; a Handle
+// without one (tools, most tests) returns nullptr from storage_lister(), and the volume plugins
+// then find no claim, volume or class.
+//
+// Ownership: the returned objects are immutable and shared; holding one keeps it alive after the
+// store moved on. Thread-safety: called from the scheduling thread (PreFilter, Filter) and from
+// the queue's event dispatch (queueing hints) concurrently; implementations must be safe for that.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "api/storage.h"
+
+namespace ksched::framework {
+
+class StorageLister {
+ public:
+  virtual ~StorageLister() = default;
+  virtual std::shared_ptr<const api::PersistentVolumeClaim> GetPersistentVolumeClaim(
+      std::string_view ns, std::string_view name) const = 0;
+  virtual std::shared_ptr<const api::PersistentVolume> GetPersistentVolume(std::string_view name) const = 0;
+  virtual std::shared_ptr<const api::StorageClass> GetStorageClass(std::string_view name) const = 0;
+};
+
+}  // namespace ksched::framework

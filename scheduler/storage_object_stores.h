@@ -1,0 +1,112 @@
+// StorageObjectStores: the PersistentVolumeClaims, PersistentVolumes and StorageClasses as their
+// reflectors have them, read by the volume plugins through framework::StorageLister (upstream:
+// the informer factory's listers), and StorageEventHandler<T>, the reflector handler that keeps
+// one of the stores and turns each change into the cluster event the volume plugins registered
+// for (upstream eventhandlers.go buildEvtResHandler: "PersistentVolumeClaimAdd", ...), so that a
+// pod they rejected is retried when its claim, volume or class appears or changes.
+//
+// Ownership: the stores share the objects with the reflectors (immutable). Thread-safety: the
+// lookups are safe from any thread; handler calls come from each reflector's thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "api/storage.h"
+#include "framework/cluster_event.h"
+#include "framework/storage_lister.h"
+#include "scheduler/in_flight_events.h"
+#include "scheduler/namespaced_object_store.h"
+#include "scheduler/scheduling_queue.h"
+
+namespace ksched::scheduler {
+
+class StorageObjectStores final : public framework::StorageLister {
+ public:
+  std::shared_ptr<const api::PersistentVolumeClaim> GetPersistentVolumeClaim(
+      std::string_view ns, std::string_view name) const override {
+    return claims_->Get(ns, name);
+  }
+  std::shared_ptr<const api::PersistentVolume> GetPersistentVolume(std::string_view name) const override {
+    return volumes_->Get("", name);
+  }
+  std::shared_ptr<const api::StorageClass> GetStorageClass(std::string_view name) const override {
+    return classes_->Get("", name);
+  }
+
+  const std::shared_ptr<NamespacedObjectStore<api::PersistentVolumeClaim>>& claims() const { return claims_; }
+  const std::shared_ptr<NamespacedObjectStore<api::PersistentVolume>>& volumes() const { return volumes_; }
+  const std::shared_ptr<NamespacedObjectStore<api::StorageClass>>& classes() const { return classes_; }
+
+ private:
+  std::shared_ptr<NamespacedObjectStore<api::PersistentVolumeClaim>> claims_ =
+      std::make_shared<NamespacedObjectStore<api::PersistentVolumeClaim>>();
+  std::shared_ptr<NamespacedObjectStore<api::PersistentVolume>> volumes_ =
+      std::make_shared<NamespacedObjectStore<api::PersistentVolume>>();
+  std::shared_ptr<NamespacedObjectStore<api::StorageClass>> classes_ =
+      std::make_shared<NamespacedObjectStore<api::StorageClass>>();
+};
+
+// Where a kind's objects go in an event, and its resource and label stem.
+template <typename T>
+struct StorageEventKind;
+template <>
+struct StorageEventKind<api::PersistentVolumeClaim> {
+  static constexpr framework::EventResource kResource = framework::EventResource::kPersistentVolumeClaim;
+  static constexpr std::string_view kLabel = "PersistentVolumeClaim";
+  static constexpr auto kOld = &SharedEventObjects::Storage::old_pvc;
+  static constexpr auto kNew = &SharedEventObjects::Storage::new_pvc;
+};
+template <>
+struct StorageEventKind<api::PersistentVolume> {
+  static constexpr framework::EventResource kResource = framework::EventResource::kPersistentVolume;
+  static constexpr std::string_view kLabel = "PersistentVolume";
+  static constexpr auto kOld = &SharedEventObjects::Storage::old_pv;
+  static constexpr auto kNew = &SharedEventObjects::Storage::new_pv;
+};
+template <>
+struct StorageEventKind<api::StorageClass> {
+  static constexpr framework::EventResource kResource = framework::EventResource::kStorageClass;
+  static constexpr std::string_view kLabel = "StorageClass";
+  static constexpr auto kOld = &SharedEventObjects::Storage::old_storage_class;
+  static constexpr auto kNew = &SharedEventObjects::Storage::new_storage_class;
+};
+
+template <typename T>
+class StorageEventHandler final : public client::ReflectorHandler<T> {
+ public:
+  using Shared = std::shared_ptr<const T>;
+  StorageEventHandler(std::shared_ptr<NamespacedObjectStore<T>> store, SchedulingQueue& queue)
+      : store_(std::move(store)), queue_(queue) {}
+
+  void OnAddShared(const Shared& object) override {
+    store_->OnAddShared(object);
+    Raise(framework::action::kAdd, "Add", nullptr, object);
+  }
+  void OnUpdateShared(const Shared& old, const Shared& now) override {
+    store_->OnUpdateShared(old, now);
+    Raise(framework::action::kUpdate, "Update", old, now);
+  }
+  void OnDeleteShared(const Shared& last_known) override {
+    store_->OnDeleteShared(last_known);
+    Raise(framework::action::kDelete, "Delete", last_known, nullptr);
+  }
+
+ private:
+  void Raise(framework::ActionType action, std::string_view verb, Shared old, Shared now) {
+    using Kind = StorageEventKind<T>;
+    SharedEventObjects objects;
+    objects.storage.*Kind::kOld = std::move(old);
+    objects.storage.*Kind::kNew = std::move(now);
+    queue_.MoveAllToActiveOrBackoffQueue(
+        framework::ClusterEvent{Kind::kResource, action, std::string(Kind::kLabel) + std::string(verb)},
+        objects);
+  }
+
+  std::shared_ptr<NamespacedObjectStore<T>> store_;
+  SchedulingQueue& queue_;
+};
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,127 @@
+// Decoding of the storage objects of api/storage.h (PersistentVolumeClaim, PersistentVolume,
+// StorageClass) through DecodeList and DecodeWatchEvent, as a v1.34 API server returns them
+// (`kubectl get -o json`, trimmed); expected values are read off the JSON by hand.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <string_view>
+
+#include "api/json_decode.h"
+#include "api/storage.h"
+
+namespace {
+
+using ksched::api::DecodeList;
+using ksched::api::DecodeWatchEvent;
+using ksched::api::DecodeWatchEventInSitu;
+using ksched::api::Labels;
+using ksched::api::PersistentVolume;
+using ksched::api::PersistentVolumeClaim;
+using ksched::api::StorageClass;
+
+template <typename T>
+std::string WatchErrorOf(std::string_view json) {
+  auto event = DecodeWatchEvent<T>(json);
+  if (event.ok()) return "<ok>";
+  return std::string(event.status().message());
+}
+
+constexpr std::string_view kClaimEvent = R"json({"type": "MODIFIED", "object": {
+  "kind": "PersistentVolumeClaim", "apiVersion": "v1",
+  "metadata": {"name": "data-web-0", "namespace": "shop", "uid": "u-1", "resourceVersion": "91",
+               "annotations": {"pv.kubernetes.io/bind-completed": "yes",
+                               "volume.beta.kubernetes.io/storage-class": "fast"},
+               "finalizers": ["kubernetes.io/pvc-protection"],
+               "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "web", "uid": "s"}]},
+  "spec": {"accessModes": ["ReadWriteOnce", "ReadWriteOncePod"],
+           "resources": {"requests": {"storage": "1Gi"}},
+           "storageClassName": "standard", "volumeMode": "Filesystem", "volumeName": "pvc-123"},
+  "status": {"phase": "Bound", "accessModes": ["ReadWriteOnce"], "capacity": {"storage": "1Gi"}}
+}})json";
+
+TEST_CASE("DecodeWatchEvent<PersistentVolumeClaim>: access modes, volume, class and annotations",
+          "[api][json]") {
+  auto event = DecodeWatchEvent<PersistentVolumeClaim>(kClaimEvent);
+  REQUIRE(event.ok());
+  const PersistentVolumeClaim& claim = event->object;
+  CHECK(claim.metadata.name == "data-web-0");
+  CHECK(claim.metadata.namespace_ == "shop");
+  CHECK(claim.metadata.resource_version == "91");
+  CHECK(claim.metadata.owner_references.empty());
+  CHECK(claim.spec.access_modes == std::vector<std::string>{"ReadWriteOnce", "ReadWriteOncePod"});
+  CHECK(claim.spec.volume_name == "pvc-123");
+  CHECK(claim.spec.storage_class_name == "standard");
+  CHECK(ksched::api::HasAccessMode(claim, "ReadWriteOncePod"));
+  CHECK_FALSE(ksched::api::HasAccessMode(claim, "ReadWriteMany"));
+  // The beta annotation wins over spec.storageClassName, as upstream's GetPersistentVolumeClaimClass.
+  CHECK(ksched::api::PersistentVolumeClaimClass(claim) == "fast");
+
+  std::string buffer(kClaimEvent);
+  auto in_situ = DecodeWatchEventInSitu<PersistentVolumeClaim>(buffer);
+  REQUIRE(in_situ.ok());
+  CHECK(in_situ->object == claim);
+}
+
+TEST_CASE("DecodeList<PersistentVolumeClaim>: a class that is absent, null or empty", "[api][json]") {
+  auto list = DecodeList<PersistentVolumeClaim>(std::string_view(R"json({
+    "kind": "PersistentVolumeClaimList", "apiVersion": "v1", "metadata": {"resourceVersion": "5"},
+    "items": [
+      {"metadata": {"name": "absent", "namespace": "a"}, "spec": {"accessModes": ["ReadWriteOnce"]}},
+      {"metadata": {"name": "null", "namespace": "a"}, "spec": {"storageClassName": null}},
+      {"metadata": {"name": "empty", "namespace": "a"}, "spec": {"storageClassName": ""}}
+    ]})json"));
+  REQUIRE(list.ok());
+  REQUIRE(list->items.size() == 3);
+  CHECK_FALSE(list->items[0].spec.storage_class_name.has_value());
+  CHECK_FALSE(list->items[1].spec.storage_class_name.has_value());
+  CHECK(list->items[2].spec.storage_class_name == "");
+  for (const PersistentVolumeClaim& claim : list->items) {
+    CHECK(ksched::api::PersistentVolumeClaimClass(claim).empty());
+    CHECK(claim.spec.volume_name.empty());
+  }
+}
+
+TEST_CASE("DecodeList<PersistentVolume> and DecodeList<StorageClass>: labels, binding mode", "[api][json]") {
+  auto volumes = DecodeList<PersistentVolume>(std::string_view(R"json({
+    "kind": "PersistentVolumeList", "apiVersion": "v1", "metadata": {"resourceVersion": "8"},
+    "items": [{"metadata": {"name": "pv-1", "labels": {"topology.kubernetes.io/zone": "zone-1"},
+                            "annotations": {"pv.kubernetes.io/provisioned-by": "x"}},
+               "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+                        "claimRef": {"namespace": "a", "name": "c"}, "hostPath": {"path": "/tmp"}},
+               "status": {"phase": "Bound"}}]})json"));
+  REQUIRE(volumes.ok());
+  REQUIRE(volumes->items.size() == 1);
+  CHECK(volumes->items[0].metadata.name == "pv-1");
+  CHECK(volumes->items[0].metadata.labels == Labels{{"topology.kubernetes.io/zone", "zone-1"}});
+  CHECK(volumes->items[0].metadata.annotations.empty());
+
+  auto classes = DecodeList<StorageClass>(std::string_view(R"json({
+    "kind": "StorageClassList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "9"},
+    "items": [{"metadata": {"name": "fast", "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}},
+               "provisioner": "ebs.csi.aws.com", "reclaimPolicy": "Delete",
+               "volumeBindingMode": "WaitForFirstConsumer", "allowVolumeExpansion": true},
+              {"metadata": {"name": "old"}, "provisioner": "p"}]})json"));
+  REQUIRE(classes.ok());
+  REQUIRE(classes->items.size() == 2);
+  CHECK(classes->items[0].provisioner == "ebs.csi.aws.com");
+  CHECK(classes->items[0].volume_binding_mode == "WaitForFirstConsumer");
+  CHECK(classes->items[0].metadata.annotations.empty());
+  CHECK_FALSE(classes->items[1].volume_binding_mode.has_value());
+}
+
+TEST_CASE("Decoding the storage objects: errors name the field's path and the kind", "[api][json]") {
+  CHECK(WatchErrorOf<PersistentVolumeClaim>(
+            R"({"type":"ADDED","object":{"metadata":{"name":"c"},"spec":{"accessModes":"ReadWriteOnce"}}})") ==
+        "object.spec.accessModes: expected an array, got string");
+  CHECK(WatchErrorOf<PersistentVolumeClaim>(
+            R"({"type":"ADDED","object":{"metadata":{"name":"c"},"spec":{"volumeName":3}}})") ==
+        "object.spec.volumeName: expected a string, got number");
+  CHECK(WatchErrorOf<StorageClass>(R"({"type":"ADDED","object":{"metadata":{"name":"s"},"volumeBindingMode":1}})") ==
+        "object.volumeBindingMode: expected a string, got number");
+  CHECK(WatchErrorOf<PersistentVolume>(R"({"type":"ADDED","object":{"metadata":{"labels":{}}}})") ==
+        "object.metadata.name: required field is missing or empty");
+  CHECK(WatchErrorOf<StorageClass>(R"({"type":"ADDED","object":{"kind":"PersistentVolume","metadata":{"name":"s"}}})") ==
+        "object.kind: expected \"StorageClass\", got \"PersistentVolume\"");
+}
+
+}  // namespace
