@@ -94,6 +94,8 @@ bool SatisfiesVolumeConflicts(const api::Pod& pod, const std::vector<framework::
 std::pair<framework::PreFilterResult, framework::Status> VolumeRestrictions::PreFilter(
     framework::CycleState& state, const api::Pod& pod,
     const std::vector<framework::NodeInfo*>& /*nodes*/) {
+  // Most pods have no volume: skip them before building any state.
+  if (pod.spec.volumes.empty()) return {{}, framework::Status(framework::Code::kSkip)};
   const bool needs_check = std::any_of(pod.spec.volumes.begin(), pod.spec.volumes.end(),
                                        [](const api::Volume& v) { return NeedsRestrictionsCheck(v); });
   // Every claim the pod names must exist (upstream readWriteOncePodPVCsForPod).
