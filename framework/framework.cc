@@ -381,7 +381,10 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
                                       Quoted(profile_name_));
   }
   // Without a ClusterApi nothing can bind asynchronously (and DefaultBinder must not ask it).
-  binds_without_blocking_ = pre_bind_.empty() && post_bind_.empty() && services_.cluster_api != nullptr;
+  // PreBind plugins with a PreFlight leave the decision to each pod (PreBindNeedsThread).
+  binds_without_blocking_ =
+      std::all_of(pre_bind_.begin(), pre_bind_.end(), [](PreBindPlugin* p) { return p->HasPreBindPreFlight(); }) &&
+      post_bind_.empty() && services_.cluster_api != nullptr;
   for (BindPlugin* plugin : bind_) {
     auto* async = dynamic_cast<AsyncBindPlugin*>(plugin);
     if (async == nullptr || !binds_without_blocking_ || !async->CanBindAsync()) {
@@ -1044,6 +1047,14 @@ Status Framework::RunPreBindPlugins(CycleState& state, const api::Pod& pod,
   }();
   if (timed) ObserveExtensionPoint(ExtensionPoint::kPreBind, result.code(), start);
   return result;
+}
+
+bool Framework::PreBindNeedsThread(CycleState& state, const api::Pod& pod, const std::string& node_name) {
+  for (PreBindPlugin* plugin : pre_bind_) {
+    // Success (work to do) or an error (PreBind reports it on the blocking path) both need it.
+    if (plugin->PreBindPreFlight(state, pod, node_name).code() != Code::kSkip) return true;
+  }
+  return false;
 }
 
 Status Framework::RunBindPlugins(CycleState& state, const api::Pod& pod,

@@ -63,6 +63,8 @@ struct FrameworkServices {
   std::function<std::optional<api::Labels>(std::string_view)> namespace_labels;  // optional
   const SpreadSelectorLister* spread_selector_lister = nullptr;  // optional
   const StorageLister* storage_lister = nullptr;                 // optional
+  // optional: whether the pod informer has pod (namespace, name); unset: unknown.
+  std::function<bool(std::string_view, std::string_view)> pod_exists;
   MetricsRecorder* metrics_recorder = nullptr;  // optional: nullptr measures nothing
   NodeMetricsProvider* node_metrics = nullptr;  // optional: per-node metrics for score plugins
   // optional: the informer's PodDisruptionBudgets (preemption); unset: none.
@@ -97,6 +99,10 @@ class Framework final : public Handle {
     return services_.spread_selector_lister;
   }
   const StorageLister* storage_lister() const override { return services_.storage_lister; }
+  std::optional<bool> PodExists(std::string_view ns, std::string_view name) const override {
+    if (!services_.pod_exists) return std::nullopt;
+    return services_.pod_exists(ns, name);
+  }
   NodeMetricsProvider* node_metrics() override { return services_.node_metrics; }
 
   // --- Configuration as built ---------------------------------------------------------------
@@ -233,10 +239,15 @@ class Framework final : public Handle {
   Status RunBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
   void RunPostBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
 
-  // Whether a binding cycle of this profile can run without a thread blocked on it: no PreBind and
-  // no PostBind plugins, and every Bind plugin an AsyncBindPlugin that CanBindAsync. Fixed at
-  // Create.
+  // Whether a binding cycle of this profile can run without a thread blocked on it: no PostBind
+  // plugins, every PreBind plugin with a PreFlight (whether a given pod's PreBind blocks is then
+  // PreBindNeedsThread's answer), and every Bind plugin an AsyncBindPlugin that CanBindAsync.
+  // Fixed at Create.
   bool BindsWithoutBlocking() const { return binds_without_blocking_; }
+  bool HasPreBindPlugins() const { return !pre_bind_.empty(); }
+  // Runs the PreBind plugins' PreFlights (scheduling thread, after Permit): true when one of them
+  // has work for this pod (or failed), which needs the blocking binding cycle on a pool thread.
+  bool PreBindNeedsThread(CycleState& state, const api::Pod& pod, const std::string& node_name);
   // Whether `uid` waits at Permit (WaitOnPermit would block for it).
   bool IsWaitingOnPermit(std::string_view uid) const;
   // RunBindPlugins without blocking (only when BindsWithoutBlocking()): starts the first Bind

@@ -53,6 +53,21 @@ class ClusterApi {
   virtual Status EvictVictim(const api::Pod& victim, const std::string& condition_message) = 0;
   // Clears status.nominatedNodeName of a pod.
   virtual Status ClearNominatedNodeName(const api::Pod& pod) = 0;
+  // VolumeBinding's writes (upstream: PersistentVolumes().Update, PersistentVolumeClaims().Update
+  // of the assumed object): a JSON merge PATCH of a PersistentVolume or a claim. `merge_patch`
+  // carries metadata.resourceVersion, so a concurrent change fails with a Conflict as upstream's
+  // Update does. On success `resource_version` gets the object's new resourceVersion. Blocking;
+  // the default refuses (a ClusterApi without volume writes).
+  virtual Status PatchPersistentVolume(const std::string& name, const std::string& merge_patch,
+                                       std::string& resource_version) {
+    (void)name, (void)merge_patch, (void)resource_version;
+    return Status::FromError("this scheduler cannot write PersistentVolumes");
+  }
+  virtual Status PatchPersistentVolumeClaim(const std::string& ns, const std::string& name,
+                                            const std::string& merge_patch, std::string& resource_version) {
+    (void)ns, (void)name, (void)merge_patch, (void)resource_version;
+    return Status::FromError("this scheduler cannot write PersistentVolumeClaims");
+  }
 };
 
 // events.k8s.io/v1 events about pods (upstream events.EventRecorder), asynchronous and lossy under
@@ -100,6 +115,12 @@ class Handle {
   // The claims, volumes and classes for the volume plugins (framework/storage_lister.h); nullptr
   // while the scheduler does not provide them (the volume plugins then find none).
   virtual const StorageLister* storage_lister() const { return nullptr; }
+  // Whether the pod informer still has pod `name` of namespace `ns` (VolumeBinding stops waiting
+  // for a deleted pod's claims); nullopt when the scheduler does not say. Safe from any thread.
+  virtual std::optional<bool> PodExists(std::string_view ns, std::string_view name) const {
+    (void)ns, (void)name;
+    return std::nullopt;
+  }
 
   // Per-node metrics for score plugins (framework/node_metrics.h); nullptr when the scheduler
   // provides none (the metrics plugins then score every node neutral).

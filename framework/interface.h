@@ -204,6 +204,17 @@ class PermitPlugin : public virtual Plugin {
 class PreBindPlugin : public virtual Plugin {
  public:
   virtual Status PreBind(CycleState& state, const api::Pod& pod, const std::string& node_name) = 0;
+  // Whether the plugin implements PreBindPreFlight (fixed for its lifetime). A profile whose
+  // PreBind plugins all do can still bind without a thread per pod: only the pods for which a
+  // PreFlight does not Skip take the blocking path (Framework::PreBindNeedsThread).
+  virtual bool HasPreBindPreFlight() const { return false; }
+  // Upstream's PreBindPreFlight: Skip when PreBind has nothing to do for this pod (PreBind then
+  // returns at once without blocking), Success when it has, an error to fail the binding cycle.
+  // Called on the scheduling thread after Reserve and Permit; must not block.
+  virtual Status PreBindPreFlight(CycleState& state, const api::Pod& pod, const std::string& node_name) {
+    (void)state, (void)pod, (void)node_name;
+    return Status();
+  }
 };
 
 class BindPlugin : public virtual Plugin {

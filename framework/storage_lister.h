@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "api/storage.h"
 
@@ -26,6 +27,8 @@ class StorageLister {
       std::string_view ns, std::string_view name) const = 0;
   virtual std::shared_ptr<const api::PersistentVolume> GetPersistentVolume(std::string_view name) const = 0;
   virtual std::shared_ptr<const api::StorageClass> GetStorageClass(std::string_view name) const = 0;
+  // Every PersistentVolume, in name order (VolumeBinding's candidates for unbound claims).
+  virtual std::vector<std::shared_ptr<const api::PersistentVolume>> ListPersistentVolumes() const = 0;
 };
 
 }  // namespace ksched::framework

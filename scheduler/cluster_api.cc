@@ -1,5 +1,7 @@
 #include "scheduler/cluster_api.h"
 
+#include <rapidjson/document.h>
+
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -160,6 +162,44 @@ framework::Status RestClusterApi::ClearNominatedNodeName(const api::Pod& pod) {
   const absl::Status status = PatchPodStatus(*client_, pod, new_status);
   if (!status.ok()) return ErrorStatus(status);
   return {};
+}
+
+namespace {
+
+// metadata.resourceVersion of an API server's response body, or "" when it has none.
+std::string ResourceVersionOf(const std::string& body) {
+  rapidjson::Document document;
+  document.Parse(body.data(), body.size());
+  if (document.HasParseError() || !document.IsObject()) return "";
+  auto metadata = document.FindMember("metadata");
+  if (metadata == document.MemberEnd() || !metadata->value.IsObject()) return "";
+  auto version = metadata->value.FindMember("resourceVersion");
+  if (version == metadata->value.MemberEnd() || !version->value.IsString()) return "";
+  return std::string(version->value.GetString(), version->value.GetStringLength());
+}
+
+framework::Status MergePatch(client::RestClient& client, const std::string& path, const std::string& patch,
+                             std::string& resource_version) {
+  absl::StatusOr<std::string> body = client.Patch(path, client::PatchType::kMerge, patch);
+  if (!body.ok()) return ErrorStatus(body.status());
+  resource_version = ResourceVersionOf(*body);
+  return {};
+}
+
+}  // namespace
+
+framework::Status RestClusterApi::PatchPersistentVolume(const std::string& name, const std::string& merge_patch,
+                                                        std::string& resource_version) {
+  return MergePatch(*client_, client::ResourcePath().Resource("persistentvolumes").Name(name).String(),
+                    merge_patch, resource_version);
+}
+
+framework::Status RestClusterApi::PatchPersistentVolumeClaim(const std::string& ns, const std::string& name,
+                                                             const std::string& merge_patch,
+                                                             std::string& resource_version) {
+  return MergePatch(*client_,
+                    client::ResourcePath().Namespace(ns).Resource("persistentvolumeclaims").Name(name).String(),
+                    merge_patch, resource_version);
 }
 
 }  // namespace ksched::scheduler

@@ -1,6 +1,6 @@
 // The API writes of the scheduling loop and its plugins, over the REST client (kube-scheduler
 // v1.34): binding (DefaultBinder), preempting a victim (preemption's PreemptPod), clearing a
-// nominated node, and the PodScheduled condition of a failed attempt (schedule_one.go updatePod).
+// nominated node, binding and provisioning volumes (VolumeBinding), and the PodScheduled condition of a failed attempt (schedule_one.go updatePod).
 //
 // Status writes go through PatchPodStatus (upstream util.PatchPodStatus): a strategic-merge PATCH
 // of pods/{name}/status with the patch of scheduler/pod_status_patch.h, none at all when the
@@ -58,6 +58,13 @@ class RestClusterApi final : public framework::ClusterApi {
   // Patches status.nominatedNodeName away ({"status":{"nominatedNodeName":null}}); nothing is sent
   // when the pod has none.
   framework::Status ClearNominatedNodeName(const api::Pod& pod) override;
+  // JSON merge PATCH of persistentvolumes/{name} or a claim (VolumeBinding's PreBind); the new
+  // resourceVersion is read off the response.
+  framework::Status PatchPersistentVolume(const std::string& name, const std::string& merge_patch,
+                                          std::string& resource_version) override;
+  framework::Status PatchPersistentVolumeClaim(const std::string& ns, const std::string& name,
+                                               const std::string& merge_patch,
+                                               std::string& resource_version) override;
 
  private:
   std::shared_ptr<client::RestClient> client_;

@@ -5,7 +5,7 @@
 // nothing is copied.
 //
 // Ownership: shares the objects with the reflector; they are immutable. Thread-safety: the handler
-// calls come from the reflector thread; Get, ForEachIn and size are safe from any thread (one
+// calls come from the reflector thread; Get, ForEachIn, ListIn and size are safe from any thread (one
 // shared mutex: readers do not block each other). ForEachIn calls `fn` under the read lock: `fn`
 // must not call back into the store's writers.
 #pragma once
@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "client/reflector.h"
 
@@ -58,6 +59,17 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
     auto it = by_namespace_.find(ns);
     if (it == by_namespace_.end()) return;
     for (const auto& [name, object] : it->second) fn(*object);
+  }
+
+  // The objects of namespace `ns`, in name order.
+  std::vector<Shared> ListIn(std::string_view ns) const {
+    std::shared_lock lock(mu_);
+    std::vector<Shared> out;
+    auto it = by_namespace_.find(ns);
+    if (it == by_namespace_.end()) return out;
+    out.reserve(it->second.size());
+    for (const auto& [name, object] : it->second) out.push_back(object);
+    return out;
   }
 
   std::size_t size() const {

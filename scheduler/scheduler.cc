@@ -26,11 +26,13 @@ FitError SingleNodeFitError(const std::string& node, const framework::Status& st
   return fit_error;
 }
 
-// The binding pool's size: `binding_threads`, unless every profile binds without blocking.
+// The binding pool's size: `binding_threads`, unless every profile binds without blocking and
+// has no PreBind plugins.
 int BindingPoolThreads(int binding_threads,
                        const std::map<std::string, framework::Framework*, std::less<>>& profiles) {
   for (const auto& [name, framework] : profiles) {
-    if (!framework->BindsWithoutBlocking()) return binding_threads;
+    // PreBind plugins may need the pool for some pods (it starts its threads as they are needed).
+    if (!framework->BindsWithoutBlocking() || framework->HasPreBindPlugins()) return binding_threads;
   }
   return std::min(binding_threads, kFailurePoolThreads);
 }
@@ -142,7 +144,8 @@ bool Scheduler::ScheduleOne() {
   // The binding cycle owns the pod from here. What only Filter and Score read is freed now, not
   // when the bind returns (many binds are in flight at once).
   state->DropSchedulingCycleOnlyData();
-  if (framework->BindsWithoutBlocking() && !framework->IsWaitingOnPermit(pod.metadata.uid)) {
+  if (framework->BindsWithoutBlocking() && !framework->IsWaitingOnPermit(pod.metadata.uid) &&
+      !framework->PreBindNeedsThread(*state, assumed->pod(), result.suggested_host)) {
     StartAsyncBinding(std::make_shared<AsyncBinding>(AsyncBinding{
         framework, std::move(state), std::move(result), std::move(pod_info), std::move(assumed), start}));
     return true;
@@ -275,7 +278,8 @@ void Scheduler::StartAsyncBinding(std::shared_ptr<AsyncBinding> binding) {
   queue_.Done(binding->assumed->pod().metadata.uid);
   binding_window_.Run([this, binding = std::move(binding)]() mutable {
     AsyncBinding& started = *binding;
-    // No PreBind plugins (BindsWithoutBlocking), but the extension point is timed as upstream's.
+    // Every PreBind plugin's PreFlight skipped (PreBind returns at once), but the extension point
+    // runs and is timed as upstream's.
     if (framework::Status pre_bound = started.framework->RunPreBindPlugins(
             *started.state, started.assumed->pod(), started.result.suggested_host);
         !pre_bound.IsSuccess()) {

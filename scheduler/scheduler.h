@@ -3,8 +3,9 @@
 // Score, assume in the cache, Reserve, Permit), start the binding cycle, and take the next pod at
 // once. The binding cycle runs one of two ways:
 //   - without a thread: when the profile binds without blocking (Framework::BindsWithoutBlocking:
-//     no PreBind or PostBind plugins, DefaultBinder over RestClusterApi) and the pod does not wait
-//     at Permit, the scheduling thread starts the Bind plugins' asynchronous POST and the REST
+//     no PostBind plugins, PreBind plugins only with a PreFlight, DefaultBinder over
+//     RestClusterApi), the pod does not wait at Permit and no PreBind PreFlight has work for it
+//     (VolumeBinding: every claim already bound), the scheduling thread starts the Bind plugins' asynchronous POST and the REST
 //     client's callback finishes the cycle (FinishBinding, the Scheduled event, metrics) on the
 //     transport's thread. At most `binding_threads` such bindings are in flight (BindingWindow),
 //     as with the pool; a failure's handling (Unreserve, requeue, status write) goes to the pool.
@@ -65,7 +66,8 @@ class PodStatusWriter {
                                            std::optional<framework::NominatingInfo> nominating) = 0;
 };
 
-// The binding pool's threads when every profile binds without blocking (only failures use it).
+// The binding pool's threads when every profile binds without blocking and has no PreBind
+// plugins (only failures use it).
 inline constexpr int kFailurePoolThreads = 2;
 
 struct SchedulerOptions {

@@ -214,6 +214,10 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     services.pod_disruption_budgets = [store = impl->pdb_store] { return store->List(); };
     services.spread_selector_lister = impl->workload_selectors.get();
     services.storage_lister = impl->storage.get();
+    services.pod_exists = [raw = impl.get()](std::string_view ns, std::string_view name) {
+      if (raw->pod_reflector == nullptr) return true;  // not watching yet: assume it is there
+      return raw->pod_reflector->Get(std::string(ns) + "/" + std::string(name)).has_value();
+    };
     services.namespace_labels = [store = impl->namespaces](std::string_view name) -> std::optional<api::Labels> {
       const std::shared_ptr<const api::Namespace> ns = store->Get("", name);
       if (ns == nullptr) return std::nullopt;

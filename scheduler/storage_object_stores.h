@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "api/storage.h"
 #include "framework/cluster_event.h"
@@ -34,6 +35,9 @@ class StorageObjectStores final : public framework::StorageLister {
   }
   std::shared_ptr<const api::StorageClass> GetStorageClass(std::string_view name) const override {
     return classes_->Get("", name);
+  }
+  std::vector<std::shared_ptr<const api::PersistentVolume>> ListPersistentVolumes() const override {
+    return volumes_->ListIn("");
   }
 
   const std::shared_ptr<NamespacedObjectStore<api::PersistentVolumeClaim>>& claims() const { return claims_; }

@@ -1,10 +1,11 @@
 #include "scheduler/worker_pool.h"
 
+#include <algorithm>
+
 namespace ksched::scheduler {
 
-WorkerPool::WorkerPool(int threads) {
-  threads_.reserve(static_cast<std::size_t>(threads));
-  for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Worker(); });
+WorkerPool::WorkerPool(int threads) : max_threads_(static_cast<std::size_t>(std::max(threads, 1))) {
+  threads_.reserve(max_threads_);
 }
 
 WorkerPool::~WorkerPool() { Stop(); }
@@ -14,7 +15,12 @@ void WorkerPool::Submit(std::function<void()> task) {
     std::lock_guard lock(mu_);
     if (!stopping_) {
       tasks_.push_back(std::move(task));
-      cv_.notify_one();
+      // Every idle thread will take one queued task; start one more for the rest, if allowed.
+      if (tasks_.size() > idle_ && threads_.size() < max_threads_) {
+        threads_.emplace_back([this] { Worker(); });
+      } else {
+        cv_.notify_one();
+      }
       return;
     }
   }
@@ -22,14 +28,14 @@ void WorkerPool::Submit(std::function<void()> task) {
 }
 
 void WorkerPool::Stop() {
+  std::vector<std::thread> threads;
   {
     std::lock_guard lock(mu_);
-    if (stopping_ && threads_.empty()) return;
     stopping_ = true;
+    threads.swap(threads_);  // no thread starts once stopping_ is set
   }
   cv_.notify_all();
-  for (std::thread& thread : threads_) thread.join();
-  threads_.clear();
+  for (std::thread& thread : threads) thread.join();
 }
 
 std::size_t WorkerPool::in_flight() const {
@@ -37,10 +43,17 @@ std::size_t WorkerPool::in_flight() const {
   return tasks_.size() + running_;
 }
 
+std::size_t WorkerPool::threads_started() const {
+  std::lock_guard lock(mu_);
+  return threads_.size();
+}
+
 void WorkerPool::Worker() {
   std::unique_lock lock(mu_);
   while (true) {
+    ++idle_;
     cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+    --idle_;
     if (tasks_.empty()) return;  // stopping and drained
     std::function<void()> task = std::move(tasks_.front());
     tasks_.pop_front();

@@ -2,7 +2,9 @@
 // its binding cycles (WaitOnPermit, PreBind, Bind, PostBind) on one, so that the scheduling thread
 // hands a pod over and takes the next one at once, and writes pod statuses on another. Upstream
 // starts a goroutine per pod; a fixed pool bounds the calls in flight (and the API load) instead:
-// with `threads` workers at most that many tasks wait on the API server at a time.
+// with `threads` workers at most that many tasks wait on the API server at a time. Threads start
+// as they are needed (a task submitted while none is idle starts one, up to `threads`), so that a
+// pool sized for rare blocking work (VolumeBinding's PreBind waits) costs nothing until used.
 //
 // Thread-safety: Submit from any thread. The destructor (or Stop) runs every task already
 // submitted, then joins.
@@ -30,6 +32,8 @@ class WorkerPool {
   void Stop();
   // Tasks queued or running.
   std::size_t in_flight() const;
+  // Threads started so far (at most `threads`).
+  std::size_t threads_started() const;
 
  private:
   void Worker();
@@ -38,8 +42,10 @@ class WorkerPool {
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;  // guarded by mu_
   std::size_t running_ = 0;                  // guarded by mu_
+  std::size_t idle_ = 0;                     // threads waiting for a task; guarded by mu_
+  std::size_t max_threads_;
   bool stopping_ = false;                    // guarded by mu_
-  std::vector<std::thread> threads_;
+  std::vector<std::thread> threads_;         // guarded by mu_ (grows in Submit)
 };
 
 }  // namespace ksched::scheduler

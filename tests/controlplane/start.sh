@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# start.sh [--with-kcm] [--owner PID] [--api-port PORT] [--dir DIR]
+# start.sh [--with-kcm] [--kcm-controllers LIST] [--owner PID] [--api-port PORT] [--dir DIR]
 #
 # Starts a real control plane on 127.0.0.1: etcd + kube-apiserver (+ kube-controller-manager with
-# only the deployment, replicaset, garbage-collector and namespace controllers, with --with-kcm),
+# only the deployment, replicaset, garbage-collector and namespace controllers, with --with-kcm;
+# --kcm-controllers names others, e.g. persistentvolume-binder-controller, and implies --with-kcm),
 # with a fresh PKI, on free loopback ports, and waits for /readyz.
 #
 # Prints the run directory on stdout (progress goes to stderr). It holds:
@@ -23,9 +24,11 @@ log() { printf '[controlplane/start] %s\n' "$*" >&2; }
 fail() { log "FAILED at step: $*"; [ -n "${dir:-}" ] && "$here/stop.sh" "$dir" >/dev/null 2>&1 || true; exit 1; }
 
 with_kcm=0 owner=none api_port_wish="" dir=""
+kcm_controllers=deployment-controller,replicaset-controller,garbage-collector-controller,namespace-controller
 while [ $# -gt 0 ]; do
   case "$1" in
     --with-kcm) with_kcm=1 ;;
+    --kcm-controllers) with_kcm=1; kcm_controllers=${2:?--kcm-controllers needs a list}; shift ;;
     --owner) owner=${2:?--owner needs a PID}; shift ;;
     --api-port) api_port_wish=${2:?--api-port needs a port}; shift ;;
     --dir) dir=${2:?--dir needs a path}; shift ;;
@@ -176,7 +179,7 @@ if [ "$with_kcm" = 1 ]; then
     read -r kcm_port < <(free_ports 1)
     "$bin/kube-controller-manager" --kubeconfig="$dir/admin.kubeconfig" \
       --authentication-kubeconfig="$dir/admin.kubeconfig" --authorization-kubeconfig="$dir/admin.kubeconfig" \
-      --controllers=deployment-controller,replicaset-controller,garbage-collector-controller,namespace-controller \
+      --controllers="$kcm_controllers" \
       --leader-elect=false --bind-address=127.0.0.1 --secure-port="$kcm_port" \
       --kube-api-qps=5000 --kube-api-burst=10000 --v=1 > "$dir/logs/kube-controller-manager.log" 2>&1 &
     kcm_pid=$!

@@ -21,14 +21,23 @@
 #   - volumes: a claim that does not exist, then one unbound without a class, a bound volume in
 #     one zone, one in a zone without nodes, a ReadWriteOncePod claim in use (and freed), an inline
 #     GCE disk in use on the node: the same nodes or, byte for byte, the same messages as upstream's
-#     (VolumeRestrictions and VolumeZone run in both);
+#     (VolumeRestrictions, VolumeBinding and VolumeZone run in both);
+#   - volume binding (WaitForFirstConsumer, the PersistentVolume controller running): a claim gets
+#     the smallest local volume that fits (on vol-1), written by the scheduler and bound by the
+#     controller before the pod is; a claim with no volume and no provisioner gets upstream's
+#     message; a claim of a provisioning class gets volume.kubernetes.io/selected-node, this script
+#     plays the external provisioner (a volume on that node), and the pod is bound there once the
+#     controller bound the claim; a provisioner that gives up (removes the annotation) sends the pod
+#     back to scheduling, which selects a node again.
 # The upstream profile disables the default plugins this project has not built yet
-# (NodeVolumeLimits, VolumeBinding, DynamicResources): none of them changes these scenarios. DefaultPreemption runs in both, so the unschedulable pods'
-# messages end with preemption's own, compared byte for byte too.
+# (NodeVolumeLimits, DynamicResources): neither changes these scenarios. DefaultPreemption runs in
+# both, so the unschedulable pods' messages end with preemption's own, compared byte for byte too.
+# kube-controller-manager runs only its PersistentVolume binder (claims and volumes get bound as in
+# a cluster; no other controller touches the pods and ReplicaSets made here).
 . "$(dirname "$0")/lib.sh"
 find_ours
 
-start_controlplane
+start_controlplane --kcm-controllers persistentvolume-binder-controller
 note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL"
 upstream="$KSCHED_CP_BIN/kube-scheduler"
 
@@ -49,7 +58,6 @@ profiles:
     multiPoint:
       disabled:
       - name: NodeVolumeLimits
-      - name: VolumeBinding
       - name: DynamicResources
 EOF
 
@@ -289,8 +297,9 @@ check_eq "namespaceSelector: the team=red pod's message equals upstream's, byte 
 note "near-red-cache: $(condition ours-near-red-cache message)"
 
 # Volumes. Two nodes of node-set "vol", vol-0 in zone-0 and vol-1 in zone-1; every pod here selects
-# that set. No StorageClass exists, and no volume controller runs: a claim is bound when created with
-# spec.volumeName, which is all VolumeZone reads.
+# that set. No default StorageClass exists; the PersistentVolume controller binds a claim created
+# with spec.volumeName to that volume (VolumeBinding waits for it: until then the claim is an
+# unbound immediate one).
 python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix vol --count 2 --cpu 4 --memory 32Gi --zones 2 >/dev/null
 vol_spec() {  # vol_spec CLAIM [NODE]: extra pod spec using the claim, on the vol set (or on NODE)
   local select="\"kube-scheduler-cpp.test/node-set\":\"vol\""
@@ -317,13 +326,14 @@ same_message() {  # same_message NAME: both pods unschedulable, upstream's messa
 }
 message_has() { condition "$1" message | grep -qF "$2"; }
 # A claim that does not exist (VolumeRestrictions' PreFilter), then created unbound and without a
-# class: the PersistentVolumeClaimAdd event retries the pods, and VolumeZone's PreFilter stops them.
+# class: the PersistentVolumeClaimAdd event retries the pods, and VolumeBinding's PreFilter stops
+# them (no volume here ever offers ReadWriteOnce without a class, so the claim stays unbound).
 both vol-missing 100m "$(vol_spec vol-missing)"
 same_message vol-missing
 pvc vol-missing ReadWriteOnce
 for who in ours upstream; do
-  check "volumes: the new claim retries $who's pod, now stopped by VolumeZone" \
-    wait_for 60 message_has "$who-vol-missing" "PersistentVolumeClaim had no pv name and storageClass name"
+  check "volumes: the new claim retries $who's pod, now stopped by VolumeBinding" \
+    wait_for 60 message_has "$who-vol-missing" "pod has unbound immediate PersistentVolumeClaims"
 done
 same_message vol-missing
 # A volume in zone-1: both schedulers put the pod on vol-1.
@@ -359,6 +369,85 @@ check "volumes: ours binds the first pod of the GCE disk" wait_for 60 bound ours
 sleep 1
 both vol-disk-second 100m "$(gce_spec)"
 same_message vol-disk-second
+
+# Volume binding: StorageClasses with volumeBindingMode WaitForFirstConsumer, one without a
+# provisioner (local volumes made by hand) and one whose provisioner this script plays.
+kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"v1","kind":"List","items":[
+ {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"local-wait"},
+  "provisioner":"kubernetes.io/no-provisioner","volumeBindingMode":"WaitForFirstConsumer"},
+ {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"fake-csi"},
+  "provisioner":"example.com/fake-csi","volumeBindingMode":"WaitForFirstConsumer"}]}
+EOF
+local_pv() {  # local_pv NAME OWNER SIZE NODE: an Available local volume of class local-wait on NODE
+  printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"%s","labels":{"owner":"%s"}},"spec":{"capacity":{"storage":"%s"},"accessModes":["ReadWriteOnce"],"storageClassName":"local-wait","local":{"path":"/mnt/%s"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]}}}}\n' \
+    "$1" "$2" "$3" "$1" "$4" | kubectl_admin apply -f - >/dev/null
+}
+class_pvc() {  # class_pvc NAME CLASS SIZE [OWNER]: a claim of CLASS (selecting the volumes of OWNER)
+  local selector=""
+  [ -n "${4:-}" ] && selector=",\"selector\":{\"matchLabels\":{\"owner\":\"$4\"}}"
+  printf '{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"%s","namespace":"default"},"spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"%s"%s,"resources":{"requests":{"storage":"%s"}}}}\n' \
+    "$1" "$2" "$selector" "$3" | kubectl_admin apply -f - >/dev/null
+}
+claim_field() { kubectl_admin get pvc "$1" -o jsonpath="$2"; }
+claim_bound_to() { [ "$(claim_field "$1" '{.status.phase}/{.spec.volumeName}')" = "Bound/$2" ]; }
+selected_node() { claim_field "$1" '{.metadata.annotations.volume\.kubernetes\.io/selected-node}'; }
+has_selected_node() { [ -n "$(selected_node "$1")" ]; }
+# Each scheduler's claim wants 2Gi of its own volumes: the 1Gi one on vol-0 is too small, the 5Gi
+# one on vol-1 fits (the 10Gi one there is larger than needed).
+for who in ours upstream; do
+  local_pv "$who-small" "$who" 1Gi vol-0
+  local_pv "$who-fits" "$who" 5Gi vol-1
+  local_pv "$who-large" "$who" 10Gi vol-1
+  class_pvc "$who-local" local-wait 2Gi "$who"
+  pod "$who-vol-local" "$([ "$who" = ours ] && echo default-scheduler || echo upstream-scheduler)" 100m "$(vol_spec "$who-local")"
+done
+for who in ours upstream; do
+  check "volume binding: $who binds the pod of the WaitForFirstConsumer claim" wait_for 60 bound "$who-vol-local"
+  check_eq "volume binding: $who puts it on vol-1, where the volume that fits is" vol-1 "$(node_of "$who-vol-local")"
+  check "volume binding: the controller bound $who's claim to the smallest volume that fits" \
+    wait_for 30 claim_bound_to "$who-local" "$who-fits"
+done
+# No volume of the owner is large enough, and the class provisions nothing.
+for who in ours upstream; do
+  class_pvc "$who-too-big" local-wait 100Gi "$who"
+  pod "$who-vol-too-big" "$([ "$who" = ours ] && echo default-scheduler || echo upstream-scheduler)" 100m "$(vol_spec "$who-too-big")"
+done
+same_message vol-too-big
+# Dynamic provisioning: the scheduler annotates the claim with the node it chose; this script then
+# provisions a volume there (as an external provisioner would: a PersistentVolume with the claim in
+# its claimRef), the controller binds them, and the pod is bound on that node.
+provision() {  # provision CLAIM: a volume on the claim's selected node, pre-bound to it
+  local node uid
+  node=$(selected_node "$1")
+  uid=$(claim_field "$1" '{.metadata.uid}')
+  printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-%s","annotations":{"pv.kubernetes.io/provisioned-by":"example.com/fake-csi"}},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"storageClassName":"fake-csi","claimRef":{"namespace":"default","name":"%s","uid":"%s"},"csi":{"driver":"fake-csi.example.com","volumeHandle":"%s"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]}}}}\n' \
+    "$1" "$1" "$uid" "$1" "$node" | kubectl_admin apply -f - >/dev/null
+}
+for who in ours upstream; do
+  class_pvc "$who-dyn" fake-csi 1Gi
+  pod "$who-vol-dyn" "$([ "$who" = ours ] && echo default-scheduler || echo upstream-scheduler)" 100m "$(vol_spec "$who-dyn" vol-0)"
+done
+for who in ours upstream; do
+  check "dynamic provisioning: $who annotates the claim with the chosen node" wait_for 60 has_selected_node "$who-dyn"
+  check_eq "dynamic provisioning: $who chose vol-0 (the pod's node selector)" vol-0 "$(selected_node "$who-dyn")"
+  check_eq "dynamic provisioning: $who waits for the volume before binding the pod" "" "$(node_of "$who-vol-dyn")"
+  provision "$who-dyn"
+  check "dynamic provisioning: $who binds the pod once the claim is bound" wait_for 60 bound "$who-vol-dyn"
+  check_eq "dynamic provisioning: $who binds it to the selected node" vol-0 "$(node_of "$who-vol-dyn")"
+  check "dynamic provisioning: $who's claim is bound to the provisioned volume" claim_bound_to "$who-dyn" "pv-$who-dyn"
+done
+# A provisioner that gives up removes selected-node: ours' PreBind fails, the pod is scheduled
+# again and the claim annotated anew.
+class_pvc ours-retry fake-csi 1Gi
+pod ours-vol-retry default-scheduler 100m "$(vol_spec ours-retry vol-1)"
+check "provisioning retry: ours annotates the claim" wait_for 60 has_selected_node ours-retry
+kubectl_admin annotate pvc ours-retry volume.kubernetes.io/selected-node- >/dev/null
+check "provisioning retry: ours schedules the pod again and annotates the claim anew" \
+  wait_for 60 has_selected_node ours-retry
+check_eq "provisioning retry: the pod is not bound meanwhile" "" "$(node_of ours-vol-retry)"
+provision ours-retry
+check "provisioning retry: ours binds the pod once the claim is bound" wait_for 60 bound ours-vol-retry
 
 kill -TERM "$ours_pid"
 wait_for 30 bash -c "! kill -0 $ours_pid 2>/dev/null"

@@ -47,7 +47,14 @@ TEST_CASE("DecodeWatchEvent<PersistentVolumeClaim>: access modes, volume, class 
   CHECK(claim.metadata.name == "data-web-0");
   CHECK(claim.metadata.namespace_ == "shop");
   CHECK(claim.metadata.resource_version == "91");
-  CHECK(claim.metadata.owner_references.empty());
+  // Kept: a generic ephemeral volume's claim must be controlled by its pod.
+  REQUIRE(claim.metadata.owner_references.size() == 1);
+  CHECK(claim.metadata.owner_references[0].kind == "StatefulSet");
+  CHECK(claim.spec.storage_request == std::int64_t{1} << 30);
+  CHECK(claim.spec.volume_mode == "Filesystem");
+  CHECK_FALSE(claim.spec.selector.has_value());
+  CHECK(claim.phase == "Bound");
+  CHECK(claim.metadata.annotations.Get("pv.kubernetes.io/bind-completed") == "yes");
   CHECK(claim.spec.access_modes == std::vector<std::string>{"ReadWriteOnce", "ReadWriteOncePod"});
   CHECK(claim.spec.volume_name == "pvc-123");
   CHECK(claim.spec.storage_class_name == "standard");
@@ -93,7 +100,21 @@ TEST_CASE("DecodeList<PersistentVolume> and DecodeList<StorageClass>: labels, bi
   REQUIRE(volumes->items.size() == 1);
   CHECK(volumes->items[0].metadata.name == "pv-1");
   CHECK(volumes->items[0].metadata.labels == Labels{{"topology.kubernetes.io/zone", "zone-1"}});
-  CHECK(volumes->items[0].metadata.annotations.empty());
+  // VolumeBinding reads the volume's annotations (bound-by-controller, the beta class).
+  CHECK(volumes->items[0].metadata.annotations ==
+        Labels{{"pv.kubernetes.io/provisioned-by", "x"}});
+  const ksched::api::PersistentVolumeSpec& spec = volumes->items[0].spec;
+  CHECK(spec.capacity == std::int64_t{1} << 30);
+  CHECK(spec.access_modes == std::vector<std::string>{"ReadWriteOnce"});
+  REQUIRE(spec.claim_ref.has_value());
+  CHECK(spec.claim_ref->namespace_ == "a");
+  CHECK(spec.claim_ref->name == "c");
+  CHECK(spec.claim_ref->uid.empty());
+  CHECK(spec.storage_class_name.empty());
+  CHECK_FALSE(spec.volume_mode.has_value());
+  CHECK_FALSE(spec.node_affinity.has_value());
+  CHECK(volumes->items[0].phase == "Bound");
+  CHECK(ksched::api::VolumeNodeAffinityMatches(volumes->items[0], Labels{}));
 
   auto classes = DecodeList<StorageClass>(std::string_view(R"json({
     "kind": "StorageClassList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "9"},
@@ -109,6 +130,55 @@ TEST_CASE("DecodeList<PersistentVolume> and DecodeList<StorageClass>: labels, bi
   CHECK_FALSE(classes->items[1].volume_binding_mode.has_value());
 }
 
+TEST_CASE("DecodeList<PersistentVolume>: node affinity, selector, class and topology terms", "[api][json]") {
+  auto volumes = DecodeList<PersistentVolume>(std::string_view(R"json({
+    "kind": "PersistentVolumeList", "apiVersion": "v1", "metadata": {"resourceVersion": "8"},
+    "items": [{"metadata": {"name": "local-1", "annotations": {"volume.beta.kubernetes.io/storage-class": "beta"}},
+               "spec": {"capacity": {"storage": "500M"}, "storageClassName": "local", "volumeMode": "Block",
+                        "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                          {"key": "kubernetes.io/hostname", "operator": "In", "values": ["node-2"]}]}]}}},
+               "status": {"phase": "Available"}}]})json"));
+  REQUIRE(volumes.ok());
+  const PersistentVolume& volume = volumes->items[0];
+  CHECK(volume.spec.capacity == 500000000);
+  CHECK(volume.spec.volume_mode == "Block");
+  CHECK(volume.phase == "Available");
+  // The beta annotation wins (storagehelpers.GetPersistentVolumeClass).
+  CHECK(ksched::api::PersistentVolumeClass(volume) == "beta");
+  CHECK(ksched::api::VolumeNodeAffinityMatches(volume, Labels{{"kubernetes.io/hostname", "node-2"}}));
+  CHECK_FALSE(ksched::api::VolumeNodeAffinityMatches(volume, Labels{{"kubernetes.io/hostname", "node-1"}}));
+  CHECK_FALSE(ksched::api::VolumeNodeAffinityMatches(volume, Labels{}));
+
+  auto claims = DecodeList<PersistentVolumeClaim>(std::string_view(R"json({
+    "kind": "PersistentVolumeClaimList", "apiVersion": "v1", "metadata": {"resourceVersion": "5"},
+    "items": [{"metadata": {"name": "c", "namespace": "a"},
+               "spec": {"selector": {"matchLabels": {"tier": "gold"}}, "volumeAttributesClassName": "silver",
+                        "resources": {"requests": {"storage": "1.5Gi"}, "limits": {"storage": "3Gi"}}},
+               "status": {"phase": "Pending"}}]})json"));
+  REQUIRE(claims.ok());
+  const PersistentVolumeClaim& claim = claims->items[0];
+  REQUIRE(claim.spec.selector.has_value());
+  CHECK(claim.spec.selector->match_labels == Labels{{"tier", "gold"}});
+  CHECK(claim.spec.volume_attributes_class_name == "silver");
+  CHECK(claim.spec.storage_request == std::int64_t{3} << 29);
+  CHECK(claim.phase == "Pending");
+
+  auto classes = DecodeList<StorageClass>(std::string_view(R"json({
+    "kind": "StorageClassList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "9"},
+    "items": [{"metadata": {"name": "zonal"}, "provisioner": "p", "volumeBindingMode": "WaitForFirstConsumer",
+               "allowedTopologies": [{"matchLabelExpressions": [
+                 {"key": "topology.kubernetes.io/zone", "values": ["zone-1", "zone-2"]}]}]}]})json"));
+  REQUIRE(classes.ok());
+  const StorageClass& zonal = classes->items[0];
+  REQUIRE(zonal.allowed_topologies.size() == 1);
+  CHECK(ksched::api::MatchTopologySelectorTerms(zonal.allowed_topologies, Labels{{"topology.kubernetes.io/zone", "zone-2"}}));
+  CHECK_FALSE(ksched::api::MatchTopologySelectorTerms(zonal.allowed_topologies, Labels{{"topology.kubernetes.io/zone", "zone-3"}}));
+  CHECK_FALSE(ksched::api::MatchTopologySelectorTerms(zonal.allowed_topologies, Labels{}));
+  // No terms allow every node; an empty term selects nothing.
+  CHECK(ksched::api::MatchTopologySelectorTerms({}, Labels{}));
+  CHECK_FALSE(ksched::api::MatchTopologySelectorTerms({ksched::api::NodeSelectorTerm{}}, Labels{}));
+}
+
 TEST_CASE("Decoding the storage objects: errors name the field's path and the kind", "[api][json]") {
   CHECK(WatchErrorOf<PersistentVolumeClaim>(
             R"({"type":"ADDED","object":{"metadata":{"name":"c"},"spec":{"accessModes":"ReadWriteOnce"}}})") ==
@@ -118,6 +188,12 @@ TEST_CASE("Decoding the storage objects: errors name the field's path and the ki
         "object.spec.volumeName: expected a string, got number");
   CHECK(WatchErrorOf<StorageClass>(R"({"type":"ADDED","object":{"metadata":{"name":"s"},"volumeBindingMode":1}})") ==
         "object.volumeBindingMode: expected a string, got number");
+  CHECK(WatchErrorOf<PersistentVolumeClaim>(
+            R"({"type":"ADDED","object":{"metadata":{"name":"c"},"spec":{"resources":{"requests":{"storage":"1x"}}}}})")
+            .starts_with("object.spec.resources.requests.storage: "));
+  CHECK(WatchErrorOf<PersistentVolume>(
+            R"({"type":"ADDED","object":{"metadata":{"name":"v"},"spec":{"claimRef":{"name":1}}}})") ==
+        "object.spec.claimRef.name: expected a string, got number");
   CHECK(WatchErrorOf<PersistentVolume>(R"({"type":"ADDED","object":{"metadata":{"labels":{}}}})") ==
         "object.metadata.name: required field is missing or empty");
   CHECK(WatchErrorOf<StorageClass>(R"({"type":"ADDED","object":{"kind":"PersistentVolume","metadata":{"name":"s"}}})") ==

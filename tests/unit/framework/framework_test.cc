@@ -237,6 +237,18 @@ class FakeBind final : public FakeBase, public BindPlugin {
   Status Bind(CycleState&, const api::Pod&, const std::string&) override { return Status(); }
 };
 
+// A PreBind plugin with a PreFlight (as VolumeBinding): nothing to do (Skip) for a pod whose
+// node is "node-skip", work for any other node.
+class FakePreFlightPreBind final : public FakeBase, public PreBindPlugin {
+ public:
+  using FakeBase::FakeBase;
+  Status PreBind(CycleState&, const api::Pod&, const std::string&) override { return Status(); }
+  bool HasPreBindPreFlight() const override { return true; }
+  Status PreBindPreFlight(CycleState&, const api::Pod&, const std::string& node) override {
+    return node == "node-skip" ? Status(Code::kSkip) : Status();
+  }
+};
+
 // A Bind plugin that also binds asynchronously: BindAsync answers its injected status from a thread
 // of its own (joined when the plugin goes), as RestClusterApi answers from the transport's thread.
 class FakeAsyncBind final : public FakeBase, public AsyncBindPlugin {
@@ -1733,6 +1745,24 @@ TEST_CASE("BindsWithoutBlocking: only asynchronous binders, no PreBind or PostBi
   CHECK_FALSE(build({"async-bind"}, true, false, true));
   CHECK_FALSE(build({"async-bind"}, false, true, true));
   CHECK_FALSE(build({"async-bind"}, false, false, false));
+}
+
+TEST_CASE("BindsWithoutBlocking with PreBind PreFlights: the pod's PreFlights decide", "[framework][runtime]") {
+  Registry registry;
+  Register<FakeAsyncBind>(registry, "async-bind");
+  Register<FakePreFlightPreBind>(registry, "pre-flight");
+  Register<FakeQueueSort>(registry, kQueueSortPlugin);
+  ProfileConfig profile = Profile();
+  profile.plugins.queue_sort.enabled.push_back(PluginRef{kQueueSortPlugin});
+  profile.plugins.bind.enabled.push_back(PluginRef{"async-bind"});
+  profile.plugins.pre_bind.enabled.push_back(PluginRef{"pre-flight"});
+  Env env;
+  std::unique_ptr<Framework> framework = env.Build(std::move(registry), profile);
+  CHECK(framework->BindsWithoutBlocking());
+  CHECK(framework->HasPreBindPlugins());
+  CycleState state;
+  CHECK_FALSE(framework->PreBindNeedsThread(state, *TestPod(), "node-skip"));
+  CHECK(framework->PreBindNeedsThread(state, *TestPod(), "node1"));
 }
 
 TEST_CASE("RunPostBindPlugins calls every PostBind plugin in order", "[framework][runtime]") {

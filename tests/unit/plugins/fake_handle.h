@@ -41,6 +41,27 @@ class FakeClusterApi final : public framework::ClusterApi {
     return framework::Status::FromError("FakeClusterApi: ClearNominatedNodeName not expected");
   }
 
+  // Records ("pv/<name>" or "pvc/<ns>/<name>", patch); answers `patch_result` and, on success,
+  // the resourceVersion `patched_version`.
+  framework::Status PatchPersistentVolume(const std::string& name, const std::string& merge_patch,
+                                          std::string& resource_version) override {
+    return RecordPatch("pv/" + name, merge_patch, resource_version);
+  }
+  framework::Status PatchPersistentVolumeClaim(const std::string& ns, const std::string& name,
+                                               const std::string& merge_patch,
+                                               std::string& resource_version) override {
+    return RecordPatch("pvc/" + ns + "/" + name, merge_patch, resource_version);
+  }
+  void set_patch_result(framework::Status status, std::string patched_version) {
+    std::lock_guard<std::mutex> lock(mu_);
+    patch_result_ = std::move(status);
+    patched_version_ = std::move(patched_version);
+  }
+  std::vector<std::pair<std::string, std::string>> patches() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return patches_;
+  }
+
   void set_bind_result(framework::Status status) {
     std::lock_guard<std::mutex> lock(mu_);
     bind_result_ = std::move(status);
@@ -54,6 +75,16 @@ class FakeClusterApi final : public framework::ClusterApi {
   mutable std::mutex mu_;
   framework::Status bind_result_;
   std::vector<std::pair<std::string, std::string>> bindings_;
+  framework::Status patch_result_;
+  std::string patched_version_ = "100";
+  std::vector<std::pair<std::string, std::string>> patches_;
+
+  framework::Status RecordPatch(std::string target, const std::string& patch, std::string& resource_version) {
+    std::lock_guard<std::mutex> lock(mu_);
+    patches_.emplace_back(std::move(target), patch);
+    if (patch_result_.IsSuccess()) resource_version = patched_version_;
+    return patch_result_;
+  }
 };
 
 class DiscardingEventRecorder final : public framework::EventRecorder {
@@ -87,6 +118,20 @@ class FakeStorageLister final : public framework::StorageLister {
   }
   std::shared_ptr<const api::StorageClass> GetStorageClass(std::string_view name) const override {
     return Find(classes_, name);
+  }
+  std::vector<std::shared_ptr<const api::PersistentVolume>> ListPersistentVolumes() const override {
+    return volumes_;
+  }
+  // Replaces the object of the same name (an informer update), or adds it.
+  void Update(api::PersistentVolumeClaim claim) {
+    std::erase_if(claims_, [&](const auto& c) {
+      return c->metadata.namespace_ == claim.metadata.namespace_ && c->metadata.name == claim.metadata.name;
+    });
+    Add(std::move(claim));
+  }
+  void Update(api::PersistentVolume volume) {
+    std::erase_if(volumes_, [&](const auto& v) { return v->metadata.name == volume.metadata.name; });
+    Add(std::move(volume));
   }
 
  private:
@@ -127,12 +172,17 @@ class FakeHandle final : public framework::Handle {
   FakeClusterApi& fake_cluster_api() { return cluster_api_; }
   const framework::StorageLister* storage_lister() const override { return &storage_; }
   FakeStorageLister& storage() { return storage_; }
+  std::optional<bool> PodExists(std::string_view /*ns*/, std::string_view /*name*/) const override {
+    return pod_exists_;
+  }
+  void set_pod_exists(std::optional<bool> exists) { pod_exists_ = exists; }
 
  private:
   std::unique_ptr<framework::Snapshot> snapshot_;
   FakeClusterApi cluster_api_;
   DiscardingEventRecorder event_recorder_;
   FakeStorageLister storage_;
+  std::optional<bool> pod_exists_;
   std::string profile_name_ = std::string(api::kDefaultSchedulerName);
 };
 

@@ -69,6 +69,33 @@ TEST_CASE("WorkerPool: up to `threads` tasks run at once", "[worker_pool]") {
   CHECK(pool.in_flight() == 0);
 }
 
+TEST_CASE("WorkerPool: threads start only when no idle one can take a task", "[worker_pool]") {
+  WorkerPool pool(8);
+  CHECK(pool.threads_started() == 0);
+  // Tasks one after another: the one thread is idle again each time.
+  for (int i = 0; i < 20; ++i) {
+    std::promise<void> done;
+    pool.Submit([&done] { done.set_value(); });
+    done.get_future().wait();
+    REQUIRE(Eventually([&] { return pool.in_flight() == 0; }));
+  }
+  CHECK(pool.threads_started() == 1);
+  // Three blocked tasks at once need three threads.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<int> running{0};
+  for (int i = 0; i < 3; ++i) {
+    pool.Submit([&running, released] {
+      running.fetch_add(1);
+      released.wait();
+    });
+  }
+  REQUIRE(Eventually([&] { return running.load() == 3; }));
+  CHECK(pool.threads_started() == 3);
+  release.set_value();
+  pool.Stop();
+}
+
 TEST_CASE("WorkerPool: in_flight counts queued and running tasks", "[worker_pool]") {
   WorkerPool pool(2);
   CHECK(pool.in_flight() == 0);

@@ -1,0 +1,94 @@
+// AssumedObjects<T>: VolumeBinding's assume cache (upstream util/assumecache) as an overlay on the
+// informer's objects. Reserve "assumes" the object it is about to write (a volume pre-bound to a
+// claim, a claim with the selected-node annotation) so that the next pods' scheduling cycles see
+// it before the API server confirms; the informer's object wins again as soon as its
+// resourceVersion is newer than the assumed one's (the write arrived, or someone else changed the
+// object), when it is deleted, or when the assumption is Restored (Unreserve, a failed write).
+//
+// Resolution is lazy: the informer's stores (framework::StorageLister) do not call this class;
+// every read passes the informer's object through Resolve, which drops an outdated assumption.
+// resourceVersions compare as unsigned integers (as upstream's storage.APIObjectVersioner); one
+// that does not parse counts as 0.
+//
+// Ownership: holds the assumed objects (immutable, shared). Thread-safety: every method is safe
+// from any thread (one mutex; Filter workers read concurrently with Reserve's writes).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "absl/status/status.h"
+
+namespace ksched::plugins::volume_binding {
+
+// A resourceVersion as a number; 0 when it is not one.
+std::uint64_t ResourceVersionNumber(std::string_view resource_version);
+
+template <typename T>
+class AssumedObjects {
+ public:
+  using Ptr = std::shared_ptr<const T>;
+
+  // `type_name` names the kind in errors ("v1.PersistentVolume").
+  explicit AssumedObjects(std::string type_name) : type_name_(std::move(type_name)) {}
+
+  // The latest object under `key`: the assumed one while the informer's `api` is not newer,
+  // else `api` (nullptr when the informer has none).
+  Ptr Resolve(std::string_view key, Ptr api) const {
+    std::lock_guard lock(mu_);
+    return ResolveLocked(key, std::move(api));
+  }
+
+  // Makes `object` the latest under `key`. Fails when the informer has no such object
+  // ("could not find v1.PersistentVolume "pv-1"") or `object` is older than the latest one
+  // (upstream's "... is out of sync (stored: 7, assume: 5)").
+  absl::Status Assume(const std::string& key, Ptr object, Ptr api) {
+    std::lock_guard lock(mu_);
+    if (api == nullptr) {
+      return absl::NotFoundError("could not find " + type_name_ + " \"" + key + "\"");
+    }
+    Ptr latest = ResolveLocked(key, std::move(api));
+    const std::uint64_t stored = ResourceVersionNumber(latest->metadata.resource_version);
+    const std::uint64_t assumed = ResourceVersionNumber(object->metadata.resource_version);
+    if (assumed < stored) {
+      return absl::FailedPreconditionError(type_name_ + " \"" + key + "\" is out of sync (stored: " +
+                                           std::to_string(stored) + ", assume: " + std::to_string(assumed) + ")");
+    }
+    assumed_.insert_or_assign(key, std::move(object));
+    return absl::OkStatus();
+  }
+
+  // Drops the assumption under `key` (the informer's object is the latest again).
+  void Restore(std::string_view key) {
+    std::lock_guard lock(mu_);
+    if (auto it = assumed_.find(key); it != assumed_.end()) assumed_.erase(it);
+  }
+
+  std::size_t size() const {
+    std::lock_guard lock(mu_);
+    return assumed_.size();
+  }
+
+ private:
+  Ptr ResolveLocked(std::string_view key, Ptr api) const {
+    auto it = assumed_.find(key);
+    if (it == assumed_.end()) return api;
+    if (api == nullptr || ResourceVersionNumber(api->metadata.resource_version) >
+                              ResourceVersionNumber(it->second->metadata.resource_version)) {
+      assumed_.erase(it);  // deleted, or the informer moved past the assumption
+      return api;
+    }
+    return it->second;
+  }
+
+  const std::string type_name_;
+  mutable std::mutex mu_;
+  mutable std::map<std::string, Ptr, std::less<>> assumed_;  // guarded by mu_
+};
+
+}  // namespace ksched::plugins::volume_binding

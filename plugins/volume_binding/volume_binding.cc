@@ -1,0 +1,716 @@
+#include "plugins/volume_binding/volume_binding.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <optional>
+
+#include "api/json_decode.h"
+#include "framework/raw_plugin_args.h"
+#include "plugins/volume_binding/volume_matching.h"
+
+namespace ksched::plugins::volume_binding {
+
+std::uint64_t ResourceVersionNumber(std::string_view resource_version) {
+  std::uint64_t value = 0;
+  auto [end, error] = std::from_chars(resource_version.data(), resource_version.data() + resource_version.size(), value);
+  if (error != std::errc() || end != resource_version.data() + resource_version.size()) return 0;
+  return value;
+}
+
+namespace {
+
+using ClaimPtr = std::shared_ptr<const api::PersistentVolumeClaim>;
+using VolumePtr = std::shared_ptr<const api::PersistentVolume>;
+
+std::string Quote(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+std::string ClaimKey(std::string_view ns, std::string_view name) {
+  return std::string(ns) + "/" + std::string(name);
+}
+std::string ClaimKey(const api::PersistentVolumeClaim& claim) {
+  return ClaimKey(claim.metadata.namespace_, claim.metadata.name);
+}
+
+// The claim a volume of the pod uses: its persistentVolumeClaim, or the generic ephemeral
+// volume's "<pod>-<volume>" (ephemeral.VolumeClaimName); nullopt for other volumes.
+std::optional<std::string> ClaimNameOf(const api::Pod& pod, const api::Volume& volume, bool& ephemeral) {
+  ephemeral = false;
+  if (volume.persistent_volume_claim.has_value()) return volume.persistent_volume_claim->claim_name;
+  if (volume.ephemeral) {
+    ephemeral = true;
+    return pod.metadata.name + "-" + volume.name;
+  }
+  return std::nullopt;
+}
+
+// ephemeral.VolumeIsForPod: the claim is controlled by the pod.
+std::optional<std::string> EphemeralOwnerError(const api::Pod& pod, const api::PersistentVolumeClaim& claim) {
+  const api::OwnerReference* owner = claim.metadata.ControllerRef();
+  if (std::string_view(claim.metadata.namespace_) == std::string_view(pod.metadata.namespace_) &&
+      owner != nullptr && owner->uid == pod.metadata.uid) {
+    return std::nullopt;
+  }
+  return "PVC " + ClaimKey(claim) + " was not created for pod " +
+         ClaimKey(pod.metadata.namespace_, pod.metadata.name) + " (pod is not owner)";
+}
+
+bool IsClaimFullyBound(const api::PersistentVolumeClaim& claim) {
+  return !claim.spec.volume_name.empty() && claim.metadata.annotations.Has(api::kAnnBindCompleted);
+}
+
+framework::Status Unresolvable(std::string message) {
+  return framework::Status(framework::Code::kUnschedulableAndUnresolvable, {std::move(message)});
+}
+
+// A claim waiting for a volume on some node, with its selector compiled.
+struct DelayedClaim {
+  ClaimPtr claim;
+  std::optional<api::CompiledLabelSelector> selector;
+  std::string selector_error;  // a selector that does not compile (reported by Filter)
+  std::string class_name;
+};
+
+// GetPodVolumeClaims' result, fixed for the cycle.
+struct PodVolumeClaims {
+  std::vector<ClaimPtr> bound;
+  std::vector<std::optional<CandidateVolume>> bound_volumes;  // per bound claim; nullopt: missing
+  std::vector<DelayedClaim> delayed;                           // sorted by requested size
+  std::map<std::string, std::vector<CandidateVolume>, std::less<>> volumes_by_class;
+};
+
+struct StaticBinding {
+  ClaimPtr claim;
+  VolumePtr volume;                  // the candidate; after Reserve, as assumed
+  std::optional<std::string> patch;  // Reserve: the write (nullopt when already so)
+};
+
+// What one node would need (upstream PodVolumes).
+struct PodVolumes {
+  std::shared_ptr<const api::Node> node;
+  std::vector<StaticBinding> static_bindings;
+  std::vector<ClaimPtr> dynamic_provisions;  // after Reserve: the claims as assumed
+};
+
+// Shared by every clone of the cycle state (upstream's stateData is a pointer its Clone returns).
+// A pod without claims shares one instance whose `claims` is null and which nobody writes.
+struct CycleData {
+  std::shared_ptr<const PodVolumeClaims> claims;  // set before the state is shared, then fixed
+  std::mutex mu;
+  std::map<std::string, PodVolumes, std::less<>> by_node;  // guarded by mu
+  bool all_bound = false;  // Reserve's verdict; read by PreBind on the binding thread after it
+};
+
+class VolumeBindingState final : public framework::StateData {
+ public:
+  explicit VolumeBindingState(std::shared_ptr<CycleData> data) : data_(std::move(data)) {}
+  std::unique_ptr<framework::StateData> Clone() const override {
+    return std::make_unique<VolumeBindingState>(data_);
+  }
+  CycleData& data() const { return *data_; }
+
+ private:
+  std::shared_ptr<CycleData> data_;
+};
+
+}  // namespace
+
+// The binder's steps, with access to the plugin's listers and assumptions.
+struct VolumeBinding::Impl {
+  static ClaimPtr LatestClaim(const VolumeBinding& p, std::string_view ns, std::string_view name) {
+    const framework::StorageLister* lister = p.handle_.storage_lister();
+    ClaimPtr api = lister == nullptr ? nullptr : lister->GetPersistentVolumeClaim(ns, name);
+    return p.claims_.Resolve(ClaimKey(ns, name), std::move(api));
+  }
+  static VolumePtr LatestVolume(const VolumeBinding& p, std::string_view name) {
+    const framework::StorageLister* lister = p.handle_.storage_lister();
+    VolumePtr api = lister == nullptr ? nullptr : lister->GetPersistentVolume(name);
+    return p.volumes_.Resolve(name, std::move(api));
+  }
+
+  // podHasPVCs: whether the pod has claims, or why it cannot be scheduled now.
+  static std::pair<bool, std::optional<std::string>> PodHasClaims(const VolumeBinding& p, const api::Pod& pod) {
+    const framework::StorageLister* lister = p.handle_.storage_lister();
+    bool has_claims = false;
+    for (const api::Volume& volume : pod.spec.volumes) {
+      bool ephemeral = false;
+      std::optional<std::string> name = ClaimNameOf(pod, volume, ephemeral);
+      if (!name.has_value()) continue;
+      has_claims = true;
+      ClaimPtr claim = lister == nullptr ? nullptr : lister->GetPersistentVolumeClaim(pod.metadata.namespace_, *name);
+      if (claim == nullptr) {
+        if (ephemeral) {
+          return {true, "waiting for ephemeral volume controller to create the persistentvolumeclaim " + Quote(*name)};
+        }
+        return {true, "persistentvolumeclaim " + Quote(*name) + " not found"};
+      }
+      if (claim->phase == api::kClaimLost) {
+        return {true, "persistentvolumeclaim " + Quote(claim->metadata.name) +
+                          " bound to non-existent persistentvolume " + Quote(claim->spec.volume_name)};
+      }
+      if (claim->metadata.deletion_timestamp.has_value()) {
+        return {true, "persistentvolumeclaim " + Quote(claim->metadata.name) + " is being deleted"};
+      }
+      if (ephemeral) {
+        if (std::optional<std::string> error = EphemeralOwnerError(pod, *claim)) return {true, std::move(error)};
+      }
+    }
+    return {has_claims, std::nullopt};
+  }
+
+  // isVolumeBound through the assumed claims: (bound, claim) or an error text.
+  static std::pair<std::pair<bool, ClaimPtr>, std::optional<std::string>> IsVolumeBound(
+      const VolumeBinding& p, const api::Pod& pod, const api::Volume& volume) {
+    bool ephemeral = false;
+    std::optional<std::string> name = ClaimNameOf(pod, volume, ephemeral);
+    if (!name.has_value()) return {{true, nullptr}, std::nullopt};
+    ClaimPtr claim = LatestClaim(p, pod.metadata.namespace_, *name);
+    if (claim == nullptr) {
+      const std::string key = ClaimKey(pod.metadata.namespace_, *name);
+      return {{false, nullptr},
+              "error getting PVC " + Quote(key) + ": could not find v1.PersistentVolumeClaim " + Quote(key)};
+    }
+    if (ephemeral) {
+      if (std::optional<std::string> error = EphemeralOwnerError(pod, *claim)) return {{false, nullptr}, error};
+    }
+    return {{IsClaimFullyBound(*claim), claim}, std::nullopt};
+  }
+
+  // GetPodVolumeClaims; the error is upstream's text (an Error status).
+  static std::pair<std::shared_ptr<PodVolumeClaims>, framework::Status> GetPodVolumeClaims(
+      const VolumeBinding& p, const api::Pod& pod, bool& unbound_immediate) {
+    auto claims = std::make_shared<PodVolumeClaims>();
+    const framework::StorageLister* lister = p.handle_.storage_lister();
+    unbound_immediate = false;
+    for (const api::Volume& volume : pod.spec.volumes) {
+      auto [bound_claim, error] = IsVolumeBound(p, pod, volume);
+      if (error.has_value()) return {nullptr, framework::Status::FromError(*error)};
+      auto [bound, claim] = bound_claim;
+      if (claim == nullptr) continue;
+      if (bound) {
+        claims->bound.push_back(claim);
+        continue;
+      }
+      // volume.IsDelayBindingMode.
+      bool delayed = false;
+      const std::string class_name = api::PersistentVolumeClaimClass(*claim);
+      if (!class_name.empty()) {
+        auto storage_class = lister == nullptr ? nullptr : lister->GetStorageClass(class_name);
+        if (storage_class != nullptr) {
+          if (!storage_class->volume_binding_mode.has_value()) {
+            return {nullptr,
+                    framework::Status::FromError("VolumeBindingMode not set for StorageClass " + Quote(class_name))};
+          }
+          delayed = *storage_class->volume_binding_mode == api::kVolumeBindingWaitForFirstConsumer;
+        }
+      }
+      // A pre-bound claim (volumeName set, not yet bound) counts as immediate.
+      if (delayed && claim->spec.volume_name.empty()) {
+        DelayedClaim entry{claim, std::nullopt, "", class_name};
+        if (claim->spec.selector.has_value()) {
+          absl::StatusOr<api::CompiledLabelSelector> compiled = api::CompiledLabelSelector::Compile(*claim->spec.selector);
+          if (compiled.ok()) {
+            entry.selector = *std::move(compiled);
+          } else {
+            entry.selector_error = "error creating internal label selector for claim: " + ClaimKey(*claim) + ": " +
+                                   std::string(compiled.status().message());
+          }
+        }
+        claims->delayed.push_back(std::move(entry));
+      } else {
+        unbound_immediate = true;
+      }
+    }
+    // findMatchingVolumes sorts the claims by increasing request, to give the smallest fits.
+    std::stable_sort(claims->delayed.begin(), claims->delayed.end(), [](const DelayedClaim& a, const DelayedClaim& b) {
+      return a.claim->spec.storage_request.value_or(0) < b.claim->spec.storage_request.value_or(0);
+    });
+    for (const ClaimPtr& claim : claims->bound) {
+      VolumePtr volume = LatestVolume(p, claim->spec.volume_name);
+      claims->bound_volumes.push_back(volume == nullptr ? std::nullopt
+                                                        : std::optional<CandidateVolume>(CandidateVolume(volume)));
+    }
+    if (!claims->delayed.empty() && lister != nullptr) {
+      for (const DelayedClaim& delayed : claims->delayed) claims->volumes_by_class[delayed.class_name];
+      for (const VolumePtr& api_volume : lister->ListPersistentVolumes()) {
+        VolumePtr volume = p.volumes_.Resolve(api_volume->metadata.name, api_volume);
+        auto it = claims->volumes_by_class.find(api::PersistentVolumeClass(*volume));
+        if (it != claims->volumes_by_class.end()) it->second.emplace_back(std::move(volume));
+      }
+    }
+    return {std::move(claims), {}};
+  }
+
+  // checkVolumeProvisions for one claim: `satisfied` when it can be provisioned on the node; an
+  // Error status for a claim without (a known) class.
+  static framework::Status CheckProvision(const VolumeBinding& p, const DelayedClaim& delayed,
+                                          const api::Labels& node_labels, bool& satisfied) {
+    satisfied = false;
+    if (delayed.class_name.empty()) {
+      return framework::Status::FromError("no class for claim " + Quote(ClaimKey(*delayed.claim)));
+    }
+    const framework::StorageLister* lister = p.handle_.storage_lister();
+    auto storage_class = lister == nullptr ? nullptr : lister->GetStorageClass(delayed.class_name);
+    if (storage_class == nullptr) {
+      return framework::Status::FromError("failed to find storage class " + Quote(delayed.class_name));
+    }
+    if (storage_class->provisioner.empty() || storage_class->provisioner == api::kNotSupportedProvisioner) {
+      return {};
+    }
+    if (!api::MatchTopologySelectorTerms(storage_class->allowed_topologies, node_labels)) return {};
+    satisfied = true;
+    return {};
+  }
+
+  // FindPodVolumes for one node: the reasons it does not fit (empty: it fits) or an error.
+  static framework::Status FindPodVolumes(const VolumeBinding& p, const PodVolumeClaims& claims,
+                                          const framework::NodeInfo& node_info, PodVolumes& out) {
+    const api::Node& node = *node_info.node();
+    const api::Labels& labels = node.metadata.labels;
+    bool bound_satisfied = true;
+    bool unbound_satisfied = true;
+    bool bound_pvs_found = true;
+    for (const std::optional<CandidateVolume>& volume : claims.bound_volumes) {
+      if (!volume.has_value()) {
+        bound_pvs_found = false;
+        break;
+      }
+      if (!volume->NodeAffinityMatches(labels)) {
+        bound_satisfied = false;
+        break;
+      }
+    }
+    // Unbound claims are checked even when a bound one failed (every reason is reported).
+    if (!claims.delayed.empty()) {
+      std::vector<const DelayedClaim*> to_provision;
+      std::vector<const api::PersistentVolume*> chosen;
+      for (const DelayedClaim& delayed : claims.delayed) {
+        if (std::optional<std::string_view> selected = delayed.claim->metadata.annotations.Get(api::kAnnSelectedNode)) {
+          if (*selected != node.metadata.name) {
+            unbound_satisfied = false;  // fast path: provisioning for another node is under way
+            break;
+          }
+          to_provision.push_back(&delayed);
+        }
+      }
+      if (unbound_satisfied) {
+        for (const DelayedClaim& delayed : claims.delayed) {
+          if (delayed.claim->metadata.annotations.Has(api::kAnnSelectedNode)) continue;
+          if (!delayed.selector_error.empty()) return framework::Status::FromError(delayed.selector_error);
+          auto it = claims.volumes_by_class.find(delayed.class_name);
+          std::span<const CandidateVolume> volumes;
+          if (it != claims.volumes_by_class.end()) volumes = it->second;
+          std::optional<std::size_t> match = FindMatchingVolumeExcluding(
+              *delayed.claim, delayed.selector.has_value() ? &*delayed.selector : nullptr, volumes, labels, chosen);
+          if (!match.has_value()) {
+            unbound_satisfied = false;
+            to_provision.push_back(&delayed);
+            continue;
+          }
+          chosen.push_back(volumes[*match].volume.get());
+          out.static_bindings.push_back(StaticBinding{delayed.claim, volumes[*match].volume, std::nullopt});
+        }
+        // Claims without a volume may still be provisioned (this decides unbound_satisfied).
+        if (!to_provision.empty()) {
+          for (const DelayedClaim* delayed : to_provision) {
+            bool satisfied = false;
+            if (framework::Status error = CheckProvision(p, *delayed, labels, satisfied); !error.IsSuccess()) {
+              return error;
+            }
+            if (!satisfied) {
+              unbound_satisfied = false;
+              out.dynamic_provisions.clear();
+              break;
+            }
+            unbound_satisfied = true;
+            out.dynamic_provisions.push_back(delayed->claim);
+          }
+        }
+      }
+    }
+    if (bound_satisfied && unbound_satisfied && bound_pvs_found) return {};
+    framework::Status status(framework::Code::kUnschedulableAndUnresolvable);
+    if (!bound_satisfied) status.AppendReason(std::string(kErrReasonNodeConflict));
+    if (!unbound_satisfied) status.AppendReason(std::string(kErrReasonBindConflict));
+    if (!bound_pvs_found) status.AppendReason(std::string(kErrReasonPVNotExist));
+    return status;
+  }
+
+  static std::optional<std::size_t> FindMatchingVolumeExcluding(const api::PersistentVolumeClaim& claim,
+                                                                const api::CompiledLabelSelector* selector,
+                                                                std::span<const CandidateVolume> volumes,
+                                                                const api::Labels& labels,
+                                                                const std::vector<const api::PersistentVolume*>& chosen) {
+    std::vector<std::size_t> excluded;
+    for (std::size_t i = 0; i < volumes.size(); ++i) {
+      if (std::find(chosen.begin(), chosen.end(), volumes[i].volume.get()) != chosen.end()) excluded.push_back(i);
+    }
+    return FindMatchingVolume(claim, selector, volumes, labels, excluded);
+  }
+
+  static void Revert(VolumeBinding& p, const PodVolumes& volumes) {
+    for (const StaticBinding& binding : volumes.static_bindings) p.volumes_.Restore(binding.volume->metadata.name);
+    for (const ClaimPtr& claim : volumes.dynamic_provisions) p.claims_.Restore(ClaimKey(*claim));
+  }
+
+  // checkBindings: true when every claim is bound, false to wait, or an error.
+  static std::pair<bool, std::optional<std::string>> CheckBindings(const VolumeBinding& p, const api::Pod& pod,
+                                                                   const std::string& node_name,
+                                                                   const PodVolumes& volumes) {
+    const framework::StorageLister* lister = p.handle_.storage_lister();
+    if (lister == nullptr) return {false, "no storage objects"};
+    // A pod deleted meanwhile needs its volumes no more.
+    if (p.handle_.PodExists(pod.metadata.namespace_, pod.metadata.name) == false) {
+      return {false, "pod does not exist any more: pod " + Quote(pod.metadata.name) + " not found"};
+    }
+    const api::Labels& labels = volumes.node->metadata.labels;
+    auto affinity_error = [&](const VolumePtr& volume) -> std::optional<std::string> {
+      if (CandidateVolume(volume).NodeAffinityMatches(labels)) return std::nullopt;
+      return "pv " + Quote(volume->metadata.name) + " node affinity doesn't match node " + Quote(node_name) +
+             ": no matching NodeSelectorTerms";
+    };
+    for (const StaticBinding& binding : volumes.static_bindings) {
+      VolumePtr volume = lister->GetPersistentVolume(binding.volume->metadata.name);
+      if (volume == nullptr) {
+        return {false, "failed to check binding: could not find v1.PersistentVolume " + Quote(binding.volume->metadata.name)};
+      }
+      ClaimPtr claim = lister->GetPersistentVolumeClaim(binding.claim->metadata.namespace_, binding.claim->metadata.name);
+      if (claim == nullptr) {
+        return {false, "failed to check binding: could not find v1.PersistentVolumeClaim " + Quote(ClaimKey(*binding.claim))};
+      }
+      // Our write has not reached the informer yet.
+      if (ResourceVersionNumber(binding.volume->metadata.resource_version) >
+          ResourceVersionNumber(volume->metadata.resource_version)) {
+        return {false, std::nullopt};
+      }
+      if (std::optional<std::string> error = affinity_error(volume)) return {false, error};
+      if (!volume->spec.claim_ref.has_value() || volume->spec.claim_ref->uid.empty()) {
+        return {false, "ClaimRef got reset for pv " + Quote(volume->metadata.name)};
+      }
+      if (!IsClaimFullyBound(*claim)) return {false, std::nullopt};
+    }
+    for (const ClaimPtr& provisioned : volumes.dynamic_provisions) {
+      ClaimPtr claim = lister->GetPersistentVolumeClaim(provisioned->metadata.namespace_, provisioned->metadata.name);
+      if (claim == nullptr) {
+        return {false, "failed to check provisioning pvc: could not find v1.PersistentVolumeClaim " +
+                           Quote(ClaimKey(*provisioned))};
+      }
+      if (ResourceVersionNumber(provisioned->metadata.resource_version) >
+          ResourceVersionNumber(claim->metadata.resource_version)) {
+        return {false, std::nullopt};
+      }
+      if (claim->metadata.annotations.empty()) {
+        return {false, "selectedNode annotation reset for PVC " + Quote(claim->metadata.name)};
+      }
+      // A provisioner that fails removes the annotation to send the pod back to the scheduler.
+      if (claim->metadata.annotations.Get(api::kAnnSelectedNode).value_or("") != node_name) {
+        return {false, "provisioning failed for PVC " + Quote(claim->metadata.name)};
+      }
+      if (!claim->spec.volume_name.empty()) {
+        VolumePtr volume = lister->GetPersistentVolume(claim->spec.volume_name);
+        if (volume == nullptr) return {false, std::nullopt};  // not seen yet
+        if (std::optional<std::string> error = affinity_error(volume)) return {false, error};
+      }
+      if (!IsClaimFullyBound(*claim)) return {false, std::nullopt};
+    }
+    SPDLOG_DEBUG("All PVCs for pod are bound pod=\"{}/{}\"", pod.metadata.namespace_, pod.metadata.name);
+    return {true, std::nullopt};
+  }
+};
+
+absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(std::string_view json) {
+  VolumeBindingArgs args;
+  if (json.find_first_not_of(" \t\r\n") == std::string_view::npos) return args;
+  rapidjson::Document document;
+  if (absl::Status parsed = api::ParseJson(json, document); !parsed.ok()) {
+    return absl::InvalidArgumentError("VolumeBindingArgs: " + std::string(parsed.message()));
+  }
+  if (document.IsNull()) return args;
+  if (!document.IsObject()) return absl::InvalidArgumentError("VolumeBindingArgs: must be a JSON object");
+  auto timeout = document.FindMember("bindTimeoutSeconds");
+  if (timeout != document.MemberEnd() && !timeout->value.IsNull()) {
+    if (!timeout->value.IsInt64() || timeout->value.GetInt64() < 0) {
+      return absl::InvalidArgumentError("VolumeBindingArgs: bindTimeoutSeconds: must be a non-negative integer");
+    }
+    args.bind_timeout = std::chrono::seconds(timeout->value.GetInt64());
+  }
+  return args;
+}
+
+VolumeBinding::VolumeBinding(VolumeBindingArgs args, framework::Handle& handle)
+    : args_(args), handle_(handle) {}
+
+VolumeBinding::~VolumeBinding() {
+  std::lock_guard lock(stop_mu_);
+  stopping_ = true;
+  stop_cv_.notify_all();
+}
+
+std::pair<framework::PreFilterResult, framework::Status> VolumeBinding::PreFilter(
+    framework::CycleState& state, const api::Pod& pod, const std::vector<framework::NodeInfo*>& /*nodes*/) {
+  auto [has_claims, error] = Impl::PodHasClaims(*this, pod);
+  if (error.has_value()) return {{}, Unresolvable(*std::move(error))};
+  if (!has_claims) {
+    // Reserve and PreBind find nothing to do (upstream writes an empty state too). One shared,
+    // never-written instance: no per-pod CycleData.
+    static const std::shared_ptr<CycleData> kNoClaims = std::make_shared<CycleData>();
+    state.Write(kStateKey, std::make_unique<VolumeBindingState>(kNoClaims));
+    return {{}, framework::Status(framework::Code::kSkip)};
+  }
+  auto data = std::make_shared<CycleData>();
+  bool unbound_immediate = false;
+  auto [claims, status] = Impl::GetPodVolumeClaims(*this, pod, unbound_immediate);
+  if (!status.IsSuccess()) return {{}, std::move(status)};
+  if (unbound_immediate) {
+    // The PersistentVolume controller binds them; their update requeues the pod.
+    return {{}, Unresolvable(std::string(kErrUnboundImmediate))};
+  }
+  data->claims = std::move(claims);
+  state.Write(kStateKey, std::make_unique<VolumeBindingState>(std::move(data)));
+  return {{}, {}};
+}
+
+framework::Status VolumeBinding::Filter(const framework::CycleState& state, const api::Pod& /*pod*/,
+                                        const framework::NodeInfo& node) {
+  const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
+  if (binding_state == nullptr || binding_state->data().claims == nullptr) {
+    return framework::Status::FromError("reading \"" + std::string(kStateKey.name()) + "\" from cycleState: not found");
+  }
+  CycleData& data = binding_state->data();
+  PodVolumes volumes;
+  volumes.node = node.node_ptr();
+  framework::Status status = Impl::FindPodVolumes(*this, *data.claims, node, volumes);
+  if (!status.IsSuccess()) return status;
+  std::lock_guard lock(data.mu);
+  data.by_node.insert_or_assign(node.node()->metadata.name, std::move(volumes));
+  return {};
+}
+
+framework::Status VolumeBinding::Reserve(framework::CycleState& state, const api::Pod& pod,
+                                         const std::string& node_name) {
+  const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
+  if (binding_state == nullptr) {
+    return framework::Status::FromError("reading \"" + std::string(kStateKey.name()) + "\" from cycleState: not found");
+  }
+  CycleData& data = binding_state->data();
+  if (data.claims == nullptr) return {};  // the pod names no claim (shared state: never written)
+  std::lock_guard lock(data.mu);
+  auto it = data.by_node.find(node_name);
+  if (it == data.by_node.end()) {
+    data.all_bound = true;
+    return {};
+  }
+  // AssumePodVolumes.
+  bool all_bound = true;
+  for (const api::Volume& volume : pod.spec.volumes) {
+    auto [bound_claim, error] = Impl::IsVolumeBound(*this, pod, volume);
+    if (error.has_value() || !bound_claim.first) {
+      all_bound = false;
+      break;
+    }
+  }
+  if (all_bound) {
+    data.all_bound = true;
+    return {};
+  }
+  data.all_bound = false;
+  PodVolumes& volumes = it->second;
+  const framework::StorageLister* lister = handle_.storage_lister();
+  std::vector<StaticBinding> assumed_bindings;
+  std::vector<ClaimPtr> assumed_claims;
+  auto undo = [&](const absl::Status& failed) {
+    for (const StaticBinding& binding : assumed_bindings) volumes_.Restore(binding.volume->metadata.name);
+    for (const ClaimPtr& claim : assumed_claims) claims_.Restore(ClaimKey(*claim));
+    return framework::Status::FromError(std::string(failed.message()));
+  };
+  for (const StaticBinding& binding : volumes.static_bindings) {
+    auto assumed = std::make_shared<api::PersistentVolume>();
+    std::optional<std::string> patch = BindVolumeToClaimPatch(*binding.volume, *binding.claim, assumed.get());
+    if (!patch.has_value()) {
+      assumed_bindings.push_back(StaticBinding{binding.claim, binding.volume, std::nullopt});
+      continue;
+    }
+    const std::string& name = binding.volume->metadata.name;
+    if (absl::Status status = volumes_.Assume(name, assumed, lister == nullptr ? nullptr : lister->GetPersistentVolume(name));
+        !status.ok()) {
+      return undo(status);
+    }
+    assumed_bindings.push_back(StaticBinding{binding.claim, std::move(assumed), std::move(patch)});
+  }
+  for (const ClaimPtr& claim : volumes.dynamic_provisions) {
+    auto assumed = std::make_shared<api::PersistentVolumeClaim>(*claim);
+    assumed->metadata.annotations.Set(api::InternedString(api::kAnnSelectedNode), node_name);
+    if (absl::Status status = claims_.Assume(
+            ClaimKey(*claim), assumed,
+            lister == nullptr ? nullptr : lister->GetPersistentVolumeClaim(claim->metadata.namespace_, claim->metadata.name));
+        !status.ok()) {
+      return undo(status);
+    }
+    assumed_claims.push_back(std::move(assumed));
+  }
+  volumes.static_bindings = std::move(assumed_bindings);
+  volumes.dynamic_provisions = std::move(assumed_claims);
+  return {};
+}
+
+void VolumeBinding::Unreserve(framework::CycleState& state, const api::Pod& /*pod*/, const std::string& node_name) {
+  const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
+  if (binding_state == nullptr) return;
+  CycleData& data = binding_state->data();
+  if (data.claims == nullptr) return;
+  std::lock_guard lock(data.mu);
+  auto it = data.by_node.find(node_name);
+  if (it == data.by_node.end()) return;
+  Impl::Revert(*this, it->second);
+}
+
+framework::Status VolumeBinding::PreBindPreFlight(framework::CycleState& state, const api::Pod& /*pod*/,
+                                                  const std::string& node_name) {
+  const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
+  if (binding_state == nullptr) {
+    return framework::Status::FromError("reading \"" + std::string(kStateKey.name()) + "\" from cycleState: not found");
+  }
+  CycleData& data = binding_state->data();
+  if (data.claims == nullptr) return framework::Status(framework::Code::kSkip);
+  std::lock_guard lock(data.mu);
+  if (data.all_bound) return framework::Status(framework::Code::kSkip);
+  if (data.by_node.find(node_name) == data.by_node.end()) {
+    return framework::Status::FromError("no pod volume found for node " + Quote(node_name));
+  }
+  return {};
+}
+
+framework::Status VolumeBinding::PreBind(framework::CycleState& state, const api::Pod& pod,
+                                         const std::string& node_name) {
+  const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
+  if (binding_state == nullptr) {
+    return framework::Status::FromError("reading \"" + std::string(kStateKey.name()) + "\" from cycleState: not found");
+  }
+  CycleData& data = binding_state->data();
+  if (data.claims == nullptr) return {};
+  PodVolumes volumes;
+  {
+    std::lock_guard lock(data.mu);
+    if (data.all_bound) return {};
+    auto it = data.by_node.find(node_name);
+    if (it == data.by_node.end()) return framework::Status::FromError("no pod volume found for node " + Quote(node_name));
+    volumes = it->second;
+  }
+  SPDLOG_DEBUG("Trying to bind volumes for pod pod=\"{}/{}\"", pod.metadata.namespace_, pod.metadata.name);
+  // bindAPIUpdate: pre-bind the volumes, then ask for provisioning; what was not written is
+  // restored in the assumptions (what was written stays assumed until the informer catches up).
+  std::size_t written_bindings = 0;
+  std::size_t written_claims = 0;
+  auto fail = [&](framework::Status status) {
+    for (std::size_t i = written_bindings; i < volumes.static_bindings.size(); ++i) {
+      volumes_.Restore(volumes.static_bindings[i].volume->metadata.name);
+    }
+    for (std::size_t i = written_claims; i < volumes.dynamic_provisions.size(); ++i) {
+      claims_.Restore(ClaimKey(*volumes.dynamic_provisions[i]));
+    }
+    SPDLOG_DEBUG("Failed to bind volumes for pod pod=\"{}/{}\": {}", pod.metadata.namespace_, pod.metadata.name,
+                 status.Message());
+    return status;
+  };
+  for (StaticBinding& binding : volumes.static_bindings) {
+    if (binding.patch.has_value()) {
+      std::string resource_version;
+      framework::Status written =
+          handle_.cluster_api().PatchPersistentVolume(binding.volume->metadata.name, *binding.patch, resource_version);
+      if (!written.IsSuccess()) return fail(std::move(written));
+      auto updated = std::make_shared<api::PersistentVolume>(*binding.volume);
+      updated->metadata.resource_version = resource_version;
+      binding.volume = std::move(updated);
+      SPDLOG_INFO("Updated PersistentVolume with claim. Waiting for binding to complete pod=\"{}/{}\" PV=\"{}\" PVC=\"{}\"",
+                  pod.metadata.namespace_, pod.metadata.name, binding.volume->metadata.name, ClaimKey(*binding.claim));
+    }
+    ++written_bindings;
+  }
+  for (ClaimPtr& claim : volumes.dynamic_provisions) {
+    std::string resource_version;
+    framework::Status written = handle_.cluster_api().PatchPersistentVolumeClaim(
+        std::string(std::string_view(claim->metadata.namespace_)), claim->metadata.name,
+        SelectedNodePatch(*claim, node_name), resource_version);
+    if (!written.IsSuccess()) return fail(std::move(written));
+    auto updated = std::make_shared<api::PersistentVolumeClaim>(*claim);
+    updated->metadata.resource_version = resource_version;
+    claim = std::move(updated);
+    ++written_claims;
+  }
+  // Wait for the PersistentVolume controller (wait.PollUntilContextTimeout, not immediate).
+  const auto deadline = std::chrono::steady_clock::now() + args_.bind_timeout;
+  while (true) {
+    {
+      std::unique_lock lock(stop_mu_);
+      const auto wake = std::min(deadline, std::chrono::steady_clock::now() + poll_interval_);
+      if (stop_cv_.wait_until(lock, wake, [this] { return stopping_; })) {
+        return framework::Status::FromError("binding volumes: context canceled");
+      }
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return framework::Status::FromError("binding volumes: context deadline exceeded");
+    }
+    auto [done, error] = Impl::CheckBindings(*this, pod, node_name, volumes);
+    if (error.has_value()) return framework::Status::FromError("binding volumes: " + *error);
+    if (done) break;
+  }
+  SPDLOG_DEBUG("Success binding volumes for pod pod=\"{}/{}\"", pod.metadata.namespace_, pod.metadata.name);
+  return {};
+}
+
+std::vector<framework::ClusterEventWithHint> VolumeBinding::EventsToRegister() const {
+  using framework::ClusterEvent;
+  using framework::EventResource;
+  namespace action = framework::action;
+  return {
+      {ClusterEvent{EventResource::kStorageClass, action::kAdd | action::kUpdate, "StorageClass"},
+       IsSchedulableAfterStorageClassChange},
+      {ClusterEvent{EventResource::kPersistentVolumeClaim, action::kAdd | action::kUpdate, "PersistentVolumeClaim"},
+       IsSchedulableAfterPersistentVolumeClaimChange},
+      {ClusterEvent{EventResource::kPersistentVolume, action::kAdd | action::kUpdate, "PersistentVolume"}, nullptr},
+      // Queueing hints are on (v1.34): no UpdateNodeTaint.
+      {ClusterEvent{EventResource::kNode, action::kAdd | action::kUpdateNodeLabel, "Node"}, nullptr},
+  };
+}
+
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterStorageClassChange(
+    const api::Pod& /*pod*/, const framework::EventObjects& objects) {
+  if (objects.new_storage_class == nullptr) {
+    return absl::InvalidArgumentError("VolumeBinding: storage class event without the class");
+  }
+  if (objects.old_storage_class == nullptr) return framework::QueueingHint::kQueue;
+  // volumeBindingMode is immutable; only new allowedTopologies can help.
+  return objects.old_storage_class->allowed_topologies == objects.new_storage_class->allowed_topologies
+             ? framework::QueueingHint::kQueueSkip
+             : framework::QueueingHint::kQueue;
+}
+
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPersistentVolumeClaimChange(
+    const api::Pod& pod, const framework::EventObjects& objects) {
+  const api::PersistentVolumeClaim* claim = objects.new_pvc;
+  if (claim == nullptr) return absl::InvalidArgumentError("VolumeBinding: claim event without the claim");
+  if (std::string_view(claim->metadata.namespace_) != std::string_view(pod.metadata.namespace_)) {
+    return framework::QueueingHint::kQueueSkip;
+  }
+  for (const api::Volume& volume : pod.spec.volumes) {
+    bool ephemeral = false;
+    std::optional<std::string> name = ClaimNameOf(pod, volume, ephemeral);
+    if (name.has_value() && *name == claim->metadata.name) return framework::QueueingHint::kQueue;
+  }
+  return framework::QueueingHint::kQueueSkip;
+}
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* args,
+                                                       framework::Handle& handle) {
+  VolumeBindingArgs parsed;
+  if (const auto* raw = dynamic_cast<const framework::RawPluginArgs*>(args)) {
+    absl::StatusOr<VolumeBindingArgs> decoded = ParseVolumeBindingArgs(raw->json);
+    if (!decoded.ok()) return decoded.status();
+    parsed = *decoded;
+  }
+  return std::unique_ptr<framework::Plugin>(std::make_unique<VolumeBinding>(parsed, handle));
+}
+
+}  // namespace ksched::plugins::volume_binding

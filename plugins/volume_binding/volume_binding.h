@@ -1,0 +1,131 @@
+// VolumeBinding (upstream plugins/volumebinding, v1.34, with its SchedulerVolumeBinder): a pod's
+// PersistentVolumeClaims decide where it can run, and a claim of a WaitForFirstConsumer class is
+// bound (to a matching volume) or provisioned (on the chosen node) before the pod is.
+//   - PreFilter: Skip for a pod without claims (persistentVolumeClaim or generic ephemeral
+//     volumes). UnschedulableAndUnresolvable with upstream's words when a claim is missing
+//     (`persistentvolumeclaim "data" not found`; for an ephemeral volume `waiting for ephemeral
+//     volume controller to create the persistentvolumeclaim "web-0-scratch"`), Lost, being
+//     deleted, not owned by the pod (ephemeral), or unbound with an Immediate class ("pod has
+//     unbound immediate PersistentVolumeClaims"). Sorts the claims into bound and unbound with
+//     delayed binding, and lists the volumes of the delayed claims' classes (node affinity
+//     compiled once).
+//   - Filter, per node: each bound claim's volume must allow the node ("node(s) didn't match
+//     PersistentVolume's node affinity"; a missing volume: "node(s) unavailable due to one or more
+//     pvc(s) bound to non-existent pv(s)"); each unbound delayed claim needs the smallest available
+//     matching volume allowed on the node (FindMatchingVolume), or else dynamic provisioning: a
+//     class with a provisioner other than kubernetes.io/no-provisioner whose allowedTopologies
+//     admit the node ("node(s) didn't find available persistent volumes to bind" otherwise). A
+//     claim already annotated volume.kubernetes.io/selected-node fits only that node. All reasons
+//     are UnschedulableAndUnresolvable; what a node would need is kept for Reserve.
+//   - Reserve assumes the chosen node's bindings (AssumedObjects: the volume pre-bound to its
+//     claim, the claim with selected-node) so the next pods see them; Unreserve restores them.
+//   - PreBind writes them (merge PATCH with the object's resourceVersion, upstream's Update) and
+//     polls every second, up to bindTimeoutSeconds (default 600), until the PersistentVolume
+//     controller (or the external provisioner) has bound every claim (spec.volumeName set,
+//     pv.kubernetes.io/bind-completed) - or fails: the claimRef was reset, the selected-node
+//     annotation was removed (provisioning failed), a volume no longer allows the node, timeout
+//     ("binding volumes: context deadline exceeded"). A pod whose claims are all bound already
+//     skips PreBind (PreBindPreFlight), so it binds without a blocked thread.
+//   - Events (queueing hints on, as v1.34): StorageClass Add (queued) and Update (queued when
+//     allowedTopologies changed), PersistentVolumeClaim Add/Update (queued for a claim the pod
+//     names), PersistentVolume Add/Update and Node Add/label updates (no hint).
+//   - Score: upstream scores only with the StorageCapacityScoring gate (alpha, off in v1.34), so
+//     this plugin has no Score point, as upstream's is skipped by default.
+//
+// Not ported (the scheduler watches no CSINode, CSIDriver or CSIStorageCapacity): in-tree volumes
+// translated to CSI for their node affinity (csi-translation-lib), and CSIStorageCapacity checks
+// (every provisioner is treated as not opting into capacity tracking, upstream's answer for a
+// driver without a CSIDriver object). PreBind stops waiting when the pod informer no longer has
+// the pod ("binding volumes: pod does not exist any more: pod "p" not found").
+//
+// Thread-safety: Filter runs on parallel workers (the per-node results are locked); PreBind on a
+// binding thread. The assumed objects are locked (AssumedObjects).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "framework/handle.h"
+#include "framework/interface.h"
+#include "framework/registry.h"
+#include "plugins/volume_binding/assumed_objects.h"
+
+namespace ksched::plugins::volume_binding {
+
+inline constexpr std::string_view kName = "VolumeBinding";
+inline constexpr framework::StateKey kStateKey{"VolumeBinding"};
+inline constexpr std::string_view kErrReasonBindConflict = "node(s) didn't find available persistent volumes to bind";
+inline constexpr std::string_view kErrReasonNodeConflict = "node(s) didn't match PersistentVolume's node affinity";
+inline constexpr std::string_view kErrReasonNotEnoughSpace = "node(s) did not have enough free storage";
+inline constexpr std::string_view kErrReasonPVNotExist =
+    "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
+inline constexpr std::string_view kErrUnboundImmediate = "pod has unbound immediate PersistentVolumeClaims";
+
+struct VolumeBindingArgs {
+  std::chrono::seconds bind_timeout{600};
+};
+
+// The pluginConfig args (v1 VolumeBindingArgs as JSON; validated by the config layer): only
+// bindTimeoutSeconds is read (shape scores only with StorageCapacityScoring).
+absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(std::string_view json);
+
+class VolumeBinding final : public framework::PreFilterPlugin,
+                            public framework::FilterPlugin,
+                            public framework::ReservePlugin,
+                            public framework::PreBindPlugin,
+                            public framework::EnqueueExtensions {
+ public:
+  VolumeBinding(VolumeBindingArgs args, framework::Handle& handle);
+  ~VolumeBinding() override;
+
+  std::string_view Name() const override { return kName; }
+  std::pair<framework::PreFilterResult, framework::Status> PreFilter(
+      framework::CycleState& state, const api::Pod& pod,
+      const std::vector<framework::NodeInfo*>& nodes) override;
+  framework::Status Filter(const framework::CycleState& state, const api::Pod& pod,
+                           const framework::NodeInfo& node) override;
+  framework::Status Reserve(framework::CycleState& state, const api::Pod& pod,
+                            const std::string& node_name) override;
+  void Unreserve(framework::CycleState& state, const api::Pod& pod, const std::string& node_name) override;
+  bool HasPreBindPreFlight() const override { return true; }
+  framework::Status PreBindPreFlight(framework::CycleState& state, const api::Pod& pod,
+                                     const std::string& node_name) override;
+  framework::Status PreBind(framework::CycleState& state, const api::Pod& pod,
+                            const std::string& node_name) override;
+  std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
+
+  // The assumptions outstanding (tests).
+  std::size_t assumed_volumes() const { return volumes_.size(); }
+  std::size_t assumed_claims() const { return claims_.size(); }
+  // How often PreBind looks at the claims again (tests shorten it).
+  void set_poll_interval(std::chrono::milliseconds interval) { poll_interval_ = interval; }
+
+ private:
+  struct Impl;
+  VolumeBindingArgs args_;
+  framework::Handle& handle_;
+  AssumedObjects<api::PersistentVolume> volumes_{"v1.PersistentVolume"};
+  AssumedObjects<api::PersistentVolumeClaim> claims_{"v1.PersistentVolumeClaim"};
+  std::chrono::milliseconds poll_interval_{1000};
+  // Wakes PreBind's waits at destruction.
+  std::mutex stop_mu_;
+  std::condition_variable stop_cv_;
+  bool stopping_ = false;  // guarded by stop_mu_
+};
+
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterStorageClassChange(
+    const api::Pod& pod, const framework::EventObjects& objects);
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPersistentVolumeClaimChange(
+    const api::Pod& pod, const framework::EventObjects& objects);
+
+absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* args,
+                                                       framework::Handle& handle);
+
+}  // namespace ksched::plugins::volume_binding

@@ -1,0 +1,480 @@
+// VolumeBinding: cases after upstream volumebinding/volume_binding_test.go and binder_test.go
+// (v1.34.4): PreFilter's verdicts, Filter's reasons for bound claims (node affinity, missing
+// volume), static binding (smallest match, class, mode, access modes, selector, pre-bound),
+// dynamic provisioning (provisioner, allowedTopologies, selected-node), Reserve's assumptions seen
+// by the next pod and undone by Unreserve, PreBind's writes and waits (bound, provisioning failed,
+// timeout), the PreFlight, the args and the queueing hints. Messages are upstream's.
+#include "plugins/volume_binding/volume_binding.h"
+
+#include <catch2/catch.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fake_handle.h"
+#include "plugins/volume_binding/volume_matching.h"
+#include "test_objects.h"
+
+namespace {
+
+using ksched::api::Labels;
+using ksched::api::PersistentVolume;
+using ksched::api::PersistentVolumeClaim;
+using ksched::api::Pod;
+using ksched::api::StorageClass;
+using ksched::framework::Code;
+using ksched::framework::CycleState;
+using ksched::framework::EventObjects;
+using ksched::framework::NodeInfo;
+using ksched::framework::QueueingHint;
+using ksched::framework::Status;
+namespace vb = ksched::plugins::volume_binding;
+using ksched::plugins::testing::Build;
+using ksched::plugins::testing::FakeHandle;
+using ksched::plugins::testing::MakeNode;
+using ksched::plugins::testing::MakeNodeInfo;
+using ksched::plugins::testing::MakePod;
+
+constexpr const char* kHostname = "kubernetes.io/hostname";
+constexpr std::int64_t kGi = std::int64_t{1} << 30;
+
+Pod PodWithClaims(std::string name, const std::vector<std::string>& claims) {
+  Pod pod = MakePod(std::move(name));
+  for (const std::string& claim : claims) {
+    ksched::api::Volume volume;
+    volume.name = claim;
+    volume.persistent_volume_claim = ksched::api::PersistentVolumeClaimVolumeSource{claim, false};
+    pod.spec.volumes.push_back(volume);
+  }
+  return pod;
+}
+
+PersistentVolumeClaim Claim(std::string name, std::optional<std::string> class_name, std::int64_t request = kGi) {
+  PersistentVolumeClaim claim;
+  claim.metadata.name = std::move(name);
+  claim.metadata.namespace_ = "default";
+  claim.metadata.uid = claim.metadata.name + "-uid";
+  claim.metadata.resource_version = "1";
+  claim.spec.storage_class_name = std::move(class_name);
+  claim.spec.storage_request = request;
+  claim.spec.access_modes = {"ReadWriteOnce"};
+  claim.phase = "Pending";
+  return claim;
+}
+
+PersistentVolumeClaim BoundClaim(std::string name, std::string volume) {
+  PersistentVolumeClaim claim = Claim(std::move(name), "wait");
+  claim.spec.volume_name = std::move(volume);
+  claim.metadata.annotations.Set("pv.kubernetes.io/bind-completed", "yes");
+  claim.phase = "Bound";
+  return claim;
+}
+
+// An Available volume of class `class_name`, optionally only on node `host`.
+PersistentVolume Volume(std::string name, std::string class_name, std::int64_t capacity,
+                        std::optional<std::string> host = std::nullopt) {
+  PersistentVolume pv;
+  pv.metadata.name = std::move(name);
+  pv.metadata.resource_version = "1";
+  pv.spec.storage_class_name = std::move(class_name);
+  pv.spec.capacity = capacity;
+  pv.spec.access_modes = {"ReadWriteOnce"};
+  pv.phase = "Available";
+  if (host.has_value()) {
+    ksched::api::NodeSelectorTerm term;
+    term.match_expressions.push_back({kHostname, "In", {*host}});
+    pv.spec.node_affinity.emplace();
+    pv.spec.node_affinity->node_selector_terms.push_back(term);
+  }
+  return pv;
+}
+
+StorageClass Class(std::string name, std::string mode, std::string provisioner) {
+  StorageClass storage_class;
+  storage_class.metadata.name = std::move(name);
+  storage_class.volume_binding_mode = std::move(mode);
+  storage_class.provisioner = std::move(provisioner);
+  return storage_class;
+}
+
+// Classes: "wait" (WaitForFirstConsumer, no provisioner), "provision" (WaitForFirstConsumer,
+// provisioner), "immediate".
+void AddClasses(FakeHandle& handle) {
+  handle.storage().Add(Class("wait", "WaitForFirstConsumer", "kubernetes.io/no-provisioner"));
+  handle.storage().Add(Class("provision", "WaitForFirstConsumer", "example.com/csi"));
+  handle.storage().Add(Class("immediate", "Immediate", "example.com/csi"));
+}
+
+NodeInfo Node(const std::string& name, Labels extra = {}) {
+  Labels labels = std::move(extra);
+  labels.Set(kHostname, name);
+  return MakeNodeInfo(MakeNode(name, std::move(labels)));
+}
+
+Status Unresolvable(std::initializer_list<std::string_view> reasons) {
+  return Status(Code::kUnschedulableAndUnresolvable, reasons);
+}
+
+struct Fixture {
+  FakeHandle handle;
+  std::unique_ptr<vb::VolumeBinding> plugin;
+  explicit Fixture(vb::VolumeBindingArgs args = {}) {
+    AddClasses(handle);
+    plugin = std::make_unique<vb::VolumeBinding>(args, handle);
+    plugin->set_poll_interval(std::chrono::milliseconds(1));
+  }
+  Status PreFilter(CycleState& state, const Pod& pod) { return plugin->PreFilter(state, pod, {}).second; }
+  // PreFilter, Filter on `node` and Reserve there, each required to succeed.
+  void ReserveOn(CycleState& state, const Pod& pod, const std::string& node) {
+    REQUIRE(PreFilter(state, pod).IsSuccess());
+    REQUIRE(plugin->Filter(state, pod, Node(node)).IsSuccess());
+    REQUIRE(plugin->Reserve(state, pod, node).IsSuccess());
+  }
+};
+
+TEST_CASE("VolumeBinding PreFilter: skips pods without claims and stops pods whose claims cannot be used",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  CycleState state;
+  CHECK(f.PreFilter(state, MakePod("no-volumes")).code() == Code::kSkip);
+  CHECK(f.plugin->PreBindPreFlight(state, MakePod("no-volumes"), "node-a").code() == Code::kSkip);
+
+  CHECK(f.PreFilter(state, PodWithClaims("p", {"missing"})) ==
+        Unresolvable({"persistentvolumeclaim \"missing\" not found"}));
+
+  Pod ephemeral = MakePod("web-0");
+  ksched::api::Volume scratch;
+  scratch.name = "scratch";
+  scratch.ephemeral = true;
+  ephemeral.spec.volumes.push_back(scratch);
+  CHECK(f.PreFilter(state, ephemeral) ==
+        Unresolvable({"waiting for ephemeral volume controller to create the persistentvolumeclaim \"web-0-scratch\""}));
+  PersistentVolumeClaim foreign = Claim("web-0-scratch", "provision");
+  f.handle.storage().Add(foreign);
+  CHECK(f.PreFilter(state, ephemeral) ==
+        Unresolvable({"PVC default/web-0-scratch was not created for pod default/web-0 (pod is not owner)"}));
+
+  PersistentVolumeClaim lost = Claim("lost", "wait");
+  lost.phase = "Lost";
+  lost.spec.volume_name = "gone";
+  f.handle.storage().Add(lost);
+  CHECK(f.PreFilter(state, PodWithClaims("p", {"lost"})) ==
+        Unresolvable({"persistentvolumeclaim \"lost\" bound to non-existent persistentvolume \"gone\""}));
+
+  PersistentVolumeClaim deleting = Claim("deleting", "wait");
+  deleting.metadata.deletion_timestamp = ksched::api::Time{};
+  f.handle.storage().Add(deleting);
+  CHECK(f.PreFilter(state, PodWithClaims("p", {"deleting"})) ==
+        Unresolvable({"persistentvolumeclaim \"deleting\" is being deleted"}));
+
+  // Unbound claims of an Immediate class, of no class, or pre-bound by volumeName wait for the
+  // PersistentVolume controller.
+  f.handle.storage().Add(Claim("immediate", "immediate"));
+  f.handle.storage().Add(Claim("classless", std::nullopt));
+  PersistentVolumeClaim prebound = Claim("prebound", "wait");
+  prebound.spec.volume_name = "pv-x";
+  f.handle.storage().Add(prebound);
+  for (const char* name : {"immediate", "classless", "prebound"}) {
+    INFO(name);
+    CHECK(f.PreFilter(state, PodWithClaims("p", {name})) ==
+          Unresolvable({"pod has unbound immediate PersistentVolumeClaims"}));
+  }
+
+  StorageClass unset = Class("unset", "", "p");
+  unset.volume_binding_mode.reset();
+  f.handle.storage().Add(unset);
+  f.handle.storage().Add(Claim("unset-mode", "unset"));
+  Status error = f.PreFilter(state, PodWithClaims("p", {"unset-mode"}));
+  CHECK(error.code() == Code::kError);
+  CHECK(error.Message() == "VolumeBindingMode not set for StorageClass \"unset\"");
+
+  f.handle.storage().Add(BoundClaim("bound", "pv-bound"));
+  f.handle.storage().Add(Volume("pv-bound", "wait", kGi));
+  CycleState ok;
+  CHECK(f.PreFilter(ok, PodWithClaims("p", {"bound"})).IsSuccess());
+}
+
+TEST_CASE("VolumeBinding Filter: a bound claim's volume must allow the node and must exist",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  f.handle.storage().Add(BoundClaim("data", "pv-a"));
+  f.handle.storage().Add(Volume("pv-a", "wait", kGi, "node-a"));
+  f.handle.storage().Add(BoundClaim("orphan", "pv-gone"));
+  const Pod pod = PodWithClaims("p", {"data"});
+  CycleState state;
+  REQUIRE(f.PreFilter(state, pod).IsSuccess());
+  CHECK(f.plugin->Filter(state, pod, Node("node-a")).IsSuccess());
+  CHECK(f.plugin->Filter(state, pod, Node("node-b")) ==
+        Unresolvable({"node(s) didn't match PersistentVolume's node affinity"}));
+
+  const Pod orphan = PodWithClaims("q", {"orphan"});
+  CycleState orphan_state;
+  REQUIRE(f.PreFilter(orphan_state, orphan).IsSuccess());
+  CHECK(f.plugin->Filter(orphan_state, orphan, Node("node-a")) ==
+        Unresolvable({"node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"}));
+
+  // Without PreFilter's state Filter fails (upstream: reading the state errs).
+  CycleState empty;
+  CHECK(f.plugin->Filter(empty, pod, Node("node-a")).code() == Code::kError);
+}
+
+TEST_CASE("VolumeBinding Filter: an unbound claim gets the smallest matching available volume on the node",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  f.handle.storage().Add(Claim("data", "wait", 2 * kGi));
+  f.handle.storage().Add(Volume("too-small", "wait", kGi, "node-a"));
+  f.handle.storage().Add(Volume("large", "wait", 10 * kGi, "node-a"));
+  f.handle.storage().Add(Volume("fits", "wait", 5 * kGi, "node-a"));
+  f.handle.storage().Add(Volume("other-class", "provision", 2 * kGi, "node-b"));
+  PersistentVolume block = Volume("block", "wait", 2 * kGi, "node-b");
+  block.spec.volume_mode = "Block";
+  f.handle.storage().Add(block);
+  PersistentVolume many = Volume("rwx-only", "wait", 2 * kGi, "node-c");
+  many.spec.access_modes = {"ReadWriteMany"};
+  f.handle.storage().Add(many);
+  PersistentVolume taken = Volume("taken", "wait", 2 * kGi, "node-d");
+  taken.spec.claim_ref = ksched::api::ClaimReference{"default", "someone-else", "u"};
+  taken.phase = "Bound";
+  f.handle.storage().Add(taken);
+
+  const Pod pod = PodWithClaims("p", {"data"});
+  CycleState state;
+  REQUIRE(f.PreFilter(state, pod).IsSuccess());
+  CHECK(f.plugin->Filter(state, pod, Node("node-a")).IsSuccess());
+  for (const char* node : {"node-b", "node-c", "node-d", "node-e"}) {
+    INFO(node);
+    CHECK(f.plugin->Filter(state, pod, Node(node)) ==
+          Unresolvable({"node(s) didn't find available persistent volumes to bind"}));
+  }
+  // Reserve on node-a pre-binds "fits" (the smallest that fits), and PreBind will write it.
+  REQUIRE(f.plugin->Reserve(state, pod, "node-a").IsSuccess());
+  CHECK(f.plugin->PreBindPreFlight(state, pod, "node-a").IsSuccess());
+  CHECK(f.plugin->assumed_volumes() == 1);
+  f.handle.fake_cluster_api().set_patch_result(Status(), "7");
+  // The PersistentVolume controller finishes the binding before PreBind looks.
+  PersistentVolume fits = Volume("fits", "wait", 5 * kGi, "node-a");
+  fits.metadata.resource_version = "7";
+  fits.spec.claim_ref = ksched::api::ClaimReference{"default", "data", "data-uid"};
+  fits.phase = "Bound";
+  f.handle.storage().Update(fits);
+  PersistentVolumeClaim bound = BoundClaim("data", "fits");
+  f.handle.storage().Update(bound);
+  CHECK(f.plugin->PreBind(state, pod, "node-a").IsSuccess());
+  const auto patches = f.handle.fake_cluster_api().patches();
+  REQUIRE(patches.size() == 1);
+  CHECK(patches[0].first == "pv/fits");
+  CHECK(patches[0].second ==
+        R"({"metadata":{"resourceVersion":"1","annotations":{"pv.kubernetes.io/bound-by-controller":"yes"}},)"
+        R"("spec":{"claimRef":{"kind":"PersistentVolumeClaim","apiVersion":"v1","namespace":"default",)"
+        R"("name":"data","uid":"data-uid","resourceVersion":"1","fieldPath":null}}})");
+  // The informer moved past the assumption.
+  CHECK(f.plugin->PreBindPreFlight(state, pod, "node-a").IsSuccess());
+}
+
+TEST_CASE("VolumeBinding Filter: selector, pre-bound volume and two claims never share a volume",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  PersistentVolumeClaim gold = Claim("gold", "wait");
+  gold.spec.selector.emplace();
+  gold.spec.selector->match_labels = Labels{{"tier", "gold"}};
+  f.handle.storage().Add(gold);
+  f.handle.storage().Add(Claim("first", "wait"));
+  f.handle.storage().Add(Claim("second", "wait"));
+  f.handle.storage().Add(Claim("third", "wait"));
+  PersistentVolume gold_pv = Volume("gold-pv", "wait", kGi, "node-a");
+  gold_pv.metadata.labels = Labels{{"tier", "gold"}};
+  f.handle.storage().Add(gold_pv);
+  f.handle.storage().Add(Volume("plain-a", "wait", kGi, "node-a"));
+  f.handle.storage().Add(Volume("plain-b", "wait", kGi, "node-b"));
+  PersistentVolume reserved = Volume("reserved", "wait", kGi, "node-c");
+  reserved.spec.claim_ref = ksched::api::ClaimReference{"default", "second", ""};  // pre-bound by name
+  f.handle.storage().Add(reserved);
+
+  const Pod selective = PodWithClaims("p", {"gold"});
+  CycleState state;
+  REQUIRE(f.PreFilter(state, selective).IsSuccess());
+  CHECK(f.plugin->Filter(state, selective, Node("node-a")).IsSuccess());
+  CHECK_FALSE(f.plugin->Filter(state, selective, Node("node-b")).IsSuccess());
+
+  // node-a has two volumes for two claims (a claim without a selector takes a labelled volume
+  // too); node-b has one: the other claim finds nothing.
+  const Pod two = PodWithClaims("two", {"first", "third"});
+  CycleState two_state;
+  REQUIRE(f.PreFilter(two_state, two).IsSuccess());
+  CHECK(f.plugin->Filter(two_state, two, Node("node-a")).IsSuccess());
+  CHECK(f.plugin->Filter(two_state, two, Node("node-b")) ==
+        Unresolvable({"node(s) didn't find available persistent volumes to bind"}));
+  // The volume pre-bound to "second" is the only one it takes: on node-a, whose volumes are
+  // free, it finds none (upstream returns nil at once when the pre-bound volume's node differs).
+  const Pod only_second = PodWithClaims("s", {"second"});
+  CycleState second_state;
+  REQUIRE(f.PreFilter(second_state, only_second).IsSuccess());
+  CHECK(f.plugin->Filter(second_state, only_second, Node("node-c")).IsSuccess());
+  CHECK_FALSE(f.plugin->Filter(second_state, only_second, Node("node-a")).IsSuccess());
+  CHECK(vb::IsVolumeBoundToClaim(reserved, Claim("second", "wait")));
+  CHECK_FALSE(vb::IsVolumeBoundToClaim(reserved, Claim("first", "wait")));
+}
+
+TEST_CASE("VolumeBinding Filter: dynamic provisioning, allowed topologies and a selected node",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  StorageClass zonal = Class("zonal", "WaitForFirstConsumer", "example.com/csi");
+  ksched::api::NodeSelectorTerm term;
+  term.match_expressions.push_back({"topology.kubernetes.io/zone", "In", {"zone-1"}});
+  zonal.allowed_topologies.push_back(term);
+  f.handle.storage().Add(zonal);
+  f.handle.storage().Add(Claim("dynamic", "provision"));
+  f.handle.storage().Add(Claim("zoned", "zonal"));
+  f.handle.storage().Add(Claim("static-only", "wait"));
+  PersistentVolumeClaim selected = Claim("selected", "provision");
+  selected.metadata.annotations.Set("volume.kubernetes.io/selected-node", "node-b");
+  f.handle.storage().Add(selected);
+
+  auto filter = [&](const char* claim, const NodeInfo& node) {
+    const Pod pod = PodWithClaims("p", {claim});
+    CycleState state;
+    REQUIRE(f.PreFilter(state, pod).IsSuccess());
+    return f.plugin->Filter(state, pod, node);
+  };
+  const Status conflict = Unresolvable({"node(s) didn't find available persistent volumes to bind"});
+  CHECK(filter("dynamic", Node("node-a")).IsSuccess());
+  CHECK(filter("zoned", Node("node-a", Labels{{"topology.kubernetes.io/zone", "zone-1"}})).IsSuccess());
+  CHECK(filter("zoned", Node("node-a", Labels{{"topology.kubernetes.io/zone", "zone-2"}})) == conflict);
+  CHECK(filter("static-only", Node("node-a")) == conflict);  // kubernetes.io/no-provisioner
+  CHECK(filter("selected", Node("node-b")).IsSuccess());
+  CHECK(filter("selected", Node("node-a")) == conflict);
+}
+
+TEST_CASE("VolumeBinding Reserve: the next pod sees the assumed volume; Unreserve gives it back",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  f.handle.storage().Add(Claim("one", "wait"));
+  f.handle.storage().Add(Claim("two", "wait"));
+  f.handle.storage().Add(Volume("only", "wait", kGi, "node-a"));
+  const Pod first = PodWithClaims("first", {"one"});
+  const Pod second = PodWithClaims("second", {"two"});
+  CycleState first_state;
+  f.ReserveOn(first_state, first, "node-a");
+
+  CycleState second_state;
+  REQUIRE(f.PreFilter(second_state, second).IsSuccess());
+  CHECK(f.plugin->Filter(second_state, second, Node("node-a")) ==
+        Unresolvable({"node(s) didn't find available persistent volumes to bind"}));
+
+  f.plugin->Unreserve(first_state, first, "node-a");
+  CHECK(f.plugin->assumed_volumes() == 0);
+  CycleState again;
+  REQUIRE(f.PreFilter(again, second).IsSuccess());
+  CHECK(f.plugin->Filter(again, second, Node("node-a")).IsSuccess());
+}
+
+TEST_CASE("VolumeBinding PreBind: provisioning is asked with selected-node and fails when it is removed",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  f.handle.storage().Add(Claim("dynamic", "provision"));
+  const Pod pod = PodWithClaims("p", {"dynamic"});
+  CycleState state;
+  f.ReserveOn(state, pod, "node-a");
+  CHECK(f.plugin->assumed_claims() == 1);
+  f.handle.fake_cluster_api().set_patch_result(Status(), "5");
+  // The provisioner gave up: it removed the annotation (the claim's version moved on).
+  PersistentVolumeClaim given_up = Claim("dynamic", "provision");
+  given_up.metadata.resource_version = "6";
+  given_up.metadata.annotations.Set("volume.kubernetes.io/storage-provisioner", "example.com/csi");
+  f.handle.storage().Update(given_up);
+  const Status status = f.plugin->PreBind(state, pod, "node-a");
+  CHECK(status.code() == Code::kError);
+  CHECK(status.Message() == "binding volumes: provisioning failed for PVC \"dynamic\"");
+  const auto patches = f.handle.fake_cluster_api().patches();
+  REQUIRE(patches.size() == 1);
+  CHECK(patches[0].first == "pvc/default/dynamic");
+  CHECK(patches[0].second ==
+        R"({"metadata":{"resourceVersion":"1","annotations":{"volume.kubernetes.io/selected-node":"node-a"}}})");
+}
+
+TEST_CASE("VolumeBinding PreBind: a failed write and the bind timeout fail the binding cycle",
+          "[plugins][volume_binding]") {
+  vb::VolumeBindingArgs args;
+  args.bind_timeout = std::chrono::seconds(0);
+  Fixture f(args);
+  f.handle.storage().Add(Claim("dynamic", "provision"));
+  const Pod pod = PodWithClaims("p", {"dynamic"});
+  CycleState state;
+  f.ReserveOn(state, pod, "node-a");
+  const Status timed_out = f.plugin->PreBind(state, pod, "node-a");
+  CHECK(timed_out.Message() == "binding volumes: context deadline exceeded");
+
+  CycleState conflict_state;
+  f.plugin->Unreserve(state, pod, "node-a");
+  f.ReserveOn(conflict_state, pod, "node-a");
+  f.handle.fake_cluster_api().set_patch_result(Status::FromError("the object has been modified"), "");
+  const Status failed = f.plugin->PreBind(conflict_state, pod, "node-a");
+  CHECK(failed.Message() == "the object has been modified");
+  // What was not written is no longer assumed.
+  CHECK(f.plugin->assumed_claims() == 0);
+}
+
+TEST_CASE("VolumeBinding PreBind: stops waiting when the pod is gone", "[plugins][volume_binding]") {
+  Fixture f;
+  f.handle.storage().Add(Claim("dynamic", "provision"));
+  const Pod pod = PodWithClaims("p", {"dynamic"});
+  CycleState state;
+  f.ReserveOn(state, pod, "node-a");
+  f.handle.set_pod_exists(false);
+  CHECK(f.plugin->PreBind(state, pod, "node-a").Message() ==
+        "binding volumes: pod does not exist any more: pod \"p\" not found");
+}
+
+TEST_CASE("AssumedObjects: an assumption lasts until the informer's object is newer", "[plugins][volume_binding]") {
+  vb::AssumedObjects<PersistentVolume> cache("v1.PersistentVolume");
+  auto api = std::make_shared<const PersistentVolume>(Volume("pv", "wait", kGi));
+  auto assumed = std::make_shared<PersistentVolume>(*api);
+  assumed->spec.claim_ref = ksched::api::ClaimReference{"default", "c", "u"};
+  CHECK(cache.Assume("pv", assumed, nullptr).message() == "could not find v1.PersistentVolume \"pv\"");
+  REQUIRE(cache.Assume("pv", assumed, api).ok());
+  CHECK(cache.Resolve("pv", api) == assumed);
+  auto older = std::make_shared<PersistentVolume>(*api);
+  older->metadata.resource_version = "0";
+  auto newer = std::make_shared<PersistentVolume>(*api);
+  newer->metadata.resource_version = "2";
+  CHECK(cache.Assume("pv", older, api).message() ==
+        "v1.PersistentVolume \"pv\" is out of sync (stored: 1, assume: 0)");
+  CHECK(cache.Resolve("pv", newer) == newer);
+  CHECK(cache.size() == 0);
+  REQUIRE(cache.Assume("pv", assumed, api).ok());
+  CHECK(cache.Resolve("pv", nullptr) == nullptr);  // deleted
+  CHECK(vb::ResourceVersionNumber("18446744073709551615") == 18446744073709551615ULL);
+  CHECK(vb::ResourceVersionNumber("12a") == 0);
+}
+
+TEST_CASE("VolumeBinding args and queueing hints", "[plugins][volume_binding]") {
+  CHECK(vb::ParseVolumeBindingArgs("").value().bind_timeout == std::chrono::seconds(600));
+  CHECK(vb::ParseVolumeBindingArgs(R"({"bindTimeoutSeconds": 30, "shape": []})").value().bind_timeout ==
+        std::chrono::seconds(30));
+  CHECK_FALSE(vb::ParseVolumeBindingArgs(R"({"bindTimeoutSeconds": "x"})").ok());
+
+  const Pod pod = PodWithClaims("p", {"data"});
+  PersistentVolumeClaim data = Claim("data", "wait");
+  PersistentVolumeClaim other = Claim("other", "wait");
+  EventObjects objects;
+  objects.new_pvc = &data;
+  CHECK(vb::IsSchedulableAfterPersistentVolumeClaimChange(pod, objects).value() == QueueingHint::kQueue);
+  objects.new_pvc = &other;
+  CHECK(vb::IsSchedulableAfterPersistentVolumeClaimChange(pod, objects).value() == QueueingHint::kQueueSkip);
+  PersistentVolumeClaim elsewhere = Claim("data", "wait");
+  elsewhere.metadata.namespace_ = "other";
+  objects.new_pvc = &elsewhere;
+  CHECK(vb::IsSchedulableAfterPersistentVolumeClaimChange(pod, objects).value() == QueueingHint::kQueueSkip);
+
+  StorageClass before = Class("c", "WaitForFirstConsumer", "p");
+  StorageClass after = before;
+  EventObjects class_event;
+  class_event.new_storage_class = &after;
+  CHECK(vb::IsSchedulableAfterStorageClassChange(pod, class_event).value() == QueueingHint::kQueue);
+  class_event.old_storage_class = &before;
+  CHECK(vb::IsSchedulableAfterStorageClassChange(pod, class_event).value() == QueueingHint::kQueueSkip);
+  after.allowed_topologies.emplace_back();
+  CHECK(vb::IsSchedulableAfterStorageClassChange(pod, class_event).value() == QueueingHint::kQueue);
+}
+
+}  // namespace
