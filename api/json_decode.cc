@@ -39,6 +39,8 @@ KSCHED_KIND_TRAITS(Namespace)
 KSCHED_KIND_TRAITS(PersistentVolumeClaim)
 KSCHED_KIND_TRAITS(PersistentVolume)
 KSCHED_KIND_TRAITS(StorageClass)
+KSCHED_KIND_TRAITS(CSINode)
+KSCHED_KIND_TRAITS(VolumeAttachment)
 #undef KSCHED_KIND_TRAITS
 
 constexpr std::string_view kStatusKind = "Status";
@@ -329,6 +331,8 @@ KSCHED_INSTANTIATE_DECODERS(Namespace)
 KSCHED_INSTANTIATE_DECODERS(PersistentVolumeClaim)
 KSCHED_INSTANTIATE_DECODERS(PersistentVolume)
 KSCHED_INSTANTIATE_DECODERS(StorageClass)
+KSCHED_INSTANTIATE_DECODERS(CSINode)
+KSCHED_INSTANTIATE_DECODERS(VolumeAttachment)
 #undef KSCHED_INSTANTIATE_DECODERS
 
 }  // namespace ksched::api

@@ -199,6 +199,12 @@ absl::Status ReadPersistentVolumeClaim(const JsonValue& v, DecodeContext& ctx,
                                        PersistentVolumeClaim& out);
 absl::Status ReadPersistentVolume(const JsonValue& v, DecodeContext& ctx, PersistentVolume& out);
 absl::Status ReadStorageClass(const JsonValue& v, DecodeContext& ctx, StorageClass& out);
+absl::Status ReadCSINode(const JsonValue& v, DecodeContext& ctx, CSINode& out);
+absl::Status ReadVolumeAttachment(const JsonValue& v, DecodeContext& ctx, VolumeAttachment& out);
+// {"<key>": id, ...} (a pod's or a volume's in-tree source) as an InTreeVolumeSource of `plugin`;
+// "" for `key` keeps no id.
+absl::Status ReadInTreeSource(const JsonValue& v, DecodeContext& ctx, std::string_view plugin,
+                              std::string_view key, std::optional<InTreeVolumeSource>& out);
 absl::Status ReadApiStatus(const JsonValue& v, DecodeContext& ctx, ApiStatus& out);
 
 }  // namespace ksched::api::json_internal

@@ -191,6 +191,11 @@ absl::Status ReadVolume(const JsonValue& v, DecodeContext& ctx, Volume& out) {
     if (name == "rbd") return ReadOptional(value, ctx, out.rbd, ReadRbdSource);
     if (name == "iscsi") return ReadOptional(value, ctx, out.iscsi, ReadIscsiSource);
     if (name == "csi") return ReadOptional(value, ctx, out.csi, ReadCsiSource);
+    if (name == "azureDisk") return ReadInTreeSource(value, ctx, kAzureDiskInTreePlugin, "diskURI", out.other_in_tree);
+    if (name == "cinder") return ReadInTreeSource(value, ctx, kCinderInTreePlugin, "volumeID", out.other_in_tree);
+    if (name == "portworxVolume") {
+      return ReadInTreeSource(value, ctx, kPortworxInTreePlugin, "volumeID", out.other_in_tree);
+    }
     return absl::OkStatus();
   });
 }

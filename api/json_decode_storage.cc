@@ -52,6 +52,20 @@ bool MatchTopologySelectorTerms(const std::vector<NodeSelectorTerm>& terms, cons
 
 namespace json_internal {
 
+absl::Status ReadInTreeSource(const JsonValue& v, DecodeContext& ctx, std::string_view plugin,
+                              std::string_view key, std::optional<InTreeVolumeSource>& out) {
+  out.emplace();
+  out->plugin = std::string(plugin);
+  return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (!key.empty() && name == key) return ReadString(value, ctx, out->id);
+    if (name == "kind") {
+      out->kind.emplace();
+      return ReadString(value, ctx, *out->kind);
+    }
+    return absl::OkStatus();
+  });
+}
+
 namespace {
 
 absl::Status ReadOptionalString(const JsonValue& v, DecodeContext& ctx, std::optional<std::string>& out) {
@@ -111,8 +125,28 @@ absl::Status ReadClaimReference(const JsonValue& v, DecodeContext& ctx, ClaimRef
   });
 }
 
+absl::Status ReadCsiPersistentVolumeSource(const JsonValue& v, DecodeContext& ctx, CsiPersistentVolumeSource& out) {
+  return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (name == "driver") return ReadString(value, ctx, out.driver);
+    if (name == "volumeHandle") return ReadString(value, ctx, out.volume_handle);
+    return absl::OkStatus();
+  });
+}
+
 absl::Status ReadVolumeSpec(const JsonValue& v, DecodeContext& ctx, PersistentVolumeSpec& out) {
   return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (name == "csi") return ReadOptional(value, ctx, out.csi, ReadCsiPersistentVolumeSource);
+    if (name == "gcePersistentDisk") return ReadInTreeSource(value, ctx, kGcePdInTreePlugin, "pdName", out.in_tree);
+    if (name == "awsElasticBlockStore") {
+      return ReadInTreeSource(value, ctx, kAwsEbsInTreePlugin, "volumeID", out.in_tree);
+    }
+    if (name == "azureDisk") return ReadInTreeSource(value, ctx, kAzureDiskInTreePlugin, "diskURI", out.in_tree);
+    if (name == "azureFile") return ReadInTreeSource(value, ctx, kAzureFileInTreePlugin, "", out.in_tree);
+    if (name == "cinder") return ReadInTreeSource(value, ctx, kCinderInTreePlugin, "volumeID", out.in_tree);
+    if (name == "vsphereVolume") return ReadInTreeSource(value, ctx, kVsphereInTreePlugin, "", out.in_tree);
+    if (name == "portworxVolume") {
+      return ReadInTreeSource(value, ctx, kPortworxInTreePlugin, "volumeID", out.in_tree);
+    }
     if (name == "capacity") return ReadStorageBytes(value, ctx, out.capacity);
     if (name == "accessModes") return ReadStringList(value, ctx, out.access_modes);
     if (name == "storageClassName") return ReadString(value, ctx, out.storage_class_name);
@@ -194,6 +228,53 @@ absl::Status ReadStorageClass(const JsonValue& v, DecodeContext& ctx, StorageCla
                        });
     }
     return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return CheckName(out.metadata, ctx);
+}
+
+absl::Status ReadCSINode(const JsonValue& v, DecodeContext& ctx, CSINode& out) {
+  absl::Status status = ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (name == "metadata") {
+      absl::Status meta = ReadObjectMeta(value, ctx, out.metadata);
+      out.metadata.owner_references.clear();
+      return meta;
+    }
+    if (name != "spec") return absl::OkStatus();
+    return ForEachField(value, ctx, [&](std::string_view field, const JsonValue& drivers) {
+      if (field != "drivers") return absl::OkStatus();
+      return ReadArray(drivers, ctx, out.drivers, [](const JsonValue& d, DecodeContext& c, CSINodeDriver& driver) {
+        return ForEachField(d, c, [&](std::string_view key, const JsonValue& item) {
+          if (key == "name") return ReadString(item, c, driver.name);
+          if (key != "allocatable") return absl::OkStatus();
+          return ForEachField(item, c, [&](std::string_view k, const JsonValue& count) {
+            if (k == "count") return ReadOptionalInt32(count, c, driver.allocatable_count);
+            return absl::OkStatus();
+          });
+        });
+      });
+    });
+  });
+  if (!status.ok()) return status;
+  return CheckName(out.metadata, ctx);
+}
+
+absl::Status ReadVolumeAttachment(const JsonValue& v, DecodeContext& ctx, VolumeAttachment& out) {
+  absl::Status status = ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (name == "metadata") return ReadObjectMetaWithoutAnnotations(value, ctx, out.metadata);
+    if (name != "spec") return absl::OkStatus();
+    return ForEachField(value, ctx, [&](std::string_view field, const JsonValue& item) {
+      if (field == "attacher") return ReadString(item, ctx, out.attacher);
+      if (field == "nodeName") return ReadString(item, ctx, out.node_name);
+      if (field != "source") return absl::OkStatus();
+      return ForEachField(item, ctx, [&](std::string_view key, const JsonValue& pv) {
+        if (key == "persistentVolumeName") {
+          out.persistent_volume_name.emplace();
+          return ReadString(pv, ctx, *out.persistent_volume_name);
+        }
+        return absl::OkStatus();
+      });
+    });
   });
   if (!status.ok()) return status;
   return CheckName(out.metadata, ctx);

@@ -10,8 +10,13 @@
 //                                  spec.capacity.storage, spec.accessModes, spec.claimRef,
 //                                  spec.storageClassName, spec.volumeMode,
 //                                  spec.volumeAttributesClassName, spec.nodeAffinity.required,
-//                                  status.phase
+//                                  spec.csi (driver, volumeHandle), the in-tree disk sources CSI
+//                                  migration translates (InTreeVolumeSource), status.phase
 //   storage.k8s.io/v1 StorageClass metadata, provisioner, volumeBindingMode, allowedTopologies
+//   storage.k8s.io/v1 CSINode      metadata (the migrated-plugins annotation), spec.drivers
+//                                  (name, allocatable.count)          (NodeVolumeLimits)
+//   storage.k8s.io/v1 VolumeAttachment  metadata, spec.attacher, spec.nodeName,
+//                                  spec.source.persistentVolumeName   (NodeVolumeLimits)
 // Every other field is dropped by the decoder (api/json_decode.h), as are the annotations and
 // ownerReferences of StorageClasses (never read). A claim keeps its annotations (the beta class
 // annotation `volume.beta.kubernetes.io/storage-class` still wins over spec.storageClassName,
@@ -33,6 +38,7 @@
 #include "api/labels.h"
 #include "api/node_selector.h"
 #include "api/object_meta.h"
+#include "api/volume.h"
 
 namespace ksched::api {
 
@@ -90,8 +96,19 @@ struct ClaimReference {
   friend bool operator==(const ClaimReference&, const ClaimReference&) = default;
 };
 
+struct CsiPersistentVolumeSource {
+  std::string driver;
+  std::string volume_handle;
+
+  friend bool operator==(const CsiPersistentVolumeSource&, const CsiPersistentVolumeSource&) = default;
+};
+
 struct PersistentVolumeSpec {
   StorageBytes capacity;  // spec.capacity.storage
+  std::optional<CsiPersistentVolumeSource> csi;
+  // gcePersistentDisk, awsElasticBlockStore, azureDisk, azureFile, cinder, vsphereVolume or
+  // portworxVolume.
+  std::optional<InTreeVolumeSource> in_tree;
   std::vector<std::string> access_modes;
   std::optional<ClaimReference> claim_ref;
   std::string storage_class_name;
@@ -121,6 +138,32 @@ struct StorageClass {
   std::vector<NodeSelectorTerm> allowed_topologies;
 
   friend bool operator==(const StorageClass&, const StorageClass&) = default;
+};
+
+// The annotation of a CSINode listing the in-tree plugins migrated to CSI on that node.
+inline constexpr std::string_view kMigratedPluginsAnnotation = "storage.alpha.kubernetes.io/migrated-plugins";
+
+struct CSINodeDriver {
+  std::string name;
+  std::optional<std::int32_t> allocatable_count;  // spec.drivers[].allocatable.count
+
+  friend bool operator==(const CSINodeDriver&, const CSINodeDriver&) = default;
+};
+
+struct CSINode {
+  ObjectMeta metadata;  // named after its node
+  std::vector<CSINodeDriver> drivers;
+
+  friend bool operator==(const CSINode&, const CSINode&) = default;
+};
+
+struct VolumeAttachment {
+  ObjectMeta metadata;
+  std::string attacher;  // the CSI driver
+  std::string node_name;
+  std::optional<std::string> persistent_volume_name;  // spec.source.persistentVolumeName
+
+  friend bool operator==(const VolumeAttachment&, const VolumeAttachment&) = default;
 };
 
 // The volume's class: the beta annotation when present, else spec.storageClassName (upstream

@@ -7,6 +7,7 @@
 //   rbd                    monitors, pool, image, readOnly   (conflicts)
 //   iscsi                  targetPortal, iqn, lun, readOnly  (conflicts)
 //   csi                    driver, readOnly          (inline CSI volumes)
+//   azureDisk, cinder, portworxVolume  as an InTreeVolumeSource (CSI migration counting)
 // Any other source (emptyDir, configMap, secret, hostPath, projected, ...) decodes to a Volume
 // with only its name set.
 //
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ksched::api {
@@ -63,6 +65,25 @@ struct CsiVolumeSource {
   friend bool operator==(const CsiVolumeSource&, const CsiVolumeSource&) = default;
 };
 
+// In-tree volume plugins that CSI migration translates (csi-translation-lib), and their drivers.
+inline constexpr std::string_view kGcePdInTreePlugin = "kubernetes.io/gce-pd";
+inline constexpr std::string_view kAwsEbsInTreePlugin = "kubernetes.io/aws-ebs";
+inline constexpr std::string_view kAzureDiskInTreePlugin = "kubernetes.io/azure-disk";
+inline constexpr std::string_view kAzureFileInTreePlugin = "kubernetes.io/azure-file";
+inline constexpr std::string_view kCinderInTreePlugin = "kubernetes.io/cinder";
+inline constexpr std::string_view kVsphereInTreePlugin = "kubernetes.io/vsphere-volume";
+inline constexpr std::string_view kPortworxInTreePlugin = "kubernetes.io/portworx-volume";
+
+// An in-tree volume source that CSI migration can translate, reduced to its plugin and the id its
+// CSI volume handle is made of (GCE pdName, AWS volumeID, Azure diskURI, Cinder and Portworx
+// volumeID; "" for Azure File and vSphere, which the scheduler never counts).
+struct InTreeVolumeSource {
+  std::string plugin;
+  std::string id;
+  std::optional<std::string> kind;  // azureDisk's kind (migration translates only "Managed")
+  friend bool operator==(const InTreeVolumeSource&, const InTreeVolumeSource&) = default;
+};
+
 struct Volume {
   std::string name;
   std::optional<PersistentVolumeClaimVolumeSource> persistent_volume_claim;
@@ -72,6 +93,8 @@ struct Volume {
   std::optional<RbdVolumeSource> rbd;
   std::optional<IscsiVolumeSource> iscsi;
   std::optional<CsiVolumeSource> csi;
+  // azureDisk, cinder or portworxVolume (GCE and AWS disks have their fields above).
+  std::optional<InTreeVolumeSource> other_in_tree;
 
   friend bool operator==(const Volume&, const Volume&) = default;
 };

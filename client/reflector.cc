@@ -377,5 +377,7 @@ template class Reflector<api::Namespace>;
 template class Reflector<api::PersistentVolumeClaim>;
 template class Reflector<api::PersistentVolume>;
 template class Reflector<api::StorageClass>;
+template class Reflector<api::CSINode>;
+template class Reflector<api::VolumeAttachment>;
 
 }  // namespace ksched::client

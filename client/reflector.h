@@ -190,5 +190,7 @@ extern template class Reflector<api::Namespace>;
 extern template class Reflector<api::PersistentVolumeClaim>;
 extern template class Reflector<api::PersistentVolume>;
 extern template class Reflector<api::StorageClass>;
+extern template class Reflector<api::CSINode>;
+extern template class Reflector<api::VolumeAttachment>;
 
 }  // namespace ksched::client

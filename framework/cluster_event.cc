@@ -26,6 +26,7 @@ std::string_view EventResourceName(EventResource resource) {
     case EventResource::kCSINode: return "storage.k8s.io/CSINode";
     case EventResource::kCSIDriver: return "storage.k8s.io/CSIDriver";
     case EventResource::kCSIStorageCapacity: return "storage.k8s.io/CSIStorageCapacity";
+    case EventResource::kVolumeAttachment: return "storage.k8s.io/VolumeAttachment";
     case EventResource::kWildCard: return "*";
   }
   std::abort();  // an out-of-range EventResource is a broken invariant

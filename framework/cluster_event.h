@@ -31,6 +31,7 @@ enum class EventResource : std::uint8_t {
   kCSINode,
   kCSIDriver,
   kCSIStorageCapacity,
+  kVolumeAttachment,
   kWildCard,  // matches every resource
 };
 
@@ -99,6 +100,10 @@ struct EventObjects {
   const api::PersistentVolume* new_pv = nullptr;
   const api::StorageClass* old_storage_class = nullptr;
   const api::StorageClass* new_storage_class = nullptr;
+  const api::CSINode* old_csi_node = nullptr;
+  const api::CSINode* new_csi_node = nullptr;
+  const api::VolumeAttachment* old_volume_attachment = nullptr;
+  const api::VolumeAttachment* new_volume_attachment = nullptr;
 };
 
 // Decides whether `event` may make `pod` schedulable. An error counts as Queue.

@@ -1,5 +1,5 @@
-// StorageLister: the PersistentVolumeClaims, PersistentVolumes and StorageClasses the volume
-// plugins read (upstream: the informer factory's listers of these three kinds).
+// StorageLister: the PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes and
+// VolumeAttachments the volume plugins read (upstream: the informer factory's listers of these three kinds).
 //
 // Lookups return nullptr for an object the scheduler does not know (upstream's lister NotFound);
 // the plugins turn that into upstream's messages, e.g. `persistentvolumeclaim "data" not found`.
@@ -12,6 +12,7 @@
 // the queue's event dispatch (queueing hints) concurrently; implementations must be safe for that.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,11 @@ class StorageLister {
   virtual std::shared_ptr<const api::StorageClass> GetStorageClass(std::string_view name) const = 0;
   // Every PersistentVolume, in name order (VolumeBinding's candidates for unbound claims).
   virtual std::vector<std::shared_ptr<const api::PersistentVolume>> ListPersistentVolumes() const = 0;
+  // The CSINode of a node (NodeVolumeLimits: its drivers' volume limits), or nullptr.
+  virtual std::shared_ptr<const api::CSINode> GetCSINode(std::string_view name) const = 0;
+  // Calls fn(const api::VolumeAttachment&) for every VolumeAttachment (NodeVolumeLimits). `fn`
+  // must not call back into the lister.
+  virtual void ForEachVolumeAttachment(const std::function<void(const api::VolumeAttachment&)>& fn) const = 0;
 };
 
 }  // namespace ksched::framework

@@ -20,6 +20,7 @@
 #include "plugins/scheduling_gates/scheduling_gates.h"
 #include "plugins/taint_toleration/taint_toleration.h"
 #include "plugins/volume_restrictions/volume_restrictions.h"
+#include "plugins/node_volume_limits/node_volume_limits.h"
 #include "plugins/volume_binding/volume_binding.h"
 #include "plugins/volume_zone/volume_zone.h"
 
@@ -37,6 +38,7 @@ framework::Registry NewInTreeRegistry() {
       {node_ports::kName, node_ports::New},
       {node_resources::kFitName, node_resources::NewFit},
       {volume_restrictions::kName, volume_restrictions::New},
+      {node_volume_limits::kName, node_volume_limits::New},
       {volume_binding::kName, volume_binding::New},
       {volume_zone::kName, volume_zone::New},
       {node_resources::kBalancedAllocationName, node_resources::NewBalancedAllocation},

@@ -28,6 +28,10 @@ SharedEventObjects SharedEventObjects::CopyOf(const framework::EventObjects& obj
   owned.storage.new_pv = copy(objects.new_pv);
   owned.storage.old_storage_class = copy(objects.old_storage_class);
   owned.storage.new_storage_class = copy(objects.new_storage_class);
+  owned.storage.old_csi_node = copy(objects.old_csi_node);
+  owned.storage.new_csi_node = copy(objects.new_csi_node);
+  owned.storage.old_volume_attachment = copy(objects.old_volume_attachment);
+  owned.storage.new_volume_attachment = copy(objects.new_volume_attachment);
   return owned;
 }
 

@@ -35,11 +35,14 @@ struct SharedEventObjects {
   std::shared_ptr<const api::Pod> new_pod;
   std::shared_ptr<const api::Node> old_node;
   std::shared_ptr<const api::Node> new_node;
-  // The storage objects of PersistentVolumeClaim, PersistentVolume and StorageClass events.
+  // The storage objects of PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode and
+  // VolumeAttachment events.
   struct Storage {
     std::shared_ptr<const api::PersistentVolumeClaim> old_pvc, new_pvc;
     std::shared_ptr<const api::PersistentVolume> old_pv, new_pv;
     std::shared_ptr<const api::StorageClass> old_storage_class, new_storage_class;
+    std::shared_ptr<const api::CSINode> old_csi_node, new_csi_node;
+    std::shared_ptr<const api::VolumeAttachment> old_volume_attachment, new_volume_attachment;
   };
   Storage storage = {};
 
@@ -53,7 +56,11 @@ struct SharedEventObjects {
                                    storage.old_pv.get(),
                                    storage.new_pv.get(),
                                    storage.old_storage_class.get(),
-                                   storage.new_storage_class.get()};
+                                   storage.new_storage_class.get(),
+                                   storage.old_csi_node.get(),
+                                   storage.new_csi_node.get(),
+                                   storage.old_volume_attachment.get(),
+                                   storage.new_volume_attachment.get()};
   }
   // Deep copies of the view's objects.
   static SharedEventObjects CopyOf(const framework::EventObjects& objects);

@@ -325,6 +325,11 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
                 std::make_shared<StorageEventHandler<api::PersistentVolume>>(storage.volumes(), *impl->queue));
   add_reflector(std::type_identity<api::StorageClass>{}, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses",
                 std::make_shared<StorageEventHandler<api::StorageClass>>(storage.classes(), *impl->queue));
+  add_reflector(std::type_identity<api::CSINode>{}, "csinodes", "/apis/storage.k8s.io/v1/csinodes",
+                std::make_shared<StorageEventHandler<api::CSINode>>(storage.csi_nodes(), *impl->queue));
+  add_reflector(std::type_identity<api::VolumeAttachment>{}, "volumeattachments",
+                "/apis/storage.k8s.io/v1/volumeattachments",
+                std::make_shared<StorageEventHandler<api::VolumeAttachment>>(storage.attachments(), *impl->queue));
   if (opts.metrics != nullptr) {
     opts.metrics->SetInformerSkipsSource([raw] {
       std::vector<metrics::InformerSkips> skips;

@@ -1,5 +1,5 @@
-// StorageObjectStores: the PersistentVolumeClaims, PersistentVolumes and StorageClasses as their
-// reflectors have them, read by the volume plugins through framework::StorageLister (upstream:
+// StorageObjectStores: the PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes and
+// VolumeAttachments as their reflectors have them, read by the volume plugins through framework::StorageLister (upstream:
 // the informer factory's listers), and StorageEventHandler<T>, the reflector handler that keeps
 // one of the stores and turns each change into the cluster event the volume plugins registered
 // for (upstream eventhandlers.go buildEvtResHandler: "PersistentVolumeClaimAdd", ...), so that a
@@ -9,6 +9,7 @@
 // lookups are safe from any thread; handler calls come from each reflector's thread.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -39,10 +40,18 @@ class StorageObjectStores final : public framework::StorageLister {
   std::vector<std::shared_ptr<const api::PersistentVolume>> ListPersistentVolumes() const override {
     return volumes_->ListIn("");
   }
+  std::shared_ptr<const api::CSINode> GetCSINode(std::string_view name) const override {
+    return csi_nodes_->Get("", name);
+  }
+  void ForEachVolumeAttachment(const std::function<void(const api::VolumeAttachment&)>& fn) const override {
+    attachments_->ForEachIn("", fn);
+  }
 
   const std::shared_ptr<NamespacedObjectStore<api::PersistentVolumeClaim>>& claims() const { return claims_; }
   const std::shared_ptr<NamespacedObjectStore<api::PersistentVolume>>& volumes() const { return volumes_; }
   const std::shared_ptr<NamespacedObjectStore<api::StorageClass>>& classes() const { return classes_; }
+  const std::shared_ptr<NamespacedObjectStore<api::CSINode>>& csi_nodes() const { return csi_nodes_; }
+  const std::shared_ptr<NamespacedObjectStore<api::VolumeAttachment>>& attachments() const { return attachments_; }
 
  private:
   std::shared_ptr<NamespacedObjectStore<api::PersistentVolumeClaim>> claims_ =
@@ -51,6 +60,10 @@ class StorageObjectStores final : public framework::StorageLister {
       std::make_shared<NamespacedObjectStore<api::PersistentVolume>>();
   std::shared_ptr<NamespacedObjectStore<api::StorageClass>> classes_ =
       std::make_shared<NamespacedObjectStore<api::StorageClass>>();
+  std::shared_ptr<NamespacedObjectStore<api::CSINode>> csi_nodes_ =
+      std::make_shared<NamespacedObjectStore<api::CSINode>>();
+  std::shared_ptr<NamespacedObjectStore<api::VolumeAttachment>> attachments_ =
+      std::make_shared<NamespacedObjectStore<api::VolumeAttachment>>();
 };
 
 // Where a kind's objects go in an event, and its resource and label stem.
@@ -76,6 +89,20 @@ struct StorageEventKind<api::StorageClass> {
   static constexpr std::string_view kLabel = "StorageClass";
   static constexpr auto kOld = &SharedEventObjects::Storage::old_storage_class;
   static constexpr auto kNew = &SharedEventObjects::Storage::new_storage_class;
+};
+template <>
+struct StorageEventKind<api::CSINode> {
+  static constexpr framework::EventResource kResource = framework::EventResource::kCSINode;
+  static constexpr std::string_view kLabel = "CSINode";
+  static constexpr auto kOld = &SharedEventObjects::Storage::old_csi_node;
+  static constexpr auto kNew = &SharedEventObjects::Storage::new_csi_node;
+};
+template <>
+struct StorageEventKind<api::VolumeAttachment> {
+  static constexpr framework::EventResource kResource = framework::EventResource::kVolumeAttachment;
+  static constexpr std::string_view kLabel = "VolumeAttachment";
+  static constexpr auto kOld = &SharedEventObjects::Storage::old_volume_attachment;
+  static constexpr auto kNew = &SharedEventObjects::Storage::new_volume_attachment;
 };
 
 template <typename T>

@@ -9,6 +9,7 @@
 
 #include "api/json_decode.h"
 #include "framework/raw_plugin_args.h"
+#include "plugins/helper/pod_claims.h"
 #include "plugins/volume_binding/volume_matching.h"
 
 namespace ksched::plugins::volume_binding {
@@ -34,28 +35,8 @@ std::string ClaimKey(const api::PersistentVolumeClaim& claim) {
   return ClaimKey(claim.metadata.namespace_, claim.metadata.name);
 }
 
-// The claim a volume of the pod uses: its persistentVolumeClaim, or the generic ephemeral
-// volume's "<pod>-<volume>" (ephemeral.VolumeClaimName); nullopt for other volumes.
-std::optional<std::string> ClaimNameOf(const api::Pod& pod, const api::Volume& volume, bool& ephemeral) {
-  ephemeral = false;
-  if (volume.persistent_volume_claim.has_value()) return volume.persistent_volume_claim->claim_name;
-  if (volume.ephemeral) {
-    ephemeral = true;
-    return pod.metadata.name + "-" + volume.name;
-  }
-  return std::nullopt;
-}
-
-// ephemeral.VolumeIsForPod: the claim is controlled by the pod.
-std::optional<std::string> EphemeralOwnerError(const api::Pod& pod, const api::PersistentVolumeClaim& claim) {
-  const api::OwnerReference* owner = claim.metadata.ControllerRef();
-  if (std::string_view(claim.metadata.namespace_) == std::string_view(pod.metadata.namespace_) &&
-      owner != nullptr && owner->uid == pod.metadata.uid) {
-    return std::nullopt;
-  }
-  return "PVC " + ClaimKey(claim) + " was not created for pod " +
-         ClaimKey(pod.metadata.namespace_, pod.metadata.name) + " (pod is not owner)";
-}
+using helper::ClaimNameOf;
+using helper::EphemeralOwnerError;
 
 bool IsClaimFullyBound(const api::PersistentVolumeClaim& claim) {
   return !claim.spec.volume_name.empty() && claim.metadata.annotations.Has(api::kAnnBindCompleted);
@@ -691,15 +672,7 @@ absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPersistentVolumeClaimC
     const api::Pod& pod, const framework::EventObjects& objects) {
   const api::PersistentVolumeClaim* claim = objects.new_pvc;
   if (claim == nullptr) return absl::InvalidArgumentError("VolumeBinding: claim event without the claim");
-  if (std::string_view(claim->metadata.namespace_) != std::string_view(pod.metadata.namespace_)) {
-    return framework::QueueingHint::kQueueSkip;
-  }
-  for (const api::Volume& volume : pod.spec.volumes) {
-    bool ephemeral = false;
-    std::optional<std::string> name = ClaimNameOf(pod, volume, ephemeral);
-    if (name.has_value() && *name == claim->metadata.name) return framework::QueueingHint::kQueue;
-  }
-  return framework::QueueingHint::kQueueSkip;
+  return helper::PodUsesClaim(pod, *claim) ? framework::QueueingHint::kQueue : framework::QueueingHint::kQueueSkip;
 }
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* args,

@@ -29,8 +29,11 @@
 #     plays the external provisioner (a volume on that node), and the pod is bound there once the
 #     controller bound the claim; a provisioner that gives up (removes the annotation) sends the pod
 #     back to scheduling, which selects a node again.
-# The upstream profile disables the default plugins this project has not built yet
-# (NodeVolumeLimits, DynamicResources): neither changes these scenarios. DefaultPreemption runs in
+#   - volume limits: a CSINode allowing 2 volumes of the provisioner's driver on vol-0, which
+#     holds 2 already: a pod with one more claim gets upstream's message (`exceed max volume
+#     count`); a CSINode with a higher limit (CSINodeAdd) schedules it.
+# The upstream profile disables the one default plugin this project has not built yet
+# (DynamicResources): it does not change these scenarios. DefaultPreemption runs in
 # both, so the unschedulable pods' messages end with preemption's own, compared byte for byte too.
 # kube-controller-manager runs only its PersistentVolume binder (claims and volumes get bound as in
 # a cluster; no other controller touches the pods and ReplicaSets made here).
@@ -57,7 +60,6 @@ profiles:
   plugins:
     multiPoint:
       disabled:
-      - name: NodeVolumeLimits
       - name: DynamicResources
 EOF
 
@@ -377,7 +379,7 @@ kubectl_admin apply -f - >/dev/null <<EOF
  {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"local-wait"},
   "provisioner":"kubernetes.io/no-provisioner","volumeBindingMode":"WaitForFirstConsumer"},
  {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"fake-csi"},
-  "provisioner":"example.com/fake-csi","volumeBindingMode":"WaitForFirstConsumer"}]}
+  "provisioner":"fake-csi.example.com","volumeBindingMode":"WaitForFirstConsumer"}]}
 EOF
 local_pv() {  # local_pv NAME OWNER SIZE NODE: an Available local volume of class local-wait on NODE
   printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"%s","labels":{"owner":"%s"}},"spec":{"capacity":{"storage":"%s"},"accessModes":["ReadWriteOnce"],"storageClassName":"local-wait","local":{"path":"/mnt/%s"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]}}}}\n' \
@@ -421,7 +423,7 @@ provision() {  # provision CLAIM: a volume on the claim's selected node, pre-bou
   local node uid
   node=$(selected_node "$1")
   uid=$(claim_field "$1" '{.metadata.uid}')
-  printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-%s","annotations":{"pv.kubernetes.io/provisioned-by":"example.com/fake-csi"}},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"storageClassName":"fake-csi","claimRef":{"namespace":"default","name":"%s","uid":"%s"},"csi":{"driver":"fake-csi.example.com","volumeHandle":"%s"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]}}}}\n' \
+  printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-%s","annotations":{"pv.kubernetes.io/provisioned-by":"fake-csi.example.com"}},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"storageClassName":"fake-csi","claimRef":{"namespace":"default","name":"%s","uid":"%s"},"csi":{"driver":"fake-csi.example.com","volumeHandle":"%s"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]}}}}\n' \
     "$1" "$1" "$uid" "$1" "$node" | kubectl_admin apply -f - >/dev/null
 }
 for who in ours upstream; do
@@ -448,6 +450,27 @@ check "provisioning retry: ours schedules the pod again and annotates the claim 
 check_eq "provisioning retry: the pod is not bound meanwhile" "" "$(node_of ours-vol-retry)"
 provision ours-retry
 check "provisioning retry: ours binds the pod once the claim is bound" wait_for 60 bound ours-vol-retry
+# Volume limits (NodeVolumeLimits): vol-0 holds the two provisioned volumes of fake-csi.example.com
+# (ours-vol-dyn, upstream-vol-dyn); its CSINode allows 2 of that driver, so a third claim does not
+# fit there. A CSINode with a limit of 4 retries the pods (CSINodeAdd).
+csinode() {  # csinode NODE COUNT
+  printf '{"apiVersion":"storage.k8s.io/v1","kind":"CSINode","metadata":{"name":"%s"},"spec":{"drivers":[{"name":"fake-csi.example.com","nodeID":"%s","allocatable":{"count":%s}}]}}\n' \
+    "$1" "$1" "$2" | kubectl_admin apply -f - >/dev/null
+}
+csinode vol-0 2
+for who in ours upstream; do
+  class_pvc "$who-limit" fake-csi 1Gi
+  pod "$who-vol-limit" "$([ "$who" = ours ] && echo default-scheduler || echo upstream-scheduler)" 100m "$(vol_spec "$who-limit" vol-0)"
+done
+same_message vol-limit
+# A CSINode's drivers are immutable: a new limit comes with a new CSINode (CSINodeAdd).
+kubectl_admin delete csinode vol-0 >/dev/null
+csinode vol-0 4
+for who in ours upstream; do
+  check "volume limits: the higher limit lets $who choose vol-0 for the claim" wait_for 60 has_selected_node "$who-limit"
+  provision "$who-limit"
+  check "volume limits: $who binds the pod once its volume is bound" wait_for 60 bound "$who-vol-limit"
+done
 
 kill -TERM "$ours_pid"
 wait_for 30 bash -c "! kill -0 $ours_pid 2>/dev/null"

@@ -145,7 +145,8 @@ constexpr std::string_view kFullPod = R"json({
           ],
           "defaultMode": 420
         }
-      }
+      },
+      {"name": "azure", "azureDisk": {"diskName": "d1", "diskURI": "/subscriptions/s/disks/d1", "kind": "Managed"}}
     ],
     "initContainers": [
       {
@@ -428,7 +429,7 @@ TEST_CASE("DecodePod: volumes of a full pod", "[api][json]") {
   auto pod = DecodePod(kFullPod);
   REQUIRE(pod.ok());
   const auto& v = pod->spec.volumes;
-  REQUIRE(v.size() == 8);
+  REQUIRE(v.size() == 9);
 
   CHECK(v[0].name == "data");
   REQUIRE(v[0].persistent_volume_claim.has_value());
@@ -474,6 +475,10 @@ TEST_CASE("DecodePod: volumes of a full pod", "[api][json]") {
   ksched::api::Volume projected;
   projected.name = "kube-api-access-abcde";
   CHECK(v[7] == projected);
+
+  CHECK(v[8].name == "azure");
+  CHECK(v[8].other_in_tree ==
+        ksched::api::InTreeVolumeSource{"kubernetes.io/azure-disk", "/subscriptions/s/disks/d1", "Managed"});
 }
 
 TEST_CASE("DecodePod: affinity of a full pod", "[api][json]") {

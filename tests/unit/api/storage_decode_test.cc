@@ -179,6 +179,50 @@ TEST_CASE("DecodeList<PersistentVolume>: node affinity, selector, class and topo
   CHECK_FALSE(ksched::api::MatchTopologySelectorTerms({ksched::api::NodeSelectorTerm{}}, Labels{}));
 }
 
+TEST_CASE("DecodeList<CSINode>, DecodeList<VolumeAttachment> and volume sources", "[api][json]") {
+  auto nodes = DecodeList<ksched::api::CSINode>(std::string_view(R"json({
+    "kind": "CSINodeList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "3"},
+    "items": [{"metadata": {"name": "node-1", "annotations": {"storage.alpha.kubernetes.io/migrated-plugins": "kubernetes.io/gce-pd"},
+                            "ownerReferences": [{"apiVersion": "v1", "kind": "Node", "name": "node-1", "uid": "n"}]},
+               "spec": {"drivers": [{"name": "pd.csi.storage.gke.io", "nodeID": "x", "allocatable": {"count": 15},
+                                     "topologyKeys": ["topology.gke.io/zone"]},
+                                    {"name": "nolimit.example.com", "nodeID": "y"}]}}]})json"));
+  REQUIRE(nodes.ok());
+  const ksched::api::CSINode& csi_node = nodes->items[0];
+  CHECK(csi_node.metadata.annotations.Get("storage.alpha.kubernetes.io/migrated-plugins") == "kubernetes.io/gce-pd");
+  REQUIRE(csi_node.drivers.size() == 2);
+  CHECK(csi_node.drivers[0].name == "pd.csi.storage.gke.io");
+  CHECK(csi_node.drivers[0].allocatable_count == 15);
+  CHECK_FALSE(csi_node.drivers[1].allocatable_count.has_value());
+
+  auto attachments = DecodeList<ksched::api::VolumeAttachment>(std::string_view(R"json({
+    "kind": "VolumeAttachmentList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "4"},
+    "items": [{"metadata": {"name": "csi-123"},
+               "spec": {"attacher": "ebs.csi.aws.com", "nodeName": "node-1", "source": {"persistentVolumeName": "pv-1"}},
+               "status": {"attached": true}},
+              {"metadata": {"name": "csi-inline"},
+               "spec": {"attacher": "ebs.csi.aws.com", "nodeName": "node-2", "source": {"inlineVolumeSpec": {}}}}]})json"));
+  REQUIRE(attachments.ok());
+  CHECK(attachments->items[0].attacher == "ebs.csi.aws.com");
+  CHECK(attachments->items[0].node_name == "node-1");
+  CHECK(attachments->items[0].persistent_volume_name == "pv-1");
+  CHECK_FALSE(attachments->items[1].persistent_volume_name.has_value());
+
+  auto volumes = DecodeList<PersistentVolume>(std::string_view(R"json({
+    "kind": "PersistentVolumeList", "apiVersion": "v1", "metadata": {"resourceVersion": "8"},
+    "items": [{"metadata": {"name": "csi"}, "spec": {"csi": {"driver": "d.example.com", "volumeHandle": "h-1", "fsType": "ext4"}}},
+              {"metadata": {"name": "ebs"}, "spec": {"awsElasticBlockStore": {"volumeID": "aws://z/vol-1", "fsType": "ext4"}}},
+              {"metadata": {"name": "azure"}, "spec": {"azureDisk": {"diskName": "d", "diskURI": "uri", "kind": "Managed"}}},
+              {"metadata": {"name": "vsphere"}, "spec": {"vsphereVolume": {"volumePath": "[ds] v.vmdk"}}}]})json"));
+  REQUIRE(volumes.ok());
+  REQUIRE(volumes->items[0].spec.csi.has_value());
+  CHECK(volumes->items[0].spec.csi->driver == "d.example.com");
+  CHECK(volumes->items[0].spec.csi->volume_handle == "h-1");
+  CHECK(volumes->items[1].spec.in_tree == ksched::api::InTreeVolumeSource{"kubernetes.io/aws-ebs", "aws://z/vol-1", std::nullopt});
+  CHECK(volumes->items[2].spec.in_tree == ksched::api::InTreeVolumeSource{"kubernetes.io/azure-disk", "uri", "Managed"});
+  CHECK(volumes->items[3].spec.in_tree == ksched::api::InTreeVolumeSource{"kubernetes.io/vsphere-volume", "", std::nullopt});
+}
+
 TEST_CASE("Decoding the storage objects: errors name the field's path and the kind", "[api][json]") {
   CHECK(WatchErrorOf<PersistentVolumeClaim>(
             R"({"type":"ADDED","object":{"metadata":{"name":"c"},"spec":{"accessModes":"ReadWriteOnce"}}})") ==

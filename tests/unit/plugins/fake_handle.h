@@ -122,6 +122,16 @@ class FakeStorageLister final : public framework::StorageLister {
   std::vector<std::shared_ptr<const api::PersistentVolume>> ListPersistentVolumes() const override {
     return volumes_;
   }
+  void Add(api::CSINode csi_node) { csi_nodes_.push_back(std::make_shared<const api::CSINode>(std::move(csi_node))); }
+  void Add(api::VolumeAttachment attachment) {
+    attachments_.push_back(std::make_shared<const api::VolumeAttachment>(std::move(attachment)));
+  }
+  std::shared_ptr<const api::CSINode> GetCSINode(std::string_view name) const override {
+    return Find(csi_nodes_, name);
+  }
+  void ForEachVolumeAttachment(const std::function<void(const api::VolumeAttachment&)>& fn) const override {
+    for (const auto& attachment : attachments_) fn(*attachment);
+  }
   // Replaces the object of the same name (an informer update), or adds it.
   void Update(api::PersistentVolumeClaim claim) {
     std::erase_if(claims_, [&](const auto& c) {
@@ -146,6 +156,8 @@ class FakeStorageLister final : public framework::StorageLister {
   std::vector<std::shared_ptr<const api::PersistentVolumeClaim>> claims_;
   std::vector<std::shared_ptr<const api::PersistentVolume>> volumes_;
   std::vector<std::shared_ptr<const api::StorageClass>> classes_;
+  std::vector<std::shared_ptr<const api::CSINode>> csi_nodes_;
+  std::vector<std::shared_ptr<const api::VolumeAttachment>> attachments_;
 };
 
 class FakeHandle final : public framework::Handle {

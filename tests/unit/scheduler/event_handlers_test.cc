@@ -417,6 +417,46 @@ TEST_CASE("StorageEventHandler: stores claims, volumes and classes and raises th
   CHECK(stores.GetPersistentVolume("pv-1") == pv);
   CHECK(stores.GetStorageClass("fast") == sc);
   CHECK(stores.GetStorageClass("slow") == nullptr);
+  CHECK(stores.ListPersistentVolumes() == std::vector<std::shared_ptr<const api::PersistentVolume>>{pv});
+}
+
+TEST_CASE("StorageEventHandler: CSINodes and VolumeAttachments are stored and their events raised",
+          "[event_handlers]") {
+  // The waiter's rejecting plugin registered VolumeAttachment Delete (NodeVolumeLimits' event).
+  Harness harness({ProfileBuilder().Filter(
+      "FakeFilter",
+      [](const api::Pod& pod, const NodeInfo&) {
+        return pod.metadata.name == "waiter" ? Status(framework::Code::kUnschedulable, {"too many volumes"})
+                                             : Status();
+      },
+      {framework::ClusterEventWithHint{
+          ClusterEvent{EventResource::kVolumeAttachment, action::kDelete, "VolumeAttachmentDelete"},
+          [](const api::Pod&, const framework::EventObjects& objects) -> absl::StatusOr<framework::QueueingHint> {
+            REQUIRE(objects.old_volume_attachment != nullptr);
+            CHECK(objects.new_volume_attachment == nullptr);
+            return framework::QueueingHint::kQueue;
+          }}})});
+  const api::Pod waiter = ParkWaiter(harness);
+  StorageObjectStores stores;
+  StorageEventHandler<api::CSINode> csi_nodes(stores.csi_nodes(), harness.queue());
+  StorageEventHandler<api::VolumeAttachment> attachments(stores.attachments(), harness.queue());
+  auto csi_node = std::make_shared<api::CSINode>();
+  csi_node->metadata.name = "node-1";
+  csi_nodes.OnAddShared(csi_node);
+  CHECK(stores.GetCSINode("node-1") == csi_node);
+  auto attachment = std::make_shared<api::VolumeAttachment>();
+  attachment->metadata.name = "va-1";
+  attachment->node_name = "node-1";
+  attachments.OnAddShared(attachment);
+  int seen = 0;
+  stores.ForEachVolumeAttachment([&](const api::VolumeAttachment& a) { seen += a.node_name == "node-1"; });
+  CHECK(seen == 1);
+  CHECK(harness.Where(waiter) == QueuedIn::kUnschedulable);  // an add is not the registered event
+  attachments.OnDeleteShared(attachment);
+  CHECK(Moved(harness, waiter));
+  seen = 0;
+  stores.ForEachVolumeAttachment([&](const api::VolumeAttachment&) { ++seen; });
+  CHECK(seen == 0);
 }
 
 }  // namespace
