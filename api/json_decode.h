@@ -1,8 +1,8 @@
 // JSON decoding of the objects the scheduler reads from the API server (core/v1 Pod and Node,
 // policy/v1 PodDisruptionBudget, the pod-selecting core/v1 Service and ReplicationController and
 // apps/v1 ReplicaSet and StatefulSet, core/v1 Namespace, core/v1 PersistentVolumeClaim and
-// PersistentVolume, storage.k8s.io/v1 StorageClass, CSINode and VolumeAttachment, their lists,
-// watch events, and
+// PersistentVolume, storage.k8s.io/v1 StorageClass, CSINode, VolumeAttachment, CSIDriver and
+// CSIStorageCapacity, their lists, watch events, and
 // metav1.Status) into the compact object model of api/pod.h, api/node.h,
 // api/pod_disruption_budget.h, api/workloads.h, api/namespace.h, api/storage.h, api/object_list.h,
 // api/watch_event.h and api/api_status.h, with RapidJSON.
@@ -79,7 +79,8 @@ concept DecodableObject =
     std::same_as<T, Service> || std::same_as<T, ReplicationController> ||
     std::same_as<T, ReplicaSet> || std::same_as<T, StatefulSet> || std::same_as<T, Namespace> ||
     std::same_as<T, PersistentVolumeClaim> || std::same_as<T, PersistentVolume> ||
-    std::same_as<T, StorageClass> || std::same_as<T, CSINode> || std::same_as<T, VolumeAttachment>;
+    std::same_as<T, StorageClass> || std::same_as<T, CSINode> || std::same_as<T, VolumeAttachment> ||
+    std::same_as<T, CSIDriver> || std::same_as<T, CSIStorageCapacity>;
 
 // Parses JSON text into `document` (see above for the parse rules). `ParseJsonInSitu` parses
 // `buffer` in place: the document's strings then point into `buffer`, which must outlive it and
@@ -157,6 +158,8 @@ KSCHED_EXTERN_DECODERS(PersistentVolume)
 KSCHED_EXTERN_DECODERS(StorageClass)
 KSCHED_EXTERN_DECODERS(CSINode)
 KSCHED_EXTERN_DECODERS(VolumeAttachment)
+KSCHED_EXTERN_DECODERS(CSIDriver)
+KSCHED_EXTERN_DECODERS(CSIStorageCapacity)
 #undef KSCHED_EXTERN_DECODERS
 
 }  // namespace ksched::api

@@ -201,6 +201,8 @@ absl::Status ReadPersistentVolume(const JsonValue& v, DecodeContext& ctx, Persis
 absl::Status ReadStorageClass(const JsonValue& v, DecodeContext& ctx, StorageClass& out);
 absl::Status ReadCSINode(const JsonValue& v, DecodeContext& ctx, CSINode& out);
 absl::Status ReadVolumeAttachment(const JsonValue& v, DecodeContext& ctx, VolumeAttachment& out);
+absl::Status ReadCSIDriver(const JsonValue& v, DecodeContext& ctx, CSIDriver& out);
+absl::Status ReadCSIStorageCapacity(const JsonValue& v, DecodeContext& ctx, CSIStorageCapacity& out);
 // {"<key>": id, ...} (a pod's or a volume's in-tree source) as an InTreeVolumeSource of `plugin`;
 // "" for `key` keeps no id.
 absl::Status ReadInTreeSource(const JsonValue& v, DecodeContext& ctx, std::string_view plugin,

@@ -280,6 +280,43 @@ absl::Status ReadVolumeAttachment(const JsonValue& v, DecodeContext& ctx, Volume
   return CheckName(out.metadata, ctx);
 }
 
+absl::Status ReadCSIDriver(const JsonValue& v, DecodeContext& ctx, CSIDriver& out) {
+  absl::Status status = ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (name == "metadata") return ReadObjectMetaWithoutAnnotations(value, ctx, out.metadata);
+    if (name != "spec") return absl::OkStatus();
+    return ForEachField(value, ctx, [&](std::string_view field, const JsonValue& item) {
+      if (field != "storageCapacity") return absl::OkStatus();
+      out.storage_capacity.emplace();
+      return ReadBool(item, ctx, *out.storage_capacity);
+    });
+  });
+  if (!status.ok()) return status;
+  return CheckName(out.metadata, ctx);
+}
+
+absl::Status ReadCSIStorageCapacity(const JsonValue& v, DecodeContext& ctx, CSIStorageCapacity& out) {
+  auto read_bytes = [&](const JsonValue& value, StorageBytes& bytes) {
+    Quantity quantity;
+    if (absl::Status status = ReadQuantity(value, ctx, quantity); !status.ok()) return status;
+    bytes = quantity.Value();
+    return absl::OkStatus();
+  };
+  absl::Status status = ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (name == "metadata") return ReadObjectMetaWithoutAnnotations(value, ctx, out.metadata);
+    if (name == "storageClassName") return ReadString(value, ctx, out.storage_class_name);
+    if (name == "capacity") return read_bytes(value, out.capacity);
+    if (name == "maximumVolumeSize") return read_bytes(value, out.maximum_volume_size);
+    if (name == "nodeTopology") {
+      return ReadOptional(value, ctx, out.node_topology, [](const JsonValue& s, DecodeContext& c, LabelSelector& l) {
+        return ReadLabelSelector(s, c, l);
+      });
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return CheckName(out.metadata, ctx);
+}
+
 }  // namespace json_internal
 
 }  // namespace ksched::api

@@ -17,6 +17,9 @@
 //                                  (name, allocatable.count)          (NodeVolumeLimits)
 //   storage.k8s.io/v1 VolumeAttachment  metadata, spec.attacher, spec.nodeName,
 //                                  spec.source.persistentVolumeName   (NodeVolumeLimits)
+//   storage.k8s.io/v1 CSIDriver    metadata, spec.storageCapacity     (VolumeBinding)
+//   storage.k8s.io/v1 CSIStorageCapacity  metadata, storageClassName, capacity,
+//                                  maximumVolumeSize, nodeTopology    (VolumeBinding)
 // Every other field is dropped by the decoder (api/json_decode.h), as are the annotations and
 // ownerReferences of StorageClasses (never read). A claim keeps its annotations (the beta class
 // annotation `volume.beta.kubernetes.io/storage-class` still wins over spec.storageClassName,
@@ -165,6 +168,29 @@ struct VolumeAttachment {
 
   friend bool operator==(const VolumeAttachment&, const VolumeAttachment&) = default;
 };
+
+struct CSIDriver {
+  ObjectMeta metadata;  // named after the driver
+  std::optional<bool> storage_capacity;  // spec.storageCapacity: the driver publishes capacities
+
+  friend bool operator==(const CSIDriver&, const CSIDriver&) = default;
+};
+
+struct CSIStorageCapacity {
+  ObjectMeta metadata;
+  std::string storage_class_name;
+  StorageBytes capacity;
+  StorageBytes maximum_volume_size;
+  std::optional<LabelSelector> node_topology;  // the nodes that can reach this storage
+
+  friend bool operator==(const CSIStorageCapacity&, const CSIStorageCapacity&) = default;
+};
+
+// The largest volume a capacity allows: maximumVolumeSize when set, else capacity (upstream
+// volumebinding volumeLimit).
+inline StorageBytes VolumeLimit(const CSIStorageCapacity& capacity) {
+  return capacity.maximum_volume_size.has_value() ? capacity.maximum_volume_size : capacity.capacity;
+}
 
 // The volume's class: the beta annotation when present, else spec.storageClassName (upstream
 // storagehelpers.GetPersistentVolumeClass).

@@ -379,5 +379,7 @@ template class Reflector<api::PersistentVolume>;
 template class Reflector<api::StorageClass>;
 template class Reflector<api::CSINode>;
 template class Reflector<api::VolumeAttachment>;
+template class Reflector<api::CSIDriver>;
+template class Reflector<api::CSIStorageCapacity>;
 
 }  // namespace ksched::client

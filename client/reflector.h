@@ -192,5 +192,7 @@ extern template class Reflector<api::PersistentVolume>;
 extern template class Reflector<api::StorageClass>;
 extern template class Reflector<api::CSINode>;
 extern template class Reflector<api::VolumeAttachment>;
+extern template class Reflector<api::CSIDriver>;
+extern template class Reflector<api::CSIStorageCapacity>;
 
 }  // namespace ksched::client

@@ -104,6 +104,10 @@ struct EventObjects {
   const api::CSINode* new_csi_node = nullptr;
   const api::VolumeAttachment* old_volume_attachment = nullptr;
   const api::VolumeAttachment* new_volume_attachment = nullptr;
+  const api::CSIDriver* old_csi_driver = nullptr;
+  const api::CSIDriver* new_csi_driver = nullptr;
+  const api::CSIStorageCapacity* old_csi_storage_capacity = nullptr;
+  const api::CSIStorageCapacity* new_csi_storage_capacity = nullptr;
 };
 
 // Decides whether `event` may make `pod` schedulable. An error counts as Queue.

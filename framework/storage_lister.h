@@ -1,5 +1,5 @@
-// StorageLister: the PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes and
-// VolumeAttachments the volume plugins read (upstream: the informer factory's listers of these three kinds).
+// StorageLister: the PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes,
+// VolumeAttachments, CSIDrivers and CSIStorageCapacities the volume plugins read (upstream: the informer factory's listers of these three kinds).
 //
 // Lookups return nullptr for an object the scheduler does not know (upstream's lister NotFound);
 // the plugins turn that into upstream's messages, e.g. `persistentvolumeclaim "data" not found`.
@@ -35,6 +35,10 @@ class StorageLister {
   // Calls fn(const api::VolumeAttachment&) for every VolumeAttachment (NodeVolumeLimits). `fn`
   // must not call back into the lister.
   virtual void ForEachVolumeAttachment(const std::function<void(const api::VolumeAttachment&)>& fn) const = 0;
+  // The CSIDriver of that name (VolumeBinding: whether it publishes capacities), or nullptr.
+  virtual std::shared_ptr<const api::CSIDriver> GetCSIDriver(std::string_view name) const = 0;
+  // Calls fn for every CSIStorageCapacity of every namespace (VolumeBinding); same rule as above.
+  virtual void ForEachCSIStorageCapacity(const std::function<void(const api::CSIStorageCapacity&)>& fn) const = 0;
 };
 
 }  // namespace ksched::framework

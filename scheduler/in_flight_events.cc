@@ -32,6 +32,10 @@ SharedEventObjects SharedEventObjects::CopyOf(const framework::EventObjects& obj
   owned.storage.new_csi_node = copy(objects.new_csi_node);
   owned.storage.old_volume_attachment = copy(objects.old_volume_attachment);
   owned.storage.new_volume_attachment = copy(objects.new_volume_attachment);
+  owned.storage.old_csi_driver = copy(objects.old_csi_driver);
+  owned.storage.new_csi_driver = copy(objects.new_csi_driver);
+  owned.storage.old_csi_storage_capacity = copy(objects.old_csi_storage_capacity);
+  owned.storage.new_csi_storage_capacity = copy(objects.new_csi_storage_capacity);
   return owned;
 }
 

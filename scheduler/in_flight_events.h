@@ -35,14 +35,16 @@ struct SharedEventObjects {
   std::shared_ptr<const api::Pod> new_pod;
   std::shared_ptr<const api::Node> old_node;
   std::shared_ptr<const api::Node> new_node;
-  // The storage objects of PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode and
-  // VolumeAttachment events.
+  // The storage objects of PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode,
+  // VolumeAttachment, CSIDriver and CSIStorageCapacity events.
   struct Storage {
     std::shared_ptr<const api::PersistentVolumeClaim> old_pvc, new_pvc;
     std::shared_ptr<const api::PersistentVolume> old_pv, new_pv;
     std::shared_ptr<const api::StorageClass> old_storage_class, new_storage_class;
     std::shared_ptr<const api::CSINode> old_csi_node, new_csi_node;
     std::shared_ptr<const api::VolumeAttachment> old_volume_attachment, new_volume_attachment;
+    std::shared_ptr<const api::CSIDriver> old_csi_driver, new_csi_driver;
+    std::shared_ptr<const api::CSIStorageCapacity> old_csi_storage_capacity, new_csi_storage_capacity;
   };
   Storage storage = {};
 
@@ -60,7 +62,11 @@ struct SharedEventObjects {
                                    storage.old_csi_node.get(),
                                    storage.new_csi_node.get(),
                                    storage.old_volume_attachment.get(),
-                                   storage.new_volume_attachment.get()};
+                                   storage.new_volume_attachment.get(),
+                                   storage.old_csi_driver.get(),
+                                   storage.new_csi_driver.get(),
+                                   storage.old_csi_storage_capacity.get(),
+                                   storage.new_csi_storage_capacity.get()};
   }
   // Deep copies of the view's objects.
   static SharedEventObjects CopyOf(const framework::EventObjects& objects);

@@ -61,6 +61,15 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
     for (const auto& [name, object] : it->second) fn(*object);
   }
 
+  // Calls fn(const T&) for every object of every namespace (same rule as ForEachIn).
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    std::shared_lock lock(mu_);
+    for (const auto& [ns, objects] : by_namespace_) {
+      for (const auto& [name, object] : objects) fn(*object);
+    }
+  }
+
   // The objects of namespace `ns`, in name order.
   std::vector<Shared> ListIn(std::string_view ns) const {
     std::shared_lock lock(mu_);

@@ -330,6 +330,11 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   add_reflector(std::type_identity<api::VolumeAttachment>{}, "volumeattachments",
                 "/apis/storage.k8s.io/v1/volumeattachments",
                 std::make_shared<StorageEventHandler<api::VolumeAttachment>>(storage.attachments(), *impl->queue));
+  add_reflector(std::type_identity<api::CSIDriver>{}, "csidrivers", "/apis/storage.k8s.io/v1/csidrivers",
+                std::make_shared<StorageEventHandler<api::CSIDriver>>(storage.csi_drivers(), *impl->queue));
+  add_reflector(std::type_identity<api::CSIStorageCapacity>{}, "csistoragecapacities",
+                "/apis/storage.k8s.io/v1/csistoragecapacities",
+                std::make_shared<StorageEventHandler<api::CSIStorageCapacity>>(storage.capacities(), *impl->queue));
   if (opts.metrics != nullptr) {
     opts.metrics->SetInformerSkipsSource([raw] {
       std::vector<metrics::InformerSkips> skips;

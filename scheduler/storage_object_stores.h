@@ -1,5 +1,5 @@
-// StorageObjectStores: the PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes and
-// VolumeAttachments as their reflectors have them, read by the volume plugins through framework::StorageLister (upstream:
+// StorageObjectStores: the PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes,
+// VolumeAttachments, CSIDrivers and CSIStorageCapacities as their reflectors have them, read by the volume plugins through framework::StorageLister (upstream:
 // the informer factory's listers), and StorageEventHandler<T>, the reflector handler that keeps
 // one of the stores and turns each change into the cluster event the volume plugins registered
 // for (upstream eventhandlers.go buildEvtResHandler: "PersistentVolumeClaimAdd", ...), so that a
@@ -46,12 +46,20 @@ class StorageObjectStores final : public framework::StorageLister {
   void ForEachVolumeAttachment(const std::function<void(const api::VolumeAttachment&)>& fn) const override {
     attachments_->ForEachIn("", fn);
   }
+  std::shared_ptr<const api::CSIDriver> GetCSIDriver(std::string_view name) const override {
+    return csi_drivers_->Get("", name);
+  }
+  void ForEachCSIStorageCapacity(const std::function<void(const api::CSIStorageCapacity&)>& fn) const override {
+    capacities_->ForEach(fn);
+  }
 
   const std::shared_ptr<NamespacedObjectStore<api::PersistentVolumeClaim>>& claims() const { return claims_; }
   const std::shared_ptr<NamespacedObjectStore<api::PersistentVolume>>& volumes() const { return volumes_; }
   const std::shared_ptr<NamespacedObjectStore<api::StorageClass>>& classes() const { return classes_; }
   const std::shared_ptr<NamespacedObjectStore<api::CSINode>>& csi_nodes() const { return csi_nodes_; }
   const std::shared_ptr<NamespacedObjectStore<api::VolumeAttachment>>& attachments() const { return attachments_; }
+  const std::shared_ptr<NamespacedObjectStore<api::CSIDriver>>& csi_drivers() const { return csi_drivers_; }
+  const std::shared_ptr<NamespacedObjectStore<api::CSIStorageCapacity>>& capacities() const { return capacities_; }
 
  private:
   std::shared_ptr<NamespacedObjectStore<api::PersistentVolumeClaim>> claims_ =
@@ -64,6 +72,10 @@ class StorageObjectStores final : public framework::StorageLister {
       std::make_shared<NamespacedObjectStore<api::CSINode>>();
   std::shared_ptr<NamespacedObjectStore<api::VolumeAttachment>> attachments_ =
       std::make_shared<NamespacedObjectStore<api::VolumeAttachment>>();
+  std::shared_ptr<NamespacedObjectStore<api::CSIDriver>> csi_drivers_ =
+      std::make_shared<NamespacedObjectStore<api::CSIDriver>>();
+  std::shared_ptr<NamespacedObjectStore<api::CSIStorageCapacity>> capacities_ =
+      std::make_shared<NamespacedObjectStore<api::CSIStorageCapacity>>();
 };
 
 // Where a kind's objects go in an event, and its resource and label stem.
@@ -103,6 +115,20 @@ struct StorageEventKind<api::VolumeAttachment> {
   static constexpr std::string_view kLabel = "VolumeAttachment";
   static constexpr auto kOld = &SharedEventObjects::Storage::old_volume_attachment;
   static constexpr auto kNew = &SharedEventObjects::Storage::new_volume_attachment;
+};
+template <>
+struct StorageEventKind<api::CSIDriver> {
+  static constexpr framework::EventResource kResource = framework::EventResource::kCSIDriver;
+  static constexpr std::string_view kLabel = "CSIDriver";
+  static constexpr auto kOld = &SharedEventObjects::Storage::old_csi_driver;
+  static constexpr auto kNew = &SharedEventObjects::Storage::new_csi_driver;
+};
+template <>
+struct StorageEventKind<api::CSIStorageCapacity> {
+  static constexpr framework::EventResource kResource = framework::EventResource::kCSIStorageCapacity;
+  static constexpr std::string_view kLabel = "CSIStorageCapacity";
+  static constexpr auto kOld = &SharedEventObjects::Storage::old_csi_storage_capacity;
+  static constexpr auto kNew = &SharedEventObjects::Storage::new_csi_storage_capacity;
 };
 
 template <typename T>

@@ -52,6 +52,11 @@ struct DelayedClaim {
   std::optional<api::CompiledLabelSelector> selector;
   std::string selector_error;  // a selector that does not compile (reported by Filter)
   std::string class_name;
+  // hasEnoughCapacity, decided once per cycle: nullopt when capacity is not checked (no storage
+  // request, or a provisioner without a CSIDriver publishing capacities); else the node
+  // topologies of the class's CSIStorageCapacities large enough for the claim (a node fits when
+  // one of them selects it).
+  std::optional<std::vector<api::CompiledLabelSelector>> capacity_topologies;
 };
 
 // GetPodVolumeClaims' result, fixed for the cycle.
@@ -189,7 +194,7 @@ struct VolumeBinding::Impl {
       }
       // A pre-bound claim (volumeName set, not yet bound) counts as immediate.
       if (delayed && claim->spec.volume_name.empty()) {
-        DelayedClaim entry{claim, std::nullopt, "", class_name};
+        DelayedClaim entry{claim, std::nullopt, "", class_name, std::nullopt};
         if (claim->spec.selector.has_value()) {
           absl::StatusOr<api::CompiledLabelSelector> compiled = api::CompiledLabelSelector::Compile(*claim->spec.selector);
           if (compiled.ok()) {
@@ -199,6 +204,7 @@ struct VolumeBinding::Impl {
                                    std::string(compiled.status().message());
           }
         }
+        entry.capacity_topologies = CapacityTopologies(p, *claim, entry.class_name);
         claims->delayed.push_back(std::move(entry));
       } else {
         unbound_immediate = true;
@@ -224,11 +230,39 @@ struct VolumeBinding::Impl {
     return {std::move(claims), {}};
   }
 
-  // checkVolumeProvisions for one claim: `satisfied` when it can be provisioned on the node; an
-  // Error status for a claim without (a known) class.
+  // The part of hasEnoughCapacity that does not depend on the node (see DelayedClaim).
+  static std::optional<std::vector<api::CompiledLabelSelector>> CapacityTopologies(
+      const VolumeBinding& p, const api::PersistentVolumeClaim& claim, const std::string& class_name) {
+    const framework::StorageLister* lister = p.handle_.storage_lister();
+    if (lister == nullptr || !claim.spec.storage_request.has_value() || class_name.empty()) return std::nullopt;
+    auto storage_class = lister->GetStorageClass(class_name);
+    if (storage_class == nullptr) return std::nullopt;  // Filter reports the missing class
+    auto driver = lister->GetCSIDriver(storage_class->provisioner);
+    if (driver == nullptr || !driver->storage_capacity.value_or(false)) return std::nullopt;
+    std::vector<api::CompiledLabelSelector> topologies;
+    const std::int64_t size = *claim.spec.storage_request;
+    lister->ForEachCSIStorageCapacity([&](const api::CSIStorageCapacity& capacity) {
+      const api::StorageBytes limit = api::VolumeLimit(capacity);
+      if (capacity.storage_class_name != class_name || !limit.has_value() || *limit < size) return;
+      if (!capacity.node_topology.has_value()) return;  // reachable from no node
+      absl::StatusOr<api::CompiledLabelSelector> selector = api::CompiledLabelSelector::Compile(*capacity.node_topology);
+      if (!selector.ok()) {
+        SPDLOG_ERROR("Unexpected error converting to a label selector nodeTopology of {}/{}: {}",
+                     capacity.metadata.namespace_, capacity.metadata.name, std::string(selector.status().message()));
+        return;
+      }
+      topologies.push_back(*std::move(selector));
+    });
+    return topologies;
+  }
+
+  // checkVolumeProvisions for one claim: `satisfied` when it can be provisioned on the node,
+  // `sufficient` false when the node lacks the storage for it; an Error status for a claim
+  // without (a known) class.
   static framework::Status CheckProvision(const VolumeBinding& p, const DelayedClaim& delayed,
-                                          const api::Labels& node_labels, bool& satisfied) {
+                                          const api::Labels& node_labels, bool& satisfied, bool& sufficient) {
     satisfied = false;
+    sufficient = true;
     if (delayed.class_name.empty()) {
       return framework::Status::FromError("no class for claim " + Quote(ClaimKey(*delayed.claim)));
     }
@@ -242,6 +276,11 @@ struct VolumeBinding::Impl {
     }
     if (!api::MatchTopologySelectorTerms(storage_class->allowed_topologies, node_labels)) return {};
     satisfied = true;
+    if (delayed.capacity_topologies.has_value()) {
+      const auto& topologies = *delayed.capacity_topologies;
+      sufficient = std::any_of(topologies.begin(), topologies.end(),
+                               [&](const api::CompiledLabelSelector& topology) { return topology.Matches(node_labels); });
+    }
     return {};
   }
 
@@ -253,6 +292,7 @@ struct VolumeBinding::Impl {
     bool bound_satisfied = true;
     bool unbound_satisfied = true;
     bool bound_pvs_found = true;
+    bool sufficient_storage = true;
     for (const std::optional<CandidateVolume>& volume : claims.bound_volumes) {
       if (!volume.has_value()) {
         bound_pvs_found = false;
@@ -297,11 +337,14 @@ struct VolumeBinding::Impl {
         if (!to_provision.empty()) {
           for (const DelayedClaim* delayed : to_provision) {
             bool satisfied = false;
-            if (framework::Status error = CheckProvision(p, *delayed, labels, satisfied); !error.IsSuccess()) {
+            bool sufficient = true;
+            if (framework::Status error = CheckProvision(p, *delayed, labels, satisfied, sufficient);
+                !error.IsSuccess()) {
               return error;
             }
-            if (!satisfied) {
-              unbound_satisfied = false;
+            if (!satisfied || !sufficient) {
+              unbound_satisfied = satisfied;
+              sufficient_storage = sufficient;
               out.dynamic_provisions.clear();
               break;
             }
@@ -311,10 +354,11 @@ struct VolumeBinding::Impl {
         }
       }
     }
-    if (bound_satisfied && unbound_satisfied && bound_pvs_found) return {};
+    if (bound_satisfied && unbound_satisfied && bound_pvs_found && sufficient_storage) return {};
     framework::Status status(framework::Code::kUnschedulableAndUnresolvable);
     if (!bound_satisfied) status.AppendReason(std::string(kErrReasonNodeConflict));
     if (!unbound_satisfied) status.AppendReason(std::string(kErrReasonBindConflict));
+    if (!sufficient_storage) status.AppendReason(std::string(kErrReasonNotEnoughSpace));
     if (!bound_pvs_found) status.AppendReason(std::string(kErrReasonPVNotExist));
     return status;
   }
@@ -653,6 +697,9 @@ std::vector<framework::ClusterEventWithHint> VolumeBinding::EventsToRegister() c
       {ClusterEvent{EventResource::kPersistentVolume, action::kAdd | action::kUpdate, "PersistentVolume"}, nullptr},
       // Queueing hints are on (v1.34): no UpdateNodeTaint.
       {ClusterEvent{EventResource::kNode, action::kAdd | action::kUpdateNodeLabel, "Node"}, nullptr},
+      {ClusterEvent{EventResource::kCSIDriver, action::kUpdate, "CSIDriverUpdate"}, IsSchedulableAfterCSIDriverChange},
+      {ClusterEvent{EventResource::kCSIStorageCapacity, action::kAdd | action::kUpdate, "CSIStorageCapacity"},
+       IsSchedulableAfterCSIStorageCapacityChange},
   };
 }
 
@@ -666,6 +713,35 @@ absl::StatusOr<framework::QueueingHint> IsSchedulableAfterStorageClassChange(
   return objects.old_storage_class->allowed_topologies == objects.new_storage_class->allowed_topologies
              ? framework::QueueingHint::kQueueSkip
              : framework::QueueingHint::kQueue;
+}
+
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSIStorageCapacityChange(
+    const api::Pod& /*pod*/, const framework::EventObjects& objects) {
+  if (objects.new_csi_storage_capacity == nullptr) {
+    return absl::InvalidArgumentError("VolumeBinding: storage capacity event without the capacity");
+  }
+  if (objects.old_csi_storage_capacity == nullptr) return framework::QueueingHint::kQueue;
+  // Only a larger volume limit can help (nodeTopology and storageClassName are immutable).
+  const api::StorageBytes before = api::VolumeLimit(*objects.old_csi_storage_capacity);
+  const api::StorageBytes after = api::VolumeLimit(*objects.new_csi_storage_capacity);
+  return after.has_value() && (!before.has_value() || *after > *before) ? framework::QueueingHint::kQueue
+                                                                        : framework::QueueingHint::kQueueSkip;
+}
+
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSIDriverChange(const api::Pod& pod,
+                                                                         const framework::EventObjects& objects) {
+  if (objects.old_csi_driver == nullptr || objects.new_csi_driver == nullptr) {
+    return absl::InvalidArgumentError("VolumeBinding: CSIDriver update event without both objects");
+  }
+  // Upstream looks at the pod's inline CSI volumes of the driver: capacity tracking turned off.
+  for (const api::Volume& volume : pod.spec.volumes) {
+    if (!volume.csi.has_value() || volume.csi->driver != objects.new_csi_driver->metadata.name) continue;
+    if (objects.old_csi_driver->storage_capacity.value_or(false) &&
+        !objects.new_csi_driver->storage_capacity.value_or(false)) {
+      return framework::QueueingHint::kQueue;
+    }
+  }
+  return framework::QueueingHint::kQueueSkip;
 }
 
 absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPersistentVolumeClaimChange(

@@ -14,7 +14,10 @@
 //     pvc(s) bound to non-existent pv(s)"); each unbound delayed claim needs the smallest available
 //     matching volume allowed on the node (FindMatchingVolume), or else dynamic provisioning: a
 //     class with a provisioner other than kubernetes.io/no-provisioner whose allowedTopologies
-//     admit the node ("node(s) didn't find available persistent volumes to bind" otherwise). A
+//     admit the node ("node(s) didn't find available persistent volumes to bind" otherwise) and,
+//     when the provisioner's CSIDriver publishes capacities (spec.storageCapacity), a
+//     CSIStorageCapacity of the class large enough for the claim whose nodeTopology selects the
+//     node ("node(s) did not have enough free storage" otherwise). A
 //     claim already annotated volume.kubernetes.io/selected-node fits only that node. All reasons
 //     are UnschedulableAndUnresolvable; what a node would need is kept for Reserve.
 //   - Reserve assumes the chosen node's bindings (AssumedObjects: the volume pre-bound to its
@@ -28,14 +31,15 @@
 //     skips PreBind (PreBindPreFlight), so it binds without a blocked thread.
 //   - Events (queueing hints on, as v1.34): StorageClass Add (queued) and Update (queued when
 //     allowedTopologies changed), PersistentVolumeClaim Add/Update (queued for a claim the pod
-//     names), PersistentVolume Add/Update and Node Add/label updates (no hint).
+//     names), PersistentVolume Add/Update and Node Add/label updates (no hint), CSIStorageCapacity
+//     Add (queued) and Update (queued when its volume limit grew), CSIDriver Update (queued when
+//     capacity tracking was turned off for a driver of the pod's inline CSI volumes).
 //   - Score: upstream scores only with the StorageCapacityScoring gate (alpha, off in v1.34), so
 //     this plugin has no Score point, as upstream's is skipped by default.
 //
-// Not ported (the scheduler watches no CSINode, CSIDriver or CSIStorageCapacity): in-tree volumes
-// translated to CSI for their node affinity (csi-translation-lib), and CSIStorageCapacity checks
-// (every provisioner is treated as not opting into capacity tracking, upstream's answer for a
-// driver without a CSIDriver object). PreBind stops waiting when the pod informer no longer has
+// Not ported: in-tree volumes translated to CSI for their node affinity (csi-translation-lib's
+// topology rewrite; upstream does it only where the node's CSINode lists the plugin as migrated),
+// and the CSINode events that go with it. PreBind stops waiting when the pod informer no longer has
 // the pod ("binding volumes: pod does not exist any more: pod "p" not found").
 //
 // Thread-safety: Filter runs on parallel workers (the per-node results are locked); PreBind on a
@@ -124,6 +128,10 @@ absl::StatusOr<framework::QueueingHint> IsSchedulableAfterStorageClassChange(
     const api::Pod& pod, const framework::EventObjects& objects);
 absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPersistentVolumeClaimChange(
     const api::Pod& pod, const framework::EventObjects& objects);
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSIStorageCapacityChange(
+    const api::Pod& pod, const framework::EventObjects& objects);
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSIDriverChange(const api::Pod& pod,
+                                                                         const framework::EventObjects& objects);
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* args,
                                                        framework::Handle& handle);

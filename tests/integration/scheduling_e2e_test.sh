@@ -32,6 +32,9 @@
 #   - volume limits: a CSINode allowing 2 volumes of the provisioner's driver on vol-0, which
 #     holds 2 already: a pod with one more claim gets upstream's message (`exceed max volume
 #     count`); a CSINode with a higher limit (CSINodeAdd) schedules it.
+#   - storage capacity: the driver's CSIDriver publishes capacities; a claim larger than every
+#     CSIStorageCapacity gets upstream's message (`did not have enough free storage`), and a
+#     capacity grown enough (an update) schedules it on the node that capacity reaches.
 # The upstream profile disables the one default plugin this project has not built yet
 # (DynamicResources): it does not change these scenarios. DefaultPreemption runs in
 # both, so the unschedulable pods' messages end with preemption's own, compared byte for byte too.
@@ -419,12 +422,12 @@ same_message vol-too-big
 # Dynamic provisioning: the scheduler annotates the claim with the node it chose; this script then
 # provisions a volume there (as an external provisioner would: a PersistentVolume with the claim in
 # its claimRef), the controller binds them, and the pod is bound on that node.
-provision() {  # provision CLAIM: a volume on the claim's selected node, pre-bound to it
+provision() {  # provision CLAIM [SIZE]: a volume (1Gi) on the claim's selected node, pre-bound to it
   local node uid
   node=$(selected_node "$1")
   uid=$(claim_field "$1" '{.metadata.uid}')
-  printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-%s","annotations":{"pv.kubernetes.io/provisioned-by":"fake-csi.example.com"}},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"storageClassName":"fake-csi","claimRef":{"namespace":"default","name":"%s","uid":"%s"},"csi":{"driver":"fake-csi.example.com","volumeHandle":"%s"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]}}}}\n' \
-    "$1" "$1" "$uid" "$1" "$node" | kubectl_admin apply -f - >/dev/null
+  printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-%s","annotations":{"pv.kubernetes.io/provisioned-by":"fake-csi.example.com"}},"spec":{"capacity":{"storage":"%s"},"accessModes":["ReadWriteOnce"],"storageClassName":"fake-csi","claimRef":{"namespace":"default","name":"%s","uid":"%s"},"csi":{"driver":"fake-csi.example.com","volumeHandle":"%s"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]}}}}\n' \
+    "$1" "${2:-1Gi}" "$1" "$uid" "$1" "$node" | kubectl_admin apply -f - >/dev/null
 }
 for who in ours upstream; do
   class_pvc "$who-dyn" fake-csi 1Gi
@@ -470,6 +473,31 @@ for who in ours upstream; do
   check "volume limits: the higher limit lets $who choose vol-0 for the claim" wait_for 60 has_selected_node "$who-limit"
   provision "$who-limit"
   check "volume limits: $who binds the pod once its volume is bound" wait_for 60 bound "$who-vol-limit"
+done
+# Storage capacity: the fake driver now publishes capacities (CSIDriver storageCapacity: true); a
+# 10Gi claim of its class fits only where a CSIStorageCapacity of at least 10Gi reaches the node.
+# vol-1 has 5Gi (and vol-0 is at its volume limit); growing vol-1's to 20Gi (an update) retries the
+# pods, and both go to vol-1.
+kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"fake-csi.example.com"},
+ "spec":{"attachRequired":false,"storageCapacity":true}}
+EOF
+capacity() {  # capacity SIZE: the CSIStorageCapacity of class fake-csi that reaches vol-1
+  printf '{"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":"fake-csi-vol-1","namespace":"default"},"storageClassName":"fake-csi","capacity":"%s","nodeTopology":{"matchLabels":{"kubernetes.io/hostname":"vol-1"}}}\n' \
+    "$1" | kubectl_admin apply -f - >/dev/null
+}
+capacity 5Gi
+for who in ours upstream; do
+  class_pvc "$who-cap" fake-csi 10Gi
+  pod "$who-vol-cap" "$([ "$who" = ours ] && echo default-scheduler || echo upstream-scheduler)" 100m "$(vol_spec "$who-cap")"
+done
+same_message vol-cap
+capacity 20Gi
+for who in ours upstream; do
+  check "storage capacity: the larger capacity lets $who choose a node for the claim" wait_for 60 has_selected_node "$who-cap"
+  check_eq "storage capacity: $who chose vol-1, the node the capacity reaches" vol-1 "$(selected_node "$who-cap")"
+  provision "$who-cap" 10Gi
+  check "storage capacity: $who binds the pod once its volume is bound" wait_for 60 bound "$who-vol-cap"
 done
 
 kill -TERM "$ours_pid"

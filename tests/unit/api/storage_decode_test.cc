@@ -223,6 +223,33 @@ TEST_CASE("DecodeList<CSINode>, DecodeList<VolumeAttachment> and volume sources"
   CHECK(volumes->items[3].spec.in_tree == ksched::api::InTreeVolumeSource{"kubernetes.io/vsphere-volume", "", std::nullopt});
 }
 
+TEST_CASE("DecodeList<CSIDriver> and DecodeList<CSIStorageCapacity>", "[api][json]") {
+  auto drivers = DecodeList<ksched::api::CSIDriver>(std::string_view(R"json({
+    "kind": "CSIDriverList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "3"},
+    "items": [{"metadata": {"name": "a.example.com"}, "spec": {"attachRequired": false, "storageCapacity": true}},
+              {"metadata": {"name": "b.example.com"}, "spec": {"podInfoOnMount": true}}]})json"));
+  REQUIRE(drivers.ok());
+  CHECK(drivers->items[0].storage_capacity == true);
+  CHECK_FALSE(drivers->items[1].storage_capacity.has_value());
+
+  auto capacities = DecodeList<ksched::api::CSIStorageCapacity>(std::string_view(R"json({
+    "kind": "CSIStorageCapacityList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "4"},
+    "items": [{"metadata": {"name": "c1", "namespace": "kube-system"}, "storageClassName": "fast",
+               "capacity": "100Gi", "maximumVolumeSize": "10Gi",
+               "nodeTopology": {"matchLabels": {"topology.kubernetes.io/zone": "z1"}}},
+              {"metadata": {"name": "c2", "namespace": "kube-system"}, "storageClassName": "fast"}]})json"));
+  REQUIRE(capacities.ok());
+  const ksched::api::CSIStorageCapacity& c1 = capacities->items[0];
+  CHECK(c1.metadata.namespace_ == "kube-system");
+  CHECK(c1.storage_class_name == "fast");
+  CHECK(c1.capacity == std::int64_t{100} << 30);
+  CHECK(ksched::api::VolumeLimit(c1) == std::int64_t{10} << 30);
+  REQUIRE(c1.node_topology.has_value());
+  CHECK(c1.node_topology->match_labels == Labels{{"topology.kubernetes.io/zone", "z1"}});
+  CHECK_FALSE(ksched::api::VolumeLimit(capacities->items[1]).has_value());
+  CHECK_FALSE(capacities->items[1].node_topology.has_value());
+}
+
 TEST_CASE("Decoding the storage objects: errors name the field's path and the kind", "[api][json]") {
   CHECK(WatchErrorOf<PersistentVolumeClaim>(
             R"({"type":"ADDED","object":{"metadata":{"name":"c"},"spec":{"accessModes":"ReadWriteOnce"}}})") ==

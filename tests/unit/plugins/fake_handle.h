@@ -132,6 +132,16 @@ class FakeStorageLister final : public framework::StorageLister {
   void ForEachVolumeAttachment(const std::function<void(const api::VolumeAttachment&)>& fn) const override {
     for (const auto& attachment : attachments_) fn(*attachment);
   }
+  void Add(api::CSIDriver driver) { csi_drivers_.push_back(std::make_shared<const api::CSIDriver>(std::move(driver))); }
+  void Add(api::CSIStorageCapacity capacity) {
+    capacities_.push_back(std::make_shared<const api::CSIStorageCapacity>(std::move(capacity)));
+  }
+  std::shared_ptr<const api::CSIDriver> GetCSIDriver(std::string_view name) const override {
+    return Find(csi_drivers_, name);
+  }
+  void ForEachCSIStorageCapacity(const std::function<void(const api::CSIStorageCapacity&)>& fn) const override {
+    for (const auto& capacity : capacities_) fn(*capacity);
+  }
   // Replaces the object of the same name (an informer update), or adds it.
   void Update(api::PersistentVolumeClaim claim) {
     std::erase_if(claims_, [&](const auto& c) {
@@ -158,6 +168,8 @@ class FakeStorageLister final : public framework::StorageLister {
   std::vector<std::shared_ptr<const api::StorageClass>> classes_;
   std::vector<std::shared_ptr<const api::CSINode>> csi_nodes_;
   std::vector<std::shared_ptr<const api::VolumeAttachment>> attachments_;
+  std::vector<std::shared_ptr<const api::CSIDriver>> csi_drivers_;
+  std::vector<std::shared_ptr<const api::CSIStorageCapacity>> capacities_;
 };
 
 class FakeHandle final : public framework::Handle {

@@ -345,6 +345,75 @@ TEST_CASE("VolumeBinding Filter: dynamic provisioning, allowed topologies and a 
   CHECK(filter("selected", Node("node-a")) == conflict);
 }
 
+TEST_CASE("VolumeBinding Filter: storage capacity of a CSI driver that publishes it", "[plugins][volume_binding]") {
+  Fixture f;
+  f.handle.storage().Add(Claim("big", "provision", 10 * kGi));
+  auto capacity = [](std::string name, std::int64_t bytes, std::optional<std::string> host,
+                     std::optional<std::int64_t> max_volume = std::nullopt) {
+    ksched::api::CSIStorageCapacity c;
+    c.metadata.name = std::move(name);
+    c.metadata.namespace_ = "kube-system";
+    c.storage_class_name = "provision";
+    c.capacity = bytes;
+    c.maximum_volume_size = max_volume;
+    if (host.has_value()) {
+      c.node_topology.emplace();
+      c.node_topology->match_labels = Labels{{kHostname, *host}};
+    }
+    return c;
+  };
+  auto filter = [&](const char* claim, const char* node) {
+    const Pod pod = PodWithClaims("p", {claim});
+    CycleState state;
+    REQUIRE(f.PreFilter(state, pod).IsSuccess());
+    return f.plugin->Filter(state, pod, Node(node));
+  };
+  // Without a CSIDriver for the provisioner nothing is checked.
+  CHECK(filter("big", "node-a").IsSuccess());
+  ksched::api::CSIDriver driver;
+  driver.metadata.name = "example.com/csi";
+  driver.storage_capacity = true;
+  f.handle.storage().Add(driver);
+  f.handle.storage().Add(capacity("a-small", 5 * kGi, "node-a"));
+  f.handle.storage().Add(capacity("b-large", 20 * kGi, "node-b"));
+  f.handle.storage().Add(capacity("c-capped", 20 * kGi, "node-c", 8 * kGi));  // maximumVolumeSize wins
+  f.handle.storage().Add(capacity("nowhere", 50 * kGi, std::nullopt));        // no topology: no node
+  const Status not_enough = Unresolvable({"node(s) did not have enough free storage"});
+  CHECK(filter("big", "node-a") == not_enough);
+  CHECK(filter("big", "node-b").IsSuccess());
+  CHECK(filter("big", "node-c") == not_enough);
+  CHECK(filter("big", "node-d") == not_enough);
+  // A claim without a storage request is not checked.
+  PersistentVolumeClaim unsized = Claim("no-request", "provision");
+  unsized.spec.storage_request.reset();
+  f.handle.storage().Add(unsized);
+  CHECK(filter("no-request", "node-d").IsSuccess());
+
+  EventObjects objects;
+  ksched::api::CSIStorageCapacity before = capacity("a-small", 5 * kGi, "node-a");
+  ksched::api::CSIStorageCapacity after = capacity("a-small", 6 * kGi, "node-a");
+  objects.new_csi_storage_capacity = &after;
+  CHECK(vb::IsSchedulableAfterCSIStorageCapacityChange(MakePod("p"), objects).value() == QueueingHint::kQueue);
+  objects.old_csi_storage_capacity = &before;
+  CHECK(vb::IsSchedulableAfterCSIStorageCapacityChange(MakePod("p"), objects).value() == QueueingHint::kQueue);
+  objects.old_csi_storage_capacity = &after;
+  objects.new_csi_storage_capacity = &before;
+  CHECK(vb::IsSchedulableAfterCSIStorageCapacityChange(MakePod("p"), objects).value() == QueueingHint::kQueueSkip);
+
+  ksched::api::CSIDriver off = driver;
+  off.storage_capacity = false;
+  EventObjects driver_event;
+  driver_event.old_csi_driver = &driver;
+  driver_event.new_csi_driver = &off;
+  Pod inline_csi = MakePod("inline");
+  ksched::api::Volume csi_volume;
+  csi_volume.name = "v";
+  csi_volume.csi = ksched::api::CsiVolumeSource{"example.com/csi", false};
+  inline_csi.spec.volumes.push_back(csi_volume);
+  CHECK(vb::IsSchedulableAfterCSIDriverChange(inline_csi, driver_event).value() == QueueingHint::kQueue);
+  CHECK(vb::IsSchedulableAfterCSIDriverChange(MakePod("p"), driver_event).value() == QueueingHint::kQueueSkip);
+}
+
 TEST_CASE("VolumeBinding Reserve: the next pod sees the assumed volume; Unreserve gives it back",
           "[plugins][volume_binding]") {
   Fixture f;
