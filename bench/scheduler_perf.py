@@ -90,7 +90,7 @@ INIT_NS, MEASURED_NS, CHURN_NS = "sched-0", "sched-1", "churn"
 QPS = BURST = 5000
 # Upstream v1 default plugins that kube-scheduler-cpp does not compile in yet: disabled for every
 # scheduler so that the profiles are equivalent (ours logs the same list as "left out").
-DISABLED_PLUGINS = ["NodeVolumeLimits", "VolumeBinding", "DynamicResources"]
+DISABLED_PLUGINS = ["DynamicResources"]
 
 
 def load_nodes_module():
