@@ -323,7 +323,7 @@ struct VolumeBinding::Impl {
           auto it = claims.volumes_by_class.find(delayed.class_name);
           std::span<const CandidateVolume> volumes;
           if (it != claims.volumes_by_class.end()) volumes = it->second;
-          std::optional<std::size_t> match = FindMatchingVolumeExcluding(
+          std::optional<std::size_t> match = FindMatchingVolume(
               *delayed.claim, delayed.selector.has_value() ? &*delayed.selector : nullptr, volumes, labels, chosen);
           if (!match.has_value()) {
             unbound_satisfied = false;
@@ -361,18 +361,6 @@ struct VolumeBinding::Impl {
     if (!sufficient_storage) status.AppendReason(std::string(kErrReasonNotEnoughSpace));
     if (!bound_pvs_found) status.AppendReason(std::string(kErrReasonPVNotExist));
     return status;
-  }
-
-  static std::optional<std::size_t> FindMatchingVolumeExcluding(const api::PersistentVolumeClaim& claim,
-                                                                const api::CompiledLabelSelector* selector,
-                                                                std::span<const CandidateVolume> volumes,
-                                                                const api::Labels& labels,
-                                                                const std::vector<const api::PersistentVolume*>& chosen) {
-    std::vector<std::size_t> excluded;
-    for (std::size_t i = 0; i < volumes.size(); ++i) {
-      if (std::find(chosen.begin(), chosen.end(), volumes[i].volume.get()) != chosen.end()) excluded.push_back(i);
-    }
-    return FindMatchingVolume(claim, selector, volumes, labels, excluded);
   }
 
   static void Revert(VolumeBinding& p, const PodVolumes& volumes) {

@@ -68,7 +68,7 @@ std::optional<std::size_t> FindMatchingVolume(const api::PersistentVolumeClaim& 
                                               const api::CompiledLabelSelector* selector,
                                               std::span<const CandidateVolume> volumes,
                                               const api::Labels& node_labels,
-                                              std::span<const std::size_t> excluded) {
+                                              std::span<const api::PersistentVolume* const> excluded) {
   // A claim without a storage request asks for 0 bytes (upstream compares with a zero Quantity).
   const std::int64_t requested = claim.spec.storage_request.value_or(0);
   const std::string requested_class = api::PersistentVolumeClaimClass(claim);
@@ -76,8 +76,8 @@ std::optional<std::size_t> FindMatchingVolume(const api::PersistentVolumeClaim& 
   std::optional<std::size_t> smallest;
   std::int64_t smallest_size = 0;
   for (std::size_t i = 0; i < volumes.size(); ++i) {
-    if (std::find(excluded.begin(), excluded.end(), i) != excluded.end()) continue;
     const api::PersistentVolume& volume = *volumes[i].volume;
+    if (std::find(excluded.begin(), excluded.end(), &volume) != excluded.end()) continue;
     const bool bound_to_claim = IsVolumeBoundToClaim(volume, claim);
     if (volume.spec.claim_ref.has_value() && !bound_to_claim) continue;
     const std::int64_t size = volume.spec.capacity.value_or(0);

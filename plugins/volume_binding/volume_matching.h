@@ -45,7 +45,7 @@ bool AccessModesSatisfied(const api::PersistentVolumeClaim& claim, const api::Pe
 // node (never nil in the scheduler): the smallest volume of the claim's class that is Available,
 // large enough, of the same volume mode and attributes class, not being deleted, selected by the
 // claim's selector, allowed on the node and offering the claim's access modes, skipping
-// `excluded` (indices into `volumes` already chosen for the pod's other claims). A volume already
+// `excluded` (the volumes already chosen for the pod's other claims). A volume already
 // pre-bound to the claim wins at once (or, when the node does not suit it, nothing does).
 // `selector` is the claim's spec.selector compiled (nullopt: none). Returns the index in
 // `volumes`, or nullopt. Errors as upstream: a claim with a volumeAttributesClassName never errs
@@ -54,7 +54,7 @@ std::optional<std::size_t> FindMatchingVolume(const api::PersistentVolumeClaim& 
                                               const api::CompiledLabelSelector* selector,
                                               std::span<const CandidateVolume> volumes,
                                               const api::Labels& node_labels,
-                                              std::span<const std::size_t> excluded);
+                                              std::span<const api::PersistentVolume* const> excluded);
 
 // GetBindVolumeToClaim as a JSON merge patch of the volume: its claimRef set to the claim (kind,
 // apiVersion, namespace, name, uid, resourceVersion) and, when it was not bound to the claim yet
