@@ -22,7 +22,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       g++ cmake ninja-build pkg-config git ca-certificates \
       libboost-dev rapidjson-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev libcli11-dev \
-      libspdlog-dev libfmt-dev libabsl-dev libnghttp2-dev \
+      libspdlog-dev libfmt-dev libabsl-dev libnghttp2-dev libre2-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .

@@ -43,6 +43,9 @@ KSCHED_KIND_TRAITS(CSINode)
 KSCHED_KIND_TRAITS(VolumeAttachment)
 KSCHED_KIND_TRAITS(CSIDriver)
 KSCHED_KIND_TRAITS(CSIStorageCapacity)
+KSCHED_KIND_TRAITS(ResourceSlice)
+KSCHED_KIND_TRAITS(DeviceClass)
+KSCHED_KIND_TRAITS(ResourceClaim)
 #undef KSCHED_KIND_TRAITS
 
 constexpr std::string_view kStatusKind = "Status";
@@ -186,6 +189,13 @@ absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudget(std::string_view j
 }
 absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudgetInSitu(std::string& json) {
   return ParseAndDecode<PodDisruptionBudget>(json, &json, DecodeObject<PodDisruptionBudget>);
+}
+
+absl::StatusOr<ResourceClaim> DecodeResourceClaim(const rapidjson::Value& json) {
+  return DecodeObject<ResourceClaim>(json);
+}
+absl::StatusOr<ResourceClaim> DecodeResourceClaim(std::string_view json) {
+  return ParseAndDecode<ResourceClaim>(json, nullptr, DecodeObject<ResourceClaim>);
 }
 
 absl::StatusOr<ApiStatus> DecodeApiStatus(const rapidjson::Value& json) {
@@ -337,6 +347,9 @@ KSCHED_INSTANTIATE_DECODERS(CSINode)
 KSCHED_INSTANTIATE_DECODERS(VolumeAttachment)
 KSCHED_INSTANTIATE_DECODERS(CSIDriver)
 KSCHED_INSTANTIATE_DECODERS(CSIStorageCapacity)
+KSCHED_INSTANTIATE_DECODERS(ResourceSlice)
+KSCHED_INSTANTIATE_DECODERS(DeviceClass)
+KSCHED_INSTANTIATE_DECODERS(ResourceClaim)
 #undef KSCHED_INSTANTIATE_DECODERS
 
 }  // namespace ksched::api

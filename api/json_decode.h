@@ -2,10 +2,10 @@
 // policy/v1 PodDisruptionBudget, the pod-selecting core/v1 Service and ReplicationController and
 // apps/v1 ReplicaSet and StatefulSet, core/v1 Namespace, core/v1 PersistentVolumeClaim and
 // PersistentVolume, storage.k8s.io/v1 StorageClass, CSINode, VolumeAttachment, CSIDriver and
-// CSIStorageCapacity, their lists, watch events, and
-// metav1.Status) into the compact object model of api/pod.h, api/node.h,
-// api/pod_disruption_budget.h, api/workloads.h, api/namespace.h, api/storage.h, api/object_list.h,
-// api/watch_event.h and api/api_status.h, with RapidJSON.
+// CSIStorageCapacity, resource.k8s.io/v1 ResourceSlice, DeviceClass and ResourceClaim, their lists,
+// watch events, and metav1.Status) into the compact object model of api/pod.h, api/node.h,
+// api/pod_disruption_budget.h, api/workloads.h, api/namespace.h, api/storage.h, api/resource.h,
+// api/object_list.h, api/watch_event.h and api/api_status.h, with RapidJSON.
 //
 // This is the only api header that includes RapidJSON; the object model headers do not.
 //
@@ -65,6 +65,7 @@
 #include "api/object_list.h"
 #include "api/pod.h"
 #include "api/pod_disruption_budget.h"
+#include "api/resource.h"
 #include "api/storage.h"
 #include "api/watch_event.h"
 #include "api/workloads.h"
@@ -80,7 +81,8 @@ concept DecodableObject =
     std::same_as<T, ReplicaSet> || std::same_as<T, StatefulSet> || std::same_as<T, Namespace> ||
     std::same_as<T, PersistentVolumeClaim> || std::same_as<T, PersistentVolume> ||
     std::same_as<T, StorageClass> || std::same_as<T, CSINode> || std::same_as<T, VolumeAttachment> ||
-    std::same_as<T, CSIDriver> || std::same_as<T, CSIStorageCapacity>;
+    std::same_as<T, CSIDriver> || std::same_as<T, CSIStorageCapacity> || std::same_as<T, ResourceSlice> ||
+    std::same_as<T, DeviceClass> || std::same_as<T, ResourceClaim>;
 
 // Parses JSON text into `document` (see above for the parse rules). `ParseJsonInSitu` parses
 // `buffer` in place: the document's strings then point into `buffer`, which must outlive it and
@@ -111,6 +113,17 @@ absl::StatusOr<PodDisruptionBudget> DecodePodDisruptionBudgetInSitu(std::string&
 
 // The storage objects of api/storage.h (what the volume plugins read; every other field
 // dropped), read through DecodeList and DecodeWatchEvent by their reflectors.
+
+// The dynamic resource allocation objects of api/resource.h (what DynamicResources reads; every
+// other field dropped), read through DecodeList and DecodeWatchEvent by their reflectors; a
+// ResourceClaim also alone (a GET's or PATCH's response). Nothing is defaulted. A ResourceSlice's
+// and a DeviceClass's metadata drop annotations and ownerReferences; a ResourceClaim keeps them and
+// metadata.finalizers. Device attributes and capacities are sorted by name (a repeated name keeps
+// its last value). Opaque configuration (`opaque`, an object whose `driver` must be a string) and
+// status.devices (an array) are kept as compact JSON text re-rendered by RapidJSON;
+// status.allocation.allocationTimestamp as its text, once it parses as an RFC 3339 time.
+absl::StatusOr<ResourceClaim> DecodeResourceClaim(const rapidjson::Value& json);
+absl::StatusOr<ResourceClaim> DecodeResourceClaim(std::string_view json);
 
 // metav1.Status, as in an API error response body.
 absl::StatusOr<ApiStatus> DecodeApiStatus(const rapidjson::Value& json);
@@ -160,6 +173,9 @@ KSCHED_EXTERN_DECODERS(CSINode)
 KSCHED_EXTERN_DECODERS(VolumeAttachment)
 KSCHED_EXTERN_DECODERS(CSIDriver)
 KSCHED_EXTERN_DECODERS(CSIStorageCapacity)
+KSCHED_EXTERN_DECODERS(ResourceSlice)
+KSCHED_EXTERN_DECODERS(DeviceClass)
+KSCHED_EXTERN_DECODERS(ResourceClaim)
 #undef KSCHED_EXTERN_DECODERS
 
 }  // namespace ksched::api

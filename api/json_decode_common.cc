@@ -375,4 +375,10 @@ absl::Status CheckName(const ObjectMeta& metadata, DecodeContext& ctx) {
   return ctx.Error("required field is missing or empty");
 }
 
+absl::Status ReadOptionalString(const JsonValue& v, DecodeContext& ctx, std::optional<std::string>& out) {
+  return ReadOptional(v, ctx, out, [](const JsonValue& value, DecodeContext& c, std::string& s) {
+    return ReadString(value, c, s);
+  });
+}
+
 }  // namespace ksched::api::json_internal

@@ -30,6 +30,7 @@
 #include "api/pod.h"
 #include "api/pod_disruption_budget.h"
 #include "api/quantity.h"
+#include "api/resource.h"
 #include "api/resource_list.h"
 #include "api/storage.h"
 #include "api/time.h"
@@ -148,6 +149,8 @@ absl::Status ReadString(const JsonValue& v, DecodeContext& ctx, InternedString& 
 absl::Status ReadBool(const JsonValue& v, DecodeContext& ctx, bool& out);
 absl::Status ReadInt32(const JsonValue& v, DecodeContext& ctx, std::int32_t& out);
 absl::Status ReadInt64(const JsonValue& v, DecodeContext& ctx, std::int64_t& out);
+// A string member into an optional (set even when the string is empty; unset when null/absent).
+absl::Status ReadOptionalString(const JsonValue& v, DecodeContext& ctx, std::optional<std::string>& out);
 absl::Status ReadOptionalInt32(const JsonValue& v, DecodeContext& ctx,
                                std::optional<std::int32_t>& out);
 absl::Status ReadOptionalInt64(const JsonValue& v, DecodeContext& ctx,
@@ -203,6 +206,10 @@ absl::Status ReadCSINode(const JsonValue& v, DecodeContext& ctx, CSINode& out);
 absl::Status ReadVolumeAttachment(const JsonValue& v, DecodeContext& ctx, VolumeAttachment& out);
 absl::Status ReadCSIDriver(const JsonValue& v, DecodeContext& ctx, CSIDriver& out);
 absl::Status ReadCSIStorageCapacity(const JsonValue& v, DecodeContext& ctx, CSIStorageCapacity& out);
+// api/resource.h: the fields the DynamicResources plugin reads (json_decode_resource.cc).
+absl::Status ReadResourceSlice(const JsonValue& v, DecodeContext& ctx, ResourceSlice& out);
+absl::Status ReadDeviceClass(const JsonValue& v, DecodeContext& ctx, DeviceClass& out);
+absl::Status ReadResourceClaim(const JsonValue& v, DecodeContext& ctx, ResourceClaim& out);
 // {"<key>": id, ...} (a pod's or a volume's in-tree source) as an InTreeVolumeSource of `plugin`;
 // "" for `key` keeps no id.
 absl::Status ReadInTreeSource(const JsonValue& v, DecodeContext& ctx, std::string_view plugin,

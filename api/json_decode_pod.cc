@@ -200,6 +200,25 @@ absl::Status ReadVolume(const JsonValue& v, DecodeContext& ctx, Volume& out) {
   });
 }
 
+absl::Status ReadPodResourceClaim(const JsonValue& v, DecodeContext& ctx, PodResourceClaim& out) {
+  return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (name == "name") return ReadString(value, ctx, out.name);
+    if (name == "resourceClaimName") return ReadOptionalString(value, ctx, out.resource_claim_name);
+    if (name == "resourceClaimTemplateName") {
+      return ReadOptionalString(value, ctx, out.resource_claim_template_name);
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status ReadPodResourceClaimStatus(const JsonValue& v, DecodeContext& ctx, PodResourceClaimStatus& out) {
+  return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (name == "name") return ReadString(value, ctx, out.name);
+    if (name == "resourceClaimName") return ReadOptionalString(value, ctx, out.resource_claim_name);
+    return absl::OkStatus();
+  });
+}
+
 // spec.schedulingGates[*] is {"name": ...}; only the name is kept.
 absl::Status ReadNameOnly(const JsonValue& v, DecodeContext& ctx, std::string& out) {
   return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
@@ -235,7 +254,7 @@ absl::Status ReadPodSpec(const JsonValue& v, DecodeContext& ctx, PodSpec& out) {
     if (name == "terminationGracePeriodSeconds") {
       return ReadOptionalInt64(value, ctx, out.termination_grace_period_seconds);
     }
-    if (name == "resourceClaims") return ReadArray(value, ctx, out.resource_claims, ReadNameOnly);
+    if (name == "resourceClaims") return ReadArray(value, ctx, out.resource_claims, ReadPodResourceClaim);
     return absl::OkStatus();
   });
 }
@@ -277,6 +296,9 @@ absl::Status ReadPodStatus(const JsonValue& v, DecodeContext& ctx, PodStatus& ou
     }
     if (name == "initContainerStatuses") {
       return ReadArray(value, ctx, out.init_container_statuses, ReadContainerStatus);
+    }
+    if (name == "resourceClaimStatuses") {
+      return ReadArray(value, ctx, out.resource_claim_statuses, ReadPodResourceClaimStatus);
     }
     return absl::OkStatus();
   });

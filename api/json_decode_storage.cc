@@ -68,12 +68,6 @@ absl::Status ReadInTreeSource(const JsonValue& v, DecodeContext& ctx, std::strin
 
 namespace {
 
-absl::Status ReadOptionalString(const JsonValue& v, DecodeContext& ctx, std::optional<std::string>& out) {
-  return ReadOptional(v, ctx, out, [](const JsonValue& value, DecodeContext& c, std::string& s) {
-    return ReadString(value, c, s);
-  });
-}
-
 // {"storage": quantity, ...} (a claim's requests, a volume's capacity): the storage in bytes.
 absl::Status ReadStorageBytes(const JsonValue& v, DecodeContext& ctx, StorageBytes& out) {
   return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {

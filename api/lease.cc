@@ -13,14 +13,8 @@ namespace {
 
 using json_internal::DecodeContext;
 using json_internal::JsonValue;
+using json_internal::ReadOptionalString;
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
-
-absl::Status ReadOptionalString(const JsonValue& v, DecodeContext& ctx, std::optional<std::string>& out) {
-  std::string value;
-  absl::Status status = json_internal::ReadString(v, ctx, value);
-  if (status.ok()) out = std::move(value);
-  return status;
-}
 
 absl::Status ReadLeaseSpec(const JsonValue& v, DecodeContext& ctx, LeaseSpec& out) {
   return json_internal::ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {

@@ -60,6 +60,24 @@ inline constexpr std::string_view kConditionTrue = "True";
 inline constexpr std::string_view kConditionFalse = "False";
 inline constexpr std::string_view kConditionUnknown = "Unknown";
 
+// core/v1 PodResourceClaim: a claim by name, or a template the ResourceClaim controller
+// instantiates (its claim's name then appears in status.resourceClaimStatuses).
+struct PodResourceClaim {
+  std::string name;
+  std::optional<std::string> resource_claim_name;
+  std::optional<std::string> resource_claim_template_name;
+
+  friend bool operator==(const PodResourceClaim&, const PodResourceClaim&) = default;
+};
+
+// core/v1 PodResourceClaimStatus; resource_claim_name nullopt: no claim was needed.
+struct PodResourceClaimStatus {
+  std::string name;
+  std::optional<std::string> resource_claim_name;
+
+  friend bool operator==(const PodResourceClaimStatus&, const PodResourceClaimStatus&) = default;
+};
+
 struct PodSpec {
   InternedString node_name;  // node names are bounded by the cluster's nodes
   InternedString scheduler_name;  // "default-scheduler" when absent
@@ -78,7 +96,7 @@ struct PodSpec {
   CompactVector<std::string> scheduling_gates;  // the gates' names
   // nullopt when absent; the API server always sets it (default 30).
   std::optional<std::int64_t> termination_grace_period_seconds;
-  CompactVector<std::string> resource_claims;  // spec.resourceClaims[*].name
+  CompactVector<PodResourceClaim> resource_claims;  // spec.resourceClaims
   bool host_network = false;
 
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
@@ -104,6 +122,7 @@ struct PodStatus {
   std::optional<Time> start_time;
   CompactVector<ContainerStatus> container_statuses;
   CompactVector<ContainerStatus> init_container_statuses;
+  CompactVector<PodResourceClaimStatus> resource_claim_statuses;
 
   // The condition of `type`, or nullptr (upstream GetPodCondition).
   const PodCondition* FindCondition(std::string_view type) const noexcept {

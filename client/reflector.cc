@@ -381,5 +381,8 @@ template class Reflector<api::CSINode>;
 template class Reflector<api::VolumeAttachment>;
 template class Reflector<api::CSIDriver>;
 template class Reflector<api::CSIStorageCapacity>;
+template class Reflector<api::ResourceClaim>;
+template class Reflector<api::ResourceSlice>;
+template class Reflector<api::DeviceClass>;
 
 }  // namespace ksched::client

@@ -57,6 +57,7 @@
 #include "api/node.h"
 #include "api/pod.h"
 #include "api/pod_disruption_budget.h"
+#include "api/resource.h"
 #include "api/workloads.h"
 #include "client/backoff.h"
 #include "client/rest_client.h"
@@ -194,5 +195,8 @@ extern template class Reflector<api::CSINode>;
 extern template class Reflector<api::VolumeAttachment>;
 extern template class Reflector<api::CSIDriver>;
 extern template class Reflector<api::CSIStorageCapacity>;
+extern template class Reflector<api::ResourceClaim>;
+extern template class Reflector<api::ResourceSlice>;
+extern template class Reflector<api::DeviceClass>;
 
 }  // namespace ksched::client

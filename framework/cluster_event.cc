@@ -27,6 +27,9 @@ std::string_view EventResourceName(EventResource resource) {
     case EventResource::kCSIDriver: return "storage.k8s.io/CSIDriver";
     case EventResource::kCSIStorageCapacity: return "storage.k8s.io/CSIStorageCapacity";
     case EventResource::kVolumeAttachment: return "storage.k8s.io/VolumeAttachment";
+    case EventResource::kResourceClaim: return "resource.k8s.io/ResourceClaim";
+    case EventResource::kResourceSlice: return "resource.k8s.io/ResourceSlice";
+    case EventResource::kDeviceClass: return "resource.k8s.io/DeviceClass";
     case EventResource::kWildCard: return "*";
   }
   std::abort();  // an out-of-range EventResource is a broken invariant

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "api/node.h"
 #include "api/pod.h"
+#include "api/resource.h"
 #include "api/storage.h"
 
 namespace ksched::framework {
@@ -32,6 +33,9 @@ enum class EventResource : std::uint8_t {
   kCSIDriver,
   kCSIStorageCapacity,
   kVolumeAttachment,
+  kResourceClaim,
+  kResourceSlice,
+  kDeviceClass,
   kWildCard,  // matches every resource
 };
 
@@ -108,6 +112,12 @@ struct EventObjects {
   const api::CSIDriver* new_csi_driver = nullptr;
   const api::CSIStorageCapacity* old_csi_storage_capacity = nullptr;
   const api::CSIStorageCapacity* new_csi_storage_capacity = nullptr;
+  const api::ResourceClaim* old_resource_claim = nullptr;
+  const api::ResourceClaim* new_resource_claim = nullptr;
+  const api::ResourceSlice* old_resource_slice = nullptr;
+  const api::ResourceSlice* new_resource_slice = nullptr;
+  const api::DeviceClass* old_device_class = nullptr;
+  const api::DeviceClass* new_device_class = nullptr;
 };
 
 // Decides whether `event` may make `pod` schedulable. An error counts as Queue.

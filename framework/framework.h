@@ -63,6 +63,7 @@ struct FrameworkServices {
   std::function<std::optional<api::Labels>(std::string_view)> namespace_labels;  // optional
   const SpreadSelectorLister* spread_selector_lister = nullptr;  // optional
   const StorageLister* storage_lister = nullptr;                 // optional
+  const ResourceLister* resource_lister = nullptr;               // optional
   // optional: whether the pod informer has pod (namespace, name); unset: unknown.
   std::function<bool(std::string_view, std::string_view)> pod_exists;
   MetricsRecorder* metrics_recorder = nullptr;  // optional: nullptr measures nothing
@@ -99,6 +100,7 @@ class Framework final : public Handle {
     return services_.spread_selector_lister;
   }
   const StorageLister* storage_lister() const override { return services_.storage_lister; }
+  const ResourceLister* resource_lister() const override { return services_.resource_lister; }
   std::optional<bool> PodExists(std::string_view ns, std::string_view name) const override {
     if (!services_.pod_exists) return std::nullopt;
     return services_.pod_exists(ns, name);

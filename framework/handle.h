@@ -26,6 +26,7 @@
 #include "framework/parallelizer.h"
 #include "framework/snapshot.h"
 #include "framework/spread_selector_lister.h"
+#include "framework/resource_lister.h"
 #include "framework/storage_lister.h"
 #include "framework/status.h"
 
@@ -34,6 +35,23 @@ namespace ksched::framework {
 // The API calls plugins may make (DefaultBinder binds, DefaultPreemption deletes victims). The
 // scheduler layer implements them with the REST client. Blocking calls, made from binding or
 // preemption threads, never from Filter/Score; BindPodAsync is the one that need not block.
+
+// The reason (metav1.StatusReasonConflict / StatusReasonNotFound) that PatchResourceClaim and
+// GetResourceClaim append to their Error Status when the API server answered 409 Conflict (a stale
+// resourceVersion) or 404 NotFound, so that a caller can tell them apart (upstream
+// apierrors.IsConflict / IsNotFound): HasReason(status, kReasonConflict). The Status's error() is
+// the API error's message, which includes the API server's own (e.g. `Operation cannot be
+// fulfilled on resourceclaims.resource.k8s.io "c": the object has been modified; please apply
+// your changes to the latest version and try again`).
+inline constexpr std::string_view kReasonConflict = "Conflict";
+inline constexpr std::string_view kReasonNotFound = "NotFound";
+inline bool HasReason(const Status& status, std::string_view reason) {
+  for (const std::string& r : status.Reasons()) {
+    if (r == reason) return true;
+  }
+  return false;
+}
+
 class ClusterApi {
  public:
   using BindCallback = std::function<void(Status)>;
@@ -67,6 +85,26 @@ class ClusterApi {
                                             const std::string& merge_patch, std::string& resource_version) {
     (void)ns, (void)name, (void)merge_patch, (void)resource_version;
     return Status::FromError("this scheduler cannot write PersistentVolumeClaims");
+  }
+  // DynamicResources' writes: a PATCH of a ResourceClaim (`subresource` "" or "status") with
+  // `content_type` "application/merge-patch+json" (upstream's Update and UpdateStatus, the
+  // patch carrying metadata.resourceVersion so that a concurrent change fails with a Conflict) or
+  // "application/strategic-merge-patch+json" (Unreserve's `$patch: delete` of one reservedFor
+  // entry). On success `updated`, when not null, gets the claim the API server returned. A 409 or
+  // 404 is an Error Status with kReasonConflict / kReasonNotFound (above). Blocking; the default
+  // refuses.
+  virtual Status PatchResourceClaim(const std::string& ns, const std::string& name,
+                                    const std::string& subresource, const std::string& content_type,
+                                    const std::string& patch, api::ResourceClaim* updated) {
+    (void)ns, (void)name, (void)subresource, (void)content_type, (void)patch, (void)updated;
+    return Status::FromError("this scheduler cannot write ResourceClaims");
+  }
+  // GET of a ResourceClaim (DynamicResources refreshes a claim after a Conflict). A claim that
+  // does not exist is an error Status naming it, with kReasonNotFound. Blocking; the default
+  // refuses.
+  virtual Status GetResourceClaim(const std::string& ns, const std::string& name, api::ResourceClaim& out) {
+    (void)ns, (void)name, (void)out;
+    return Status::FromError("this scheduler cannot read ResourceClaims");
   }
 };
 
@@ -115,6 +153,9 @@ class Handle {
   // The claims, volumes and classes for the volume plugins (framework/storage_lister.h); nullptr
   // while the scheduler does not provide them (the volume plugins then find none).
   virtual const StorageLister* storage_lister() const { return nullptr; }
+  // The claims, slices and classes for DynamicResources (framework/resource_lister.h); nullptr
+  // while the scheduler does not provide them (the plugin then finds none).
+  virtual const ResourceLister* resource_lister() const { return nullptr; }
   // Whether the pod informer still has pod `name` of namespace `ns` (VolumeBinding stops waiting
   // for a deleted pod's claims); nullopt when the scheduler does not say. Safe from any thread.
   virtual std::optional<bool> PodExists(std::string_view ns, std::string_view name) const {

@@ -21,6 +21,7 @@
 #include "plugins/taint_toleration/taint_toleration.h"
 #include "plugins/volume_restrictions/volume_restrictions.h"
 #include "plugins/node_volume_limits/node_volume_limits.h"
+#include "plugins/dynamic_resources/dynamic_resources.h"
 #include "plugins/volume_binding/volume_binding.h"
 #include "plugins/volume_zone/volume_zone.h"
 
@@ -40,6 +41,7 @@ framework::Registry NewInTreeRegistry() {
       {volume_restrictions::kName, volume_restrictions::New},
       {node_volume_limits::kName, node_volume_limits::New},
       {volume_binding::kName, volume_binding::New},
+      {dynamic_resources::kName, dynamic_resources::New},
       {volume_zone::kName, volume_zone::New},
       {node_resources::kBalancedAllocationName, node_resources::NewBalancedAllocation},
       {image_locality::kName, image_locality::New},

@@ -9,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "api/json_decode.h"
 #include "client/api_error.h"
 #include "client/request_options.h"
 #include "client/resource_path.h"
@@ -200,6 +201,63 @@ framework::Status RestClusterApi::PatchPersistentVolumeClaim(const std::string& 
   return MergePatch(*client_,
                     client::ResourcePath().Namespace(ns).Resource("persistentvolumeclaims").Name(name).String(),
                     merge_patch, resource_version);
+}
+
+namespace {
+
+std::string ResourceClaimPath(const std::string& ns, const std::string& name, const std::string& subresource) {
+  return client::ResourcePath("resource.k8s.io", "v1")
+      .Namespace(ns)
+      .Resource("resourceclaims")
+      .Name(name)
+      .SubResource(subresource)
+      .String();
+}
+
+// ErrorStatus, with kReasonConflict or kReasonNotFound appended for a 409 or a 404.
+framework::Status ClaimErrorStatus(const absl::Status& status) {
+  framework::Status result = ErrorStatus(status);
+  const std::optional<int> http = client::HttpStatusOf(status);
+  if (http == 409) result.AppendReason(std::string(framework::kReasonConflict));
+  if (http == 404) result.AppendReason(std::string(framework::kReasonNotFound));
+  return result;
+}
+
+// The claim of a response body; an error names the claim.
+framework::Status DecodeClaim(const std::string& body, const std::string& ns, const std::string& name,
+                              api::ResourceClaim& out) {
+  absl::StatusOr<api::ResourceClaim> claim = api::DecodeResourceClaim(std::string_view(body));
+  if (!claim.ok()) {
+    return framework::Status::FromError("decoding ResourceClaim " + ns + "/" + name + ": " +
+                                        std::string(claim.status().message()));
+  }
+  out = *std::move(claim);
+  return {};
+}
+
+}  // namespace
+
+framework::Status RestClusterApi::PatchResourceClaim(const std::string& ns, const std::string& name,
+                                                     const std::string& subresource, const std::string& content_type,
+                                                     const std::string& patch, api::ResourceClaim* updated) {
+  std::optional<client::PatchType> type;
+  for (client::PatchType t : {client::PatchType::kMerge, client::PatchType::kStrategic, client::PatchType::kJson}) {
+    if (client::PatchContentType(t) == content_type) type = t;
+  }
+  if (!type.has_value()) {
+    return framework::Status::FromError("PatchResourceClaim: unsupported patch content type \"" + content_type + "\"");
+  }
+  absl::StatusOr<std::string> body = client_->Patch(ResourceClaimPath(ns, name, subresource), *type, patch);
+  if (!body.ok()) return ClaimErrorStatus(body.status());
+  if (updated == nullptr) return {};
+  return DecodeClaim(*body, ns, name, *updated);
+}
+
+framework::Status RestClusterApi::GetResourceClaim(const std::string& ns, const std::string& name,
+                                                   api::ResourceClaim& out) {
+  absl::StatusOr<std::string> body = client_->Get(ResourceClaimPath(ns, name, ""));
+  if (!body.ok()) return ClaimErrorStatus(body.status());
+  return DecodeClaim(*body, ns, name, out);
 }
 
 }  // namespace ksched::scheduler

@@ -1,6 +1,8 @@
 // The API writes of the scheduling loop and its plugins, over the REST client (kube-scheduler
 // v1.34): binding (DefaultBinder), preempting a victim (preemption's PreemptPod), clearing a
-// nominated node, binding and provisioning volumes (VolumeBinding), and the PodScheduled condition of a failed attempt (schedule_one.go updatePod).
+// nominated node, binding and provisioning volumes (VolumeBinding), allocating and reserving
+// ResourceClaims (DynamicResources), and the PodScheduled condition of a failed attempt
+// (schedule_one.go updatePod).
 //
 // Status writes go through PatchPodStatus (upstream util.PatchPodStatus): a strategic-merge PATCH
 // of pods/{name}/status with the patch of scheduler/pod_status_patch.h, none at all when the
@@ -30,6 +32,7 @@
 
 #include "absl/status/status.h"
 #include "api/pod.h"
+#include "api/resource.h"
 #include "api/time.h"
 #include "client/rest_client.h"
 #include "framework/handle.h"
@@ -65,6 +68,16 @@ class RestClusterApi final : public framework::ClusterApi {
   framework::Status PatchPersistentVolumeClaim(const std::string& ns, const std::string& name,
                                                const std::string& merge_patch,
                                                std::string& resource_version) override;
+  // PATCH /apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims/{name}[/{subresource}] with
+  // `content_type` (merge, strategic-merge or JSON patch; another type is an error, nothing sent),
+  // not retried; the response decoded into `updated`. A 409 or 404 is an Error Status with
+  // framework::kReasonConflict / kReasonNotFound appended (framework/handle.h).
+  framework::Status PatchResourceClaim(const std::string& ns, const std::string& name,
+                                       const std::string& subresource, const std::string& content_type,
+                                       const std::string& patch, api::ResourceClaim* updated) override;
+  // GET of the same path (no subresource), with the same errors.
+  framework::Status GetResourceClaim(const std::string& ns, const std::string& name,
+                                     api::ResourceClaim& out) override;
 
  private:
   std::shared_ptr<client::RestClient> client_;

@@ -36,6 +36,12 @@ SharedEventObjects SharedEventObjects::CopyOf(const framework::EventObjects& obj
   owned.storage.new_csi_driver = copy(objects.new_csi_driver);
   owned.storage.old_csi_storage_capacity = copy(objects.old_csi_storage_capacity);
   owned.storage.new_csi_storage_capacity = copy(objects.new_csi_storage_capacity);
+  owned.resource.old_resource_claim = copy(objects.old_resource_claim);
+  owned.resource.new_resource_claim = copy(objects.new_resource_claim);
+  owned.resource.old_resource_slice = copy(objects.old_resource_slice);
+  owned.resource.new_resource_slice = copy(objects.new_resource_slice);
+  owned.resource.old_device_class = copy(objects.old_device_class);
+  owned.resource.new_device_class = copy(objects.new_device_class);
   return owned;
 }
 

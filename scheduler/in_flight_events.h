@@ -24,6 +24,7 @@
 
 #include "api/node.h"
 #include "api/pod.h"
+#include "api/resource.h"
 #include "api/storage.h"
 #include "framework/cluster_event.h"
 
@@ -47,6 +48,13 @@ struct SharedEventObjects {
     std::shared_ptr<const api::CSIStorageCapacity> old_csi_storage_capacity, new_csi_storage_capacity;
   };
   Storage storage = {};
+  // The dynamic resource allocation objects of ResourceClaim, ResourceSlice and DeviceClass events.
+  struct Resource {
+    std::shared_ptr<const api::ResourceClaim> old_resource_claim, new_resource_claim;
+    std::shared_ptr<const api::ResourceSlice> old_resource_slice, new_resource_slice;
+    std::shared_ptr<const api::DeviceClass> old_device_class, new_device_class;
+  };
+  Resource resource = {};
 
   framework::EventObjects View() const {
     return framework::EventObjects{old_pod.get(),
@@ -66,7 +74,13 @@ struct SharedEventObjects {
                                    storage.old_csi_driver.get(),
                                    storage.new_csi_driver.get(),
                                    storage.old_csi_storage_capacity.get(),
-                                   storage.new_csi_storage_capacity.get()};
+                                   storage.new_csi_storage_capacity.get(),
+                                   resource.old_resource_claim.get(),
+                                   resource.new_resource_claim.get(),
+                                   resource.old_resource_slice.get(),
+                                   resource.new_resource_slice.get(),
+                                   resource.old_device_class.get(),
+                                   resource.new_device_class.get()};
   }
   // Deep copies of the view's objects.
   static SharedEventObjects CopyOf(const framework::EventObjects& objects);

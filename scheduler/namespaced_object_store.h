@@ -5,9 +5,9 @@
 // nothing is copied.
 //
 // Ownership: shares the objects with the reflector; they are immutable. Thread-safety: the handler
-// calls come from the reflector thread; Get, ForEachIn, ListIn and size are safe from any thread (one
-// shared mutex: readers do not block each other). ForEachIn calls `fn` under the read lock: `fn`
-// must not call back into the store's writers.
+// calls come from the reflector thread; Get, ForEachIn, ForEach, ForEachShared, ListIn and size are
+// safe from any thread (one shared mutex: readers do not block each other). The ForEach* calls call
+// `fn` under the read lock: `fn` must not call back into the store's writers.
 #pragma once
 
 #include <cstddef>
@@ -64,9 +64,15 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
   // Calls fn(const T&) for every object of every namespace (same rule as ForEachIn).
   template <typename Fn>
   void ForEach(Fn&& fn) const {
+    ForEachShared([&fn](const Shared& object) { fn(*object); });
+  }
+
+  // Calls fn(const Shared&) for every object of every namespace (same rule as ForEachIn).
+  template <typename Fn>
+  void ForEachShared(Fn&& fn) const {
     std::shared_lock lock(mu_);
     for (const auto& [ns, objects] : by_namespace_) {
-      for (const auto& [name, object] : objects) fn(*object);
+      for (const auto& [name, object] : objects) fn(object);
     }
   }
 

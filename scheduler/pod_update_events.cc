@@ -50,6 +50,13 @@ ActionType ExtractTolerationChange(const api::Pod& new_pod, const api::Pod& old_
              : kNone;
 }
 
+// DynamicResourceAllocation is on in v1.34, so upstream always runs this extractor.
+ActionType ExtractGeneratedResourceClaimChange(const api::Pod& new_pod, const api::Pod& old_pod) {
+  return new_pod.status.resource_claim_statuses == old_pod.status.resource_claim_statuses
+             ? kNone
+             : action::kUpdatePodGeneratedResourceClaim;
+}
+
 }  // namespace
 
 std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(const api::Pod& new_pod,
@@ -63,6 +70,7 @@ std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(const api::Po
       ExtractScaleDown(new_pod, old_pod),
       ExtractSchedulingGatesEliminated(new_pod, old_pod),
       ExtractTolerationChange(new_pod, old_pod),
+      ExtractGeneratedResourceClaimChange(new_pod, old_pod),
   };
   std::vector<framework::ClusterEvent> events;
   for (ActionType a : actions) {

@@ -9,8 +9,12 @@
 //                                               in-place resize status, as the scheduler counts)
 //   the last scheduling gate removed         -> UpdatePodSchedulingGatesEliminated
 //   the number of tolerations changed        -> UpdatePodToleration
-// and a generic Update when none applies. Upstream's UpdatePodGeneratedResourceClaim (DRA claim
-// statuses) is not produced: the api layer does not decode status.resourceClaimStatuses.
+//   status.resourceClaimStatuses changed     -> UpdatePodGeneratedResourceClaim (the claims the
+//                                               ResourceClaim controller made from templates;
+//                                               upstream's resourceclaim.PodStatusEqual: the same
+//                                               entries, names and claim names, in the same order)
+// and a generic Update when none applies. Upstream also compares
+// status.extendedResourceClaimStatus (DRAExtendedResource, off in v1.34), which is not decoded.
 //
 // Thread-safety: pure functions.
 #pragma once

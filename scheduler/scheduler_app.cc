@@ -19,6 +19,7 @@
 #include "scheduler/namespaced_object_store.h"
 #include "scheduler/pod_disruption_budget_store.h"
 #include "scheduler/prometheus_collector.h"
+#include "scheduler/resource_object_stores.h"
 #include "scheduler/rest_pod_status_writer.h"
 #include "scheduler/storage_object_stores.h"
 #include "scheduler/workload_selector_lister.h"
@@ -124,6 +125,8 @@ class SchedulerApp::Impl {
   std::shared_ptr<NamespacedObjectStore<api::Namespace>> namespaces;
   // The claims, volumes and classes the volume plugins read (the frameworks' storage_lister).
   std::unique_ptr<StorageObjectStores> storage;
+  // The claims, slices and classes DynamicResources reads (the frameworks' resource_lister).
+  std::unique_ptr<ResourceObjectStores> resources;
   std::map<std::string, std::unique_ptr<framework::Framework>, std::less<>> frameworks;
   std::unique_ptr<RealClock> clock;
   std::unique_ptr<Cache> cache;
@@ -135,7 +138,8 @@ class SchedulerApp::Impl {
   std::shared_ptr<NodeEventHandler> node_handler;
   std::unique_ptr<client::Reflector<api::Pod>> pod_reflector;
   std::unique_ptr<client::Reflector<api::Node>> node_reflector;
-  // The other reflectors (PodDisruptionBudgets, the workloads, Namespaces), owned here.
+  // The other reflectors (PodDisruptionBudgets, the workloads, Namespaces, the storage and the
+  // dynamic resource kinds), owned here.
   std::vector<std::shared_ptr<void>> other_reflectors;
   // Every reflector, nodes first, then pods, then the others: the order they start in.
   std::vector<Informer> informers;
@@ -196,6 +200,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   impl->workload_selectors = std::make_unique<WorkloadSelectorLister>();
   impl->namespaces = std::make_shared<NamespacedObjectStore<api::Namespace>>();
   impl->storage = std::make_unique<StorageObjectStores>();
+  impl->resources = std::make_unique<ResourceObjectStores>();
 
   std::map<std::string, std::vector<std::pair<std::string, framework::ClusterEventWithHint>>> events;
   for (const framework::ProfileConfig& profile : opts.profiles) {
@@ -214,6 +219,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     services.pod_disruption_budgets = [store = impl->pdb_store] { return store->List(); };
     services.spread_selector_lister = impl->workload_selectors.get();
     services.storage_lister = impl->storage.get();
+    services.resource_lister = impl->resources.get();
     services.pod_exists = [raw = impl.get()](std::string_view ns, std::string_view name) {
       if (raw->pod_reflector == nullptr) return true;  // not watching yet: assume it is there
       return raw->pod_reflector->Get(std::string(ns) + "/" + std::string(name)).has_value();
@@ -320,21 +326,30 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   const StorageObjectStores& storage = *impl->storage;
   add_reflector(std::type_identity<api::PersistentVolumeClaim>{}, "persistentvolumeclaims",
                 "/api/v1/persistentvolumeclaims",
-                std::make_shared<StorageEventHandler<api::PersistentVolumeClaim>>(storage.claims(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::PersistentVolumeClaim>>(storage.claims(), *impl->queue));
   add_reflector(std::type_identity<api::PersistentVolume>{}, "persistentvolumes", "/api/v1/persistentvolumes",
-                std::make_shared<StorageEventHandler<api::PersistentVolume>>(storage.volumes(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::PersistentVolume>>(storage.volumes(), *impl->queue));
   add_reflector(std::type_identity<api::StorageClass>{}, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses",
-                std::make_shared<StorageEventHandler<api::StorageClass>>(storage.classes(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::StorageClass>>(storage.classes(), *impl->queue));
   add_reflector(std::type_identity<api::CSINode>{}, "csinodes", "/apis/storage.k8s.io/v1/csinodes",
-                std::make_shared<StorageEventHandler<api::CSINode>>(storage.csi_nodes(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::CSINode>>(storage.csi_nodes(), *impl->queue));
   add_reflector(std::type_identity<api::VolumeAttachment>{}, "volumeattachments",
                 "/apis/storage.k8s.io/v1/volumeattachments",
-                std::make_shared<StorageEventHandler<api::VolumeAttachment>>(storage.attachments(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::VolumeAttachment>>(storage.attachments(), *impl->queue));
   add_reflector(std::type_identity<api::CSIDriver>{}, "csidrivers", "/apis/storage.k8s.io/v1/csidrivers",
-                std::make_shared<StorageEventHandler<api::CSIDriver>>(storage.csi_drivers(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::CSIDriver>>(storage.csi_drivers(), *impl->queue));
   add_reflector(std::type_identity<api::CSIStorageCapacity>{}, "csistoragecapacities",
                 "/apis/storage.k8s.io/v1/csistoragecapacities",
-                std::make_shared<StorageEventHandler<api::CSIStorageCapacity>>(storage.capacities(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::CSIStorageCapacity>>(storage.capacities(), *impl->queue));
+  // DynamicResources' objects (resource.k8s.io/v1, served by default since v1.34); their changes are
+  // cluster events for the queue.
+  const ResourceObjectStores& resources = *impl->resources;
+  add_reflector(std::type_identity<api::ResourceClaim>{}, "resourceclaims", "/apis/resource.k8s.io/v1/resourceclaims",
+                std::make_shared<ObjectEventHandler<api::ResourceClaim>>(resources.claims(), *impl->queue));
+  add_reflector(std::type_identity<api::ResourceSlice>{}, "resourceslices", "/apis/resource.k8s.io/v1/resourceslices",
+                std::make_shared<ObjectEventHandler<api::ResourceSlice>>(resources.slices(), *impl->queue));
+  add_reflector(std::type_identity<api::DeviceClass>{}, "deviceclasses", "/apis/resource.k8s.io/v1/deviceclasses",
+                std::make_shared<ObjectEventHandler<api::DeviceClass>>(resources.classes(), *impl->queue));
   if (opts.metrics != nullptr) {
     opts.metrics->SetInformerSkipsSource([raw] {
       std::vector<metrics::InformerSkips> skips;

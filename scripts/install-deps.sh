@@ -12,7 +12,7 @@ packages=(
   # libraries the product links
   libboost-dev rapidjson-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev libcli11-dev
   libnghttp2-dev
-  libspdlog-dev libfmt-dev libabsl-dev
+  libspdlog-dev libfmt-dev libabsl-dev libre2-dev
   # tests: unit framework, PKI for the local control plane, curl for probes, python3 for helpers,
   # a real Prometheus for the metrics plugins
   catch2 openssl curl python3 prometheus

@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <optional>
 
@@ -13,13 +12,6 @@
 #include "plugins/volume_binding/volume_matching.h"
 
 namespace ksched::plugins::volume_binding {
-
-std::uint64_t ResourceVersionNumber(std::string_view resource_version) {
-  std::uint64_t value = 0;
-  auto [end, error] = std::from_chars(resource_version.data(), resource_version.data() + resource_version.size(), value);
-  if (error != std::errc() || end != resource_version.data() + resource_version.size()) return 0;
-  return value;
-}
 
 namespace {
 
@@ -36,6 +28,7 @@ std::string ClaimKey(const api::PersistentVolumeClaim& claim) {
 }
 
 using helper::ClaimNameOf;
+using helper::ResourceVersionNumber;
 using helper::EphemeralOwnerError;
 
 bool IsClaimFullyBound(const api::PersistentVolumeClaim& claim) {

@@ -59,7 +59,7 @@
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/registry.h"
-#include "plugins/volume_binding/assumed_objects.h"
+#include "plugins/helper/assumed_objects.h"
 
 namespace ksched::plugins::volume_binding {
 
@@ -115,8 +115,8 @@ class VolumeBinding final : public framework::PreFilterPlugin,
   struct Impl;
   VolumeBindingArgs args_;
   framework::Handle& handle_;
-  AssumedObjects<api::PersistentVolume> volumes_{"v1.PersistentVolume"};
-  AssumedObjects<api::PersistentVolumeClaim> claims_{"v1.PersistentVolumeClaim"};
+  helper::AssumedObjects<api::PersistentVolume> volumes_{"v1.PersistentVolume"};
+  helper::AssumedObjects<api::PersistentVolumeClaim> claims_{"v1.PersistentVolumeClaim"};
   std::chrono::milliseconds poll_interval_{1000};
   // Wakes PreBind's waits at destruction.
   std::mutex stop_mu_;

@@ -35,15 +35,21 @@
 #   - storage capacity: the driver's CSIDriver publishes capacities; a claim larger than every
 #     CSIStorageCapacity gets upstream's message (`did not have enough free storage`), and a
 #     capacity grown enough (an update) schedules it on the node that capacity reaches.
-# The upstream profile disables the one default plugin this project has not built yet
-# (DynamicResources): it does not change these scenarios. DefaultPreemption runs in
-# both, so the unschedulable pods' messages end with preemption's own, compared byte for byte too.
-# kube-controller-manager runs only its PersistentVolume binder (claims and volumes get bound as in
-# a cluster; no other controller touches the pods and ReplicaSets made here).
+#   - dynamic resource allocation: a claim for a device of at least 20Gi gets the a100 on dra-0
+#     (allocation, reservation, node selector and finalizer written as upstream writes them); a
+#     second such claim gets upstream's message, and is allocated once the first pod is deleted
+#     and the resourceclaim controller deallocated its claim; a template claim (firstAvailable,
+#     matchAttribute) gets both t4s on dra-1 through its second subrequest; a pod whose claim is
+#     missing waits until the claim is created.
+# Both profiles are the default one (every default plugin, DynamicResources included).
+# DefaultPreemption runs in both, so the unschedulable pods' messages end with preemption's own,
+# compared byte for byte too. kube-controller-manager runs only its PersistentVolume binder and
+# its ResourceClaim controller (claims and volumes get bound, template claims created and released
+# as in a cluster; no other controller touches the pods and ReplicaSets made here).
 . "$(dirname "$0")/lib.sh"
 find_ours
 
-start_controlplane --kcm-controllers persistentvolume-binder-controller
+start_controlplane --kcm-controllers persistentvolume-binder-controller,resourceclaim-controller
 note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL"
 upstream="$KSCHED_CP_BIN/kube-scheduler"
 
@@ -60,10 +66,6 @@ leaderElection:
   leaderElect: false
 profiles:
 - schedulerName: upstream-scheduler
-  plugins:
-    multiPoint:
-      disabled:
-      - name: DynamicResources
 EOF
 
 "$ours" --kubeconfig "$KUBECONFIG_SCHEDULER" --bind-address=127.0.0.1 --secure-port=0 --v=2 >"$cp_dir/logs/ours.log" 2>&1 &
@@ -498,6 +500,109 @@ for who in ours upstream; do
   check_eq "storage capacity: $who chose vol-1, the node the capacity reaches" vol-1 "$(selected_node "$who-cap")"
   provision "$who-cap" 10Gi
   check "storage capacity: $who binds the pod once its volume is bound" wait_for 60 bound "$who-vol-cap"
+done
+
+# Dynamic resource allocation (DynamicResources runs in both schedulers; kube-controller-manager's
+# resourceclaim-controller creates template claims and releases claims whose pods are gone). Two
+# nodes "dra-0" and "dra-1"; per scheduler (WHO = ours, upstream) a DeviceClass gpu-WHO whose CEL
+# selects gpu.example.com devices with attribute owner=WHO, and ResourceSlices as a driver would
+# publish them: one "a100" (40Gi) on dra-0, two "t4" (16Gi) on dra-1.
+python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix dra --count 2 --cpu 4 --memory 32Gi --zones 2 >/dev/null
+sched_of() { [ "$1" = ours ] && echo default-scheduler || echo upstream-scheduler; }
+dra_slice() {  # dra_slice WHO NODE MODEL MEMORY DEVICE...
+  local who=$1 node=$2 model=$3 memory=$4 devices="" d
+  shift 4
+  for d in "$@"; do
+    devices="$devices${devices:+,}{\"name\":\"$d\",\"attributes\":{\"owner\":{\"string\":\"$who\"},\"model\":{\"string\":\"$model\"},\"driverVersion\":{\"version\":\"1.2.0\"}},\"capacity\":{\"memory\":{\"value\":\"$memory\"}}}"
+  done
+  printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"%s-%s"},"spec":{"driver":"gpu.example.com","nodeName":"%s","pool":{"name":"%s-%s","generation":1,"resourceSliceCount":1},"devices":[%s]}}\n' \
+    "$node" "$who" "$node" "$node" "$who" "$devices" | kubectl_admin apply -f - >/dev/null
+}
+dra_request() {  # dra_request WHO SELECTOR COUNT: one ExactCount request "gpu" of class gpu-WHO
+  printf '{"name":"gpu","exactly":{"deviceClassName":"gpu-%s","count":%s,"selectors":[{"cel":{"expression":%s}}]}}' \
+    "$1" "$3" "$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$2")"
+}
+dra_claim() {  # dra_claim NAME REQUEST
+  printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"%s","namespace":"default"},"spec":{"devices":{"requests":[%s]}}}\n' \
+    "$1" "$2" | kubectl_admin apply -f - >/dev/null
+}
+dra_pod() {  # dra_pod WHO NAME CLAIM-SOURCE-JSON: a pod with one resource claim "gpu"
+  pod "$1-$2" "$(sched_of "$1")" 100m ",\"resourceClaims\":[{\"name\":\"gpu\",$3}]"
+}
+claim_field() { kubectl_admin get resourceclaim "$1" -o jsonpath="$2"; }
+allocated_devices() { claim_field "$1" '{range .status.allocation.devices.results[*]}{.device}{" "}{end}'; }
+for who in ours upstream; do
+  printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu-%s"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \\"gpu.example.com\\" && device.attributes[\\"gpu.example.com\\"].owner == \\"%s\\""}}]}}\n' \
+    "$who" "$who" | kubectl_admin apply -f - >/dev/null
+  dra_slice "$who" dra-0 a100 40Gi a100-0
+  dra_slice "$who" dra-1 t4 16Gi t4-0 t4-1
+done
+# A claim for one device of at least 20Gi: only the a100 on dra-0 has that much.
+for who in ours upstream; do
+  dra_claim "$who-big" "$(dra_request "$who" 'device.capacity["gpu.example.com"].memory.compareTo(quantity("20Gi")) >= 0' 1)"
+  dra_pod "$who" dra-big '"resourceClaimName":"'"$who"'-big"'
+done
+for who in ours upstream; do
+  check "dra: $who binds the pod of the 20Gi claim" wait_for 60 bound "$who-dra-big"
+  check_eq "dra: $who puts it on dra-0, where the a100 is" dra-0 "$(node_of "$who-dra-big")"
+  check_eq "dra: $who allocated the a100 to the claim" "a100-0 " "$(allocated_devices "$who-big")"
+  check_eq "dra: $who reserved the claim for the pod" "$who-dra-big" "$(claim_field "$who-big" '{.status.reservedFor[0].name}')"
+  check_eq "dra: $who's allocation is for dra-0 only" "metadata.name In dra-0" \
+    "$(claim_field "$who-big" '{.status.allocation.nodeSelector.nodeSelectorTerms[0].matchFields[0].key} {.status.allocation.nodeSelector.nodeSelectorTerms[0].matchFields[0].operator} {.status.allocation.nodeSelector.nodeSelectorTerms[0].matchFields[0].values[0]}')"
+  check_eq "dra: $who added the delete-protection finalizer" "resource.kubernetes.io/delete-protection" \
+    "$(claim_field "$who-big" '{.metadata.finalizers[0]}')"
+done
+# A second claim of the same kind: the a100 is taken, so no node can allocate it.
+for who in ours upstream; do
+  dra_claim "$who-big-2" "$(dra_request "$who" 'device.capacity["gpu.example.com"].memory.compareTo(quantity("20Gi")) >= 0' 1)"
+  dra_pod "$who" dra-big-2 '"resourceClaimName":"'"$who"'-big-2"'
+done
+same_message dra-big-2
+# Deleting the first pod: the resourceclaim controller releases and deallocates its claim (a
+# ResourceClaim update), and the waiting pod gets the a100.
+kubectl_admin delete pod ours-dra-big upstream-dra-big --wait=false >/dev/null
+for who in ours upstream; do
+  check "dra: the freed a100 lets $who bind the waiting pod" wait_for 90 bound "$who-dra-big-2"
+  check_eq "dra: $who allocated the a100 to the second claim" "a100-0 " "$(allocated_devices "$who-big-2")"
+done
+# A claim from a template (the controller creates it and names it in the pod's status: the pod's
+# UpdatePodGeneratedResourceClaim event) for two t4 devices of the same driverVersion; firstAvailable
+# prefers three (there are only two), then two.
+for who in ours upstream; do
+  template_request=$(python3 - "$who" <<'PYEOF2'
+import json, sys
+who = sys.argv[1]
+sel = 'device.attributes["gpu.example.com"].model == "t4"'
+print(json.dumps({"name": "gpu", "firstAvailable": [
+    {"name": "three", "deviceClassName": "gpu-" + who, "count": 3, "selectors": [{"cel": {"expression": sel}}]},
+    {"name": "two", "deviceClassName": "gpu-" + who, "count": 2, "selectors": [{"cel": {"expression": sel}}]}]}))
+PYEOF2
+)
+  printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"%s-t4","namespace":"default"},"spec":{"spec":{"devices":{"requests":[%s],"constraints":[{"matchAttribute":"gpu.example.com/driverVersion"}]}}}}\n' \
+    "$who" "$template_request" | kubectl_admin apply -f - >/dev/null
+  dra_pod "$who" dra-t4 '"resourceClaimTemplateName":"'"$who"'-t4"'
+done
+generated_claim() { kubectl_admin get pod "$1" -o jsonpath='{.status.resourceClaimStatuses[0].resourceClaimName}'; }
+for who in ours upstream; do
+  check "dra: $who binds the pod of the template claim" wait_for 90 bound "$who-dra-t4"
+  check_eq "dra: $who puts it on dra-1, where the t4s are" dra-1 "$(node_of "$who-dra-t4")"
+  check_eq "dra: $who allocated both t4s through the second subrequest" "gpu/two gpu/two " \
+    "$(claim_field "$(generated_claim "$who-dra-t4")" '{range .status.allocation.devices.results[*]}{.request}{" "}{end}')"
+done
+# A pod whose claim does not exist yet waits (PreEnqueue); creating the claim schedules it.
+for who in ours upstream; do
+  dra_pod "$who" dra-late '"resourceClaimName":"'"$who"'-late"'
+done
+sleep 2
+for who in ours upstream; do
+  check_eq "dra: $who does not bind a pod whose claim is missing" "" "$(node_of "$who-dra-late")"
+  dra_claim "$who-late" "$(dra_request "$who" 'device.attributes["gpu.example.com"].model == "a100" || device.attributes["gpu.example.com"].driverVersion.isGreaterThan(semver("2.0.0"))' 1)"
+done
+# The a100 is taken (ours-dra-big-2): the claim cannot be allocated; same message as upstream.
+same_message dra-late
+kubectl_admin delete pod ours-dra-big-2 upstream-dra-big-2 --wait=false >/dev/null
+for who in ours upstream; do
+  check "dra: the claim's creation and the freed a100 let $who bind the late pod" wait_for 90 bound "$who-dra-late"
 done
 
 kill -TERM "$ours_pid"

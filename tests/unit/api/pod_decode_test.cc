@@ -362,7 +362,7 @@ TEST_CASE("DecodePod: scalar spec fields of a full pod", "[api][json]") {
   CHECK(s.host_network);
   CHECK(s.termination_grace_period_seconds == 45);
   CHECK(s.scheduling_gates == std::vector<std::string>{"example.com/quota", "example.com/approval"});
-  CHECK(s.resource_claims == std::vector<std::string>{"gpu"});
+  CHECK(s.resource_claims == std::vector<ksched::api::PodResourceClaim>{{"gpu", std::nullopt, "gpu-template"}});
   CHECK(s.overhead.size() == 2);
   CHECK(Q(s.overhead, "cpu") == "250m");
   CHECK(Q(s.overhead, "memory") == "120Mi");
@@ -895,6 +895,24 @@ TEST_CASE("DecodeList<Pod>: last page, empty list and errors", "[api][json]") {
         "metadata.continue: expected a string, got number");
   CHECK(error(R"({"kind":"PodList","items":{}})") == "items: expected an array, got object");
   CHECK(error("[") .rfind("invalid JSON at offset 1: ", 0) == 0);
+}
+
+TEST_CASE("DecodePod: spec.resourceClaims and status.resourceClaimStatuses", "[api][json]") {
+  auto pod = DecodePod(std::string_view(R"json({"metadata": {"name": "p"},
+    "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "gpu-template"},
+                                {"name": "nic", "resourceClaimName": "shared-nic"}, {"name": "empty", "resourceClaimName": ""}]},
+    "status": {"resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": "p-gpu-x7k2"}, {"name": "none"}]}})json"));
+  REQUIRE(pod.ok());
+  using ksched::api::PodResourceClaim;
+  using ksched::api::PodResourceClaimStatus;
+  CHECK(pod->spec.resource_claims == std::vector<PodResourceClaim>{{"gpu", std::nullopt, "gpu-template"},
+                                                                   {"nic", "shared-nic", std::nullopt},
+                                                                   {"empty", "", std::nullopt}});
+  CHECK(pod->status.resource_claim_statuses ==
+        std::vector<PodResourceClaimStatus>{{"gpu", "p-gpu-x7k2"}, {"none", std::nullopt}});
+  auto bad = DecodePod(std::string_view(R"({"metadata":{"name":"p"},"status":{"resourceClaimStatuses":[{"resourceClaimName":1}]}})"));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message() == "status.resourceClaimStatuses[0].resourceClaimName: expected a string, got number");
 }
 
 }  // namespace

@@ -1,13 +1,18 @@
 // FakeHandle: a framework::Handle for plugin unit tests. It serves a Snapshot built from objects
-// (framework::Snapshot::FromObjects), records the bindings asked of its ClusterApi, drops events,
-// serves the storage objects a test adds (FakeStorageLister), and has no parallelizer and no
-// waiting pods (plugins under unit test must not need them).
+// (framework::Snapshot::FromObjects), records the bindings, volume patches and ResourceClaim
+// patches and gets asked of its ClusterApi, drops events, serves the storage objects
+// (FakeStorageLister) and the dynamic resource objects (FakeResourceLister) a test adds, and has no
+// parallelizer and no waiting pods (plugins under unit test must not need them).
 //
-// Thread-safety: the recorded bindings are locked; everything else is read-only after set-up.
+// Thread-safety: the recorded calls and FakeResourceLister are locked; everything else is read-only
+// after set-up.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,6 +23,7 @@
 
 #include "api/node.h"
 #include "api/pod.h"
+#include "api/resource.h"
 #include "framework/handle.h"
 #include "framework/pod_info.h"
 #include "framework/snapshot.h"
@@ -62,6 +68,48 @@ class FakeClusterApi final : public framework::ClusterApi {
     return patches_;
   }
 
+  // PatchResourceClaim and GetResourceClaim: the calls are recorded; each answers the next of the
+  // results set (the last one repeating). With none set, a patch succeeds leaving `updated` as it
+  // is, and a get fails as a claim not found would (Error with framework::kReasonNotFound).
+  struct ResourceClaimPatch {
+    std::string ns, name, subresource, content_type, patch;
+  };
+  struct ResourceClaimResult {
+    framework::Status status;
+    std::optional<api::ResourceClaim> claim;  // on success: what `updated` / `out` get, when set
+  };
+  framework::Status PatchResourceClaim(const std::string& ns, const std::string& name, const std::string& subresource,
+                                       const std::string& content_type, const std::string& patch,
+                                       api::ResourceClaim* updated) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    claim_patches_.push_back({ns, name, subresource, content_type, patch});
+    return claim_patch_results_.Next(framework::Status(), updated);
+  }
+  framework::Status GetResourceClaim(const std::string& ns, const std::string& name, api::ResourceClaim& out) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    claim_gets_.emplace_back(ns, name);
+    framework::Status not_found = framework::Status::FromError(
+        "resourceclaims.resource.k8s.io \"" + name + "\" not found");
+    not_found.AppendReason(std::string(framework::kReasonNotFound));
+    return claim_get_results_.Next(std::move(not_found), &out);
+  }
+  void set_claim_patch_results(std::vector<ResourceClaimResult> results) {
+    std::lock_guard<std::mutex> lock(mu_);
+    claim_patch_results_ = {std::move(results), 0};
+  }
+  void set_claim_get_results(std::vector<ResourceClaimResult> results) {
+    std::lock_guard<std::mutex> lock(mu_);
+    claim_get_results_ = {std::move(results), 0};
+  }
+  std::vector<ResourceClaimPatch> claim_patches() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return claim_patches_;
+  }
+  std::vector<std::pair<std::string, std::string>> claim_gets() const {  // (namespace, name)
+    std::lock_guard<std::mutex> lock(mu_);
+    return claim_gets_;
+  }
+
   void set_bind_result(framework::Status status) {
     std::lock_guard<std::mutex> lock(mu_);
     bind_result_ = std::move(status);
@@ -78,6 +126,24 @@ class FakeClusterApi final : public framework::ClusterApi {
   framework::Status patch_result_;
   std::string patched_version_ = "100";
   std::vector<std::pair<std::string, std::string>> patches_;
+
+  std::vector<ResourceClaimPatch> claim_patches_;
+  std::vector<std::pair<std::string, std::string>> claim_gets_;
+  // Results answered in order, the last repeating.
+  struct ResourceClaimResults {
+    std::vector<ResourceClaimResult> results;
+    std::size_t next = 0;
+
+    // The next result, its claim copied to `claim` on success; `fallback` when there are none.
+    framework::Status Next(framework::Status fallback, api::ResourceClaim* claim) {
+      if (results.empty()) return fallback;
+      const ResourceClaimResult& result = results[std::min(next++, results.size() - 1)];
+      if (result.status.IsSuccess() && result.claim.has_value() && claim != nullptr) *claim = *result.claim;
+      return result.status;
+    }
+  };
+  ResourceClaimResults claim_patch_results_;
+  ResourceClaimResults claim_get_results_;
 
   framework::Status RecordPatch(std::string target, const std::string& patch, std::string& resource_version) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -172,6 +238,61 @@ class FakeStorageLister final : public framework::StorageLister {
   std::vector<std::shared_ptr<const api::CSIStorageCapacity>> capacities_;
 };
 
+// Serves the ResourceClaims, ResourceSlices and DeviceClasses a test added (upstream's fake
+// informer listers); adding an object of the same namespace and name replaces it (an informer
+// update). Safe from any thread.
+class FakeResourceLister final : public framework::ResourceLister {
+ public:
+  void AddResourceClaim(api::ResourceClaim claim) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string key = claim.metadata.namespace_ + "/" + claim.metadata.name;
+    claims_.insert_or_assign(std::move(key), std::make_shared<const api::ResourceClaim>(std::move(claim)));
+  }
+  void RemoveResourceClaim(std::string_view ns, std::string_view name) {
+    std::lock_guard<std::mutex> lock(mu_);
+    claims_.erase(std::string(ns) + "/" + std::string(name));
+  }
+  void AddResourceSlice(api::ResourceSlice slice) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string key = slice.metadata.name;
+    slices_.insert_or_assign(std::move(key), std::make_shared<const api::ResourceSlice>(std::move(slice)));
+  }
+  void AddDeviceClass(api::DeviceClass device_class) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string key = device_class.metadata.name;
+    classes_.insert_or_assign(std::move(key), std::make_shared<const api::DeviceClass>(std::move(device_class)));
+  }
+
+  std::shared_ptr<const api::ResourceClaim> GetResourceClaim(std::string_view ns,
+                                                             std::string_view name) const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = claims_.find(std::string(ns) + "/" + std::string(name));
+    return it == claims_.end() ? nullptr : it->second;
+  }
+  void ForEachResourceClaim(
+      const std::function<void(const std::shared_ptr<const api::ResourceClaim>&)>& fn) const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [key, claim] : claims_) fn(claim);
+  }
+  std::vector<std::shared_ptr<const api::ResourceSlice>> ListResourceSlices() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::shared_ptr<const api::ResourceSlice>> slices;
+    for (const auto& [name, slice] : slices_) slices.push_back(slice);
+    return slices;
+  }
+  std::shared_ptr<const api::DeviceClass> GetDeviceClass(std::string_view name) const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = classes_.find(name);
+    return it == classes_.end() ? nullptr : it->second;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const api::ResourceClaim>> claims_;  // "namespace/name"
+  std::map<std::string, std::shared_ptr<const api::ResourceSlice>, std::less<>> slices_;
+  std::map<std::string, std::shared_ptr<const api::DeviceClass>, std::less<>> classes_;
+};
+
 class FakeHandle final : public framework::Handle {
  public:
   FakeHandle() : FakeHandle(std::vector<std::shared_ptr<const api::Node>>{}) {}
@@ -196,6 +317,8 @@ class FakeHandle final : public framework::Handle {
   FakeClusterApi& fake_cluster_api() { return cluster_api_; }
   const framework::StorageLister* storage_lister() const override { return &storage_; }
   FakeStorageLister& storage() { return storage_; }
+  const framework::ResourceLister* resource_lister() const override { return &resources_; }
+  FakeResourceLister& resources() { return resources_; }
   std::optional<bool> PodExists(std::string_view /*ns*/, std::string_view /*name*/) const override {
     return pod_exists_;
   }
@@ -206,6 +329,7 @@ class FakeHandle final : public framework::Handle {
   FakeClusterApi cluster_api_;
   DiscardingEventRecorder event_recorder_;
   FakeStorageLister storage_;
+  FakeResourceLister resources_;
   std::optional<bool> pod_exists_;
   std::string profile_name_ = std::string(api::kDefaultSchedulerName);
 };

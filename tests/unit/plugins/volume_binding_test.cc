@@ -495,7 +495,7 @@ TEST_CASE("VolumeBinding PreBind: stops waiting when the pod is gone", "[plugins
 }
 
 TEST_CASE("AssumedObjects: an assumption lasts until the informer's object is newer", "[plugins][volume_binding]") {
-  vb::AssumedObjects<PersistentVolume> cache("v1.PersistentVolume");
+  ksched::plugins::helper::AssumedObjects<PersistentVolume> cache("v1.PersistentVolume");
   auto api = std::make_shared<const PersistentVolume>(Volume("pv", "wait", kGi));
   auto assumed = std::make_shared<PersistentVolume>(*api);
   assumed->spec.claim_ref = ksched::api::ClaimReference{"default", "c", "u"};
@@ -512,8 +512,8 @@ TEST_CASE("AssumedObjects: an assumption lasts until the informer's object is ne
   CHECK(cache.size() == 0);
   REQUIRE(cache.Assume("pv", assumed, api).ok());
   CHECK(cache.Resolve("pv", nullptr) == nullptr);  // deleted
-  CHECK(vb::ResourceVersionNumber("18446744073709551615") == 18446744073709551615ULL);
-  CHECK(vb::ResourceVersionNumber("12a") == 0);
+  CHECK(ksched::plugins::helper::ResourceVersionNumber("18446744073709551615") == 18446744073709551615ULL);
+  CHECK(ksched::plugins::helper::ResourceVersionNumber("12a") == 0);
 }
 
 TEST_CASE("VolumeBinding args and queueing hints", "[plugins][volume_binding]") {

@@ -253,3 +253,105 @@ TEST_CASE("PatchPodScheduledCondition sends only changes, as updatePod does", "[
     CHECK(status.code() == absl::StatusCode::kInvalidArgument);
   }
 }
+
+namespace {
+
+constexpr char kClaimPath[] = "/apis/resource.k8s.io/v1/namespaces/ns1/resourceclaims/c";
+constexpr char kClaimBody[] = R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1",)"
+                              R"("metadata":{"name":"c","namespace":"ns1","resourceVersion":"8",)"
+                              R"("finalizers":["resource.kubernetes.io/delete-protection"]},)"
+                              R"("spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"d"}}]}},)"
+                              R"("status":{"reservedFor":[{"resource":"pods","name":"p1","uid":"uid-1"}]}})";
+constexpr char kConflictMessage[] =
+    R"(Operation cannot be fulfilled on resourceclaims.resource.k8s.io \"c\": the object has been modified; )"
+    R"(please apply your changes to the latest version and try again)";
+
+// Answers every request with the next of `responses` (the last repeating).
+void AnswerAll(AnsweringTransport& transport, std::vector<ksched::client::HttpResponse> responses) {
+  auto state = std::make_shared<std::vector<ksched::client::HttpResponse>>(std::move(responses));
+  transport.set_responder([state](const HttpRequest&) -> absl::StatusOr<ksched::client::HttpResponse> {
+    ksched::client::HttpResponse response = state->front();
+    if (state->size() > 1) state->erase(state->begin());
+    return response;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("PatchResourceClaim PATCHes the claim or its status and decodes the answer", "[cluster_api]") {
+  Fixture f;
+  AnswerAll(*f.transport, {Response(200, kClaimBody)});
+  ksched::api::ResourceClaim updated;
+  const std::string patch = R"({"metadata":{"resourceVersion":"7"},"status":{"reservedFor":[]}})";
+  REQUIRE(f.api.PatchResourceClaim("ns1", "c", "status", "application/merge-patch+json", patch, &updated).IsSuccess());
+  CHECK(updated.metadata.resource_version == "8");
+  CHECK(updated.finalizers == std::vector<std::string>{"resource.kubernetes.io/delete-protection"});
+  REQUIRE(updated.status.reserved_for.size() == 1);
+  CHECK(updated.status.reserved_for[0].uid == "uid-1");
+  REQUIRE(f.api.PatchResourceClaim("ns1", "c", "", "application/strategic-merge-patch+json", "{}", nullptr)
+              .IsSuccess());
+  const auto requests = f.transport->requests();
+  REQUIRE(Methods(requests) == "PATCH PATCH");
+  CHECK(requests[0].target == std::string(kClaimPath) + "/status");
+  CHECK(requests[0].content_type == "application/merge-patch+json");
+  CHECK(requests[0].body == patch);
+  CHECK(requests[1].target == kClaimPath);
+  CHECK(requests[1].content_type == "application/strategic-merge-patch+json");
+
+  // An unknown patch type is refused before anything is sent.
+  const ksched::framework::Status unknown =
+      f.api.PatchResourceClaim("ns1", "c", "", "application/apply-patch+yaml", "{}", nullptr);
+  CHECK(unknown.code() == Code::kError);
+  CHECK(unknown.Message().find("application/apply-patch+yaml") != std::string::npos);
+  CHECK(f.transport->requests().size() == 2);
+}
+
+TEST_CASE("PatchResourceClaim and GetResourceClaim: a Conflict or NotFound carries its reason", "[cluster_api]") {
+  Fixture f;
+  ksched::api::ResourceClaim updated;
+  updated.metadata.name = "untouched";
+
+  AnswerAll(*f.transport, {StatusResponse(409, "Conflict", kConflictMessage)});
+  const ksched::framework::Status conflict =
+      f.api.PatchResourceClaim("ns1", "c", "status", "application/merge-patch+json", "{}", &updated);
+  CHECK(conflict.code() == Code::kError);
+  CHECK(ksched::framework::HasReason(conflict, ksched::framework::kReasonConflict));
+  CHECK_FALSE(ksched::framework::HasReason(conflict, ksched::framework::kReasonNotFound));
+  CHECK(conflict.error().find(R"(Operation cannot be fulfilled on resourceclaims.resource.k8s.io "c": the object has )"
+                              R"(been modified; please apply your changes to the latest version and try again)") !=
+        std::string::npos);
+  CHECK(updated.metadata.name == "untouched");
+  CHECK(Methods(f.transport->requests()) == "PATCH");  // not retried
+
+  AnswerAll(*f.transport, {StatusResponse(404, "NotFound", R"(resourceclaims.resource.k8s.io \"c\" not found)")});
+  ksched::api::ResourceClaim out;
+  const ksched::framework::Status missing = f.api.GetResourceClaim("ns1", "c", out);
+  CHECK(missing.code() == Code::kError);
+  CHECK(ksched::framework::HasReason(missing, ksched::framework::kReasonNotFound));
+  CHECK_FALSE(ksched::framework::HasReason(missing, ksched::framework::kReasonConflict));
+  CHECK(missing.error().find(R"(resourceclaims.resource.k8s.io "c" not found)") != std::string::npos);
+
+  // Other failures carry neither reason.
+  AnswerAll(*f.transport, {StatusResponse(403, "Forbidden", "forbidden")});
+  const ksched::framework::Status forbidden =
+      f.api.PatchResourceClaim("ns1", "c", "", "application/merge-patch+json", "{}", nullptr);
+  CHECK(forbidden.code() == Code::kError);
+  CHECK(forbidden.Reasons().size() == 1);
+}
+
+TEST_CASE("GetResourceClaim GETs and decodes the claim; an undecodable answer is an error", "[cluster_api]") {
+  Fixture f;
+  AnswerAll(*f.transport, {Response(200, kClaimBody), Response(200, R"({"metadata":{"name":"c"},"spec":[]})")});
+  ksched::api::ResourceClaim out;
+  REQUIRE(f.api.GetResourceClaim("ns1", "c", out).IsSuccess());
+  CHECK(out.metadata.name == "c");
+  CHECK(out.metadata.resource_version == "8");
+  const auto requests = f.transport->requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].method == HttpMethod::kGet);
+  CHECK(requests[0].target == kClaimPath);
+
+  const ksched::framework::Status bad = f.api.GetResourceClaim("ns1", "c", out);
+  CHECK(bad.code() == Code::kError);
+  CHECK(bad.error() == "decoding ResourceClaim ns1/c: spec: expected an object, got array");
+}

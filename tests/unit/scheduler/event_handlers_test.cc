@@ -1,6 +1,7 @@
 // Informer event handlers (upstream eventhandlers.go and framework/events.go, v1.34): which node
 // updates raise which events, and where pod and node deltas go (cache, queue, queue events).
 #include "scheduler/event_handlers.h"
+#include "scheduler/resource_object_stores.h"
 #include "scheduler/storage_object_stores.h"
 
 #include <catch2/catch.hpp>
@@ -370,7 +371,7 @@ std::shared_ptr<const api::PersistentVolumeClaim> SharedClaim(std::string name, 
   return claim;
 }
 
-TEST_CASE("StorageEventHandler: stores claims, volumes and classes and raises their events",
+TEST_CASE("ObjectEventHandler: stores claims, volumes and classes and raises their events",
           "[event_handlers]") {
   // The waiter's rejecting plugin registered PersistentVolumeClaim Add, queued for claim "wanted".
   Harness harness({ProfileBuilder().Filter(
@@ -389,7 +390,7 @@ TEST_CASE("StorageEventHandler: stores claims, volumes and classes and raises th
           }}})});
   const api::Pod waiter = ParkWaiter(harness);
   StorageObjectStores stores;
-  StorageEventHandler<api::PersistentVolumeClaim> claims(stores.claims(), harness.queue());
+  ObjectEventHandler<api::PersistentVolumeClaim> claims(stores.claims(), harness.queue());
 
   claims.OnAddShared(SharedClaim("other"));
   CHECK(stores.GetPersistentVolumeClaim("ns1", "other") != nullptr);
@@ -406,8 +407,8 @@ TEST_CASE("StorageEventHandler: stores claims, volumes and classes and raises th
   CHECK(stores.GetPersistentVolumeClaim("ns1", "wanted") == nullptr);
 
   // Volumes and classes are cluster-scoped.
-  StorageEventHandler<api::PersistentVolume> volumes(stores.volumes(), harness.queue());
-  StorageEventHandler<api::StorageClass> classes(stores.classes(), harness.queue());
+  ObjectEventHandler<api::PersistentVolume> volumes(stores.volumes(), harness.queue());
+  ObjectEventHandler<api::StorageClass> classes(stores.classes(), harness.queue());
   auto pv = std::make_shared<api::PersistentVolume>();
   pv->metadata.name = "pv-1";
   volumes.OnAddShared(pv);
@@ -420,7 +421,7 @@ TEST_CASE("StorageEventHandler: stores claims, volumes and classes and raises th
   CHECK(stores.ListPersistentVolumes() == std::vector<std::shared_ptr<const api::PersistentVolume>>{pv});
 }
 
-TEST_CASE("StorageEventHandler: CSINodes and VolumeAttachments are stored and their events raised",
+TEST_CASE("ObjectEventHandler: CSINodes and VolumeAttachments are stored and their events raised",
           "[event_handlers]") {
   // The waiter's rejecting plugin registered VolumeAttachment Delete (NodeVolumeLimits' event).
   Harness harness({ProfileBuilder().Filter(
@@ -438,8 +439,8 @@ TEST_CASE("StorageEventHandler: CSINodes and VolumeAttachments are stored and th
           }}})});
   const api::Pod waiter = ParkWaiter(harness);
   StorageObjectStores stores;
-  StorageEventHandler<api::CSINode> csi_nodes(stores.csi_nodes(), harness.queue());
-  StorageEventHandler<api::VolumeAttachment> attachments(stores.attachments(), harness.queue());
+  ObjectEventHandler<api::CSINode> csi_nodes(stores.csi_nodes(), harness.queue());
+  ObjectEventHandler<api::VolumeAttachment> attachments(stores.attachments(), harness.queue());
   auto csi_node = std::make_shared<api::CSINode>();
   csi_node->metadata.name = "node-1";
   csi_nodes.OnAddShared(csi_node);
@@ -457,6 +458,107 @@ TEST_CASE("StorageEventHandler: CSINodes and VolumeAttachments are stored and th
   seen = 0;
   stores.ForEachVolumeAttachment([&](const api::VolumeAttachment&) { ++seen; });
   CHECK(seen == 0);
+}
+
+}  // namespace
+}  // namespace ksched::scheduler
+
+namespace ksched::scheduler {
+namespace {
+
+// The dynamic resource objects an event carries, e.g. "new_claim=ns1/c old_slice=s".
+std::string ResourceObjectsOf(const framework::EventObjects& objects) {
+  std::string out;
+  auto add = [&out](std::string_view what, const auto* object) {
+    if (object == nullptr) return;
+    if (!out.empty()) out += ' ';
+    out += std::string(what) + "=";
+    if (!object->metadata.namespace_.empty()) out += std::string(object->metadata.namespace_) + "/";
+    out += object->metadata.name;
+  };
+  add("old_claim", objects.old_resource_claim);
+  add("new_claim", objects.new_resource_claim);
+  add("old_slice", objects.old_resource_slice);
+  add("new_slice", objects.new_resource_slice);
+  add("old_class", objects.old_device_class);
+  add("new_class", objects.new_device_class);
+  return out;
+}
+
+template <typename T>
+std::shared_ptr<const T> Named(std::string name, std::string ns = "") {
+  auto object = std::make_shared<T>();
+  object->metadata.name = std::move(name);
+  object->metadata.namespace_ = std::move(ns);
+  return object;
+}
+
+TEST_CASE("ObjectEventHandler: ResourceClaims and ResourceSlices and DeviceClasses are stored and their events raised",
+          "[event_handlers]") {
+  // The waiter's rejecting plugin registered every claim, slice and class event (DynamicResources'
+  // kinds); its hint records what each carried and queues the pod only for a class deletion.
+  std::vector<std::string> seen;
+  std::vector<framework::ClusterEventWithHint> registrations;
+  for (EventResource resource : {EventResource::kResourceClaim, EventResource::kResourceSlice,
+                                 EventResource::kDeviceClass}) {
+    registrations.push_back(framework::ClusterEventWithHint{
+        ClusterEvent{resource, action::kAll, ""},
+        [&seen](const api::Pod&, const framework::EventObjects& objects) -> absl::StatusOr<framework::QueueingHint> {
+          seen.push_back(ResourceObjectsOf(objects));
+          return objects.old_device_class != nullptr && objects.new_device_class == nullptr
+                     ? framework::QueueingHint::kQueue
+                     : framework::QueueingHint::kQueueSkip;
+        }});
+  }
+  Harness harness({ProfileBuilder().Filter(
+      "FakeFilter",
+      [](const api::Pod& pod, const NodeInfo&) {
+        return pod.metadata.name == "waiter" ? Status(framework::Code::kUnschedulable, {"no devices"}) : Status();
+      },
+      registrations)});
+  const api::Pod waiter = ParkWaiter(harness);
+  ResourceObjectStores stores;
+  ObjectEventHandler<api::ResourceClaim> claims(stores.claims(), harness.queue());
+  ObjectEventHandler<api::ResourceSlice> slices(stores.slices(), harness.queue());
+  ObjectEventHandler<api::DeviceClass> classes(stores.classes(), harness.queue());
+
+  // Claims are namespaced.
+  const auto claim = Named<api::ResourceClaim>("c", "ns1");
+  claims.OnAddShared(claim);
+  CHECK(stores.GetResourceClaim("ns1", "c") == claim);
+  CHECK(stores.GetResourceClaim("ns2", "c") == nullptr);
+  const auto claim2 = Named<api::ResourceClaim>("c", "ns1");
+  claims.OnUpdateShared(claim, claim2);
+  CHECK(stores.GetResourceClaim("ns1", "c") == claim2);
+  claims.OnAddShared(Named<api::ResourceClaim>("d", "ns2"));
+  std::vector<std::string> all;
+  stores.ForEachResourceClaim([&](const std::shared_ptr<const api::ResourceClaim>& c) {
+    all.push_back(std::string(c->metadata.namespace_) + "/" + c->metadata.name);
+  });
+  CHECK(all == std::vector<std::string>{"ns1/c", "ns2/d"});
+  claims.OnDeleteShared(claim2);
+  CHECK(stores.GetResourceClaim("ns1", "c") == nullptr);
+
+  // Slices and classes are cluster-scoped; slices are listed in name order.
+  const auto b = Named<api::ResourceSlice>("b");
+  const auto a = Named<api::ResourceSlice>("a");
+  slices.OnAddShared(b);
+  slices.OnAddShared(a);
+  CHECK(stores.ListResourceSlices() == std::vector<std::shared_ptr<const api::ResourceSlice>>{a, b});
+  slices.OnDeleteShared(b);
+  CHECK(stores.ListResourceSlices() == std::vector<std::shared_ptr<const api::ResourceSlice>>{a});
+  const auto gpu = Named<api::DeviceClass>("gpu");
+  classes.OnAddShared(gpu);
+  CHECK(stores.GetDeviceClass("gpu") == gpu);
+  CHECK(stores.GetDeviceClass("nic") == nullptr);
+  CHECK(harness.Where(waiter) == QueuedIn::kUnschedulable);  // every hint so far skipped it
+  classes.OnDeleteShared(gpu);
+  CHECK(stores.GetDeviceClass("gpu") == nullptr);
+  CHECK(Moved(harness, waiter));
+
+  CHECK(seen == std::vector<std::string>{"new_claim=ns1/c", "old_claim=ns1/c new_claim=ns1/c", "new_claim=ns2/d",
+                                         "old_claim=ns1/c", "new_slice=b", "new_slice=a", "old_slice=b",
+                                         "new_class=gpu", "old_class=gpu"});
 }
 
 }  // namespace

@@ -103,5 +103,35 @@ TEST_CASE("InFlightEvents: events for one pod and the objects they keep", "[in_f
   CHECK_FALSE(in_flight.IsInFlight("ns1-a-uid"));
 }
 
+TEST_CASE("SharedEventObjects: the dynamic resource objects reach the view and are copied", "[in_flight_events]") {
+  api::ResourceClaim claim;
+  claim.metadata.name = "c";
+  api::ResourceSlice slice;
+  slice.metadata.name = "s";
+  api::DeviceClass device_class;
+  device_class.metadata.name = "d";
+  framework::EventObjects view;
+  view.old_resource_claim = &claim;
+  view.new_resource_slice = &slice;
+  view.old_device_class = &device_class;
+  const SharedEventObjects copy = SharedEventObjects::CopyOf(view);
+  claim.metadata.name = "changed";
+  REQUIRE(copy.resource.old_resource_claim != nullptr);
+  CHECK(copy.resource.old_resource_claim->metadata.name == "c");
+  CHECK(copy.resource.new_resource_claim == nullptr);
+  CHECK(copy.resource.old_resource_slice == nullptr);
+  REQUIRE(copy.resource.new_resource_slice != nullptr);
+  CHECK(copy.resource.new_resource_slice->metadata.name == "s");
+  CHECK(copy.resource.new_device_class == nullptr);
+
+  const framework::EventObjects again = copy.View();
+  CHECK(again.old_resource_claim == copy.resource.old_resource_claim.get());
+  CHECK(again.new_resource_claim == nullptr);
+  CHECK(again.new_resource_slice == copy.resource.new_resource_slice.get());
+  CHECK(again.old_device_class == copy.resource.old_device_class.get());
+  CHECK(again.new_device_class == nullptr);
+  CHECK(again.old_csi_storage_capacity == nullptr);
+}
+
 }  // namespace
 }  // namespace ksched::scheduler

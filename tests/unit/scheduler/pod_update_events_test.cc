@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "queue_test_support.h"
@@ -65,6 +66,33 @@ TEST_CASE("PodSchedulingPropertiesChange: one event per scheduling-relevant chan
     INFO(c.name);
     CHECK(Labels(PodSchedulingPropertiesChange(c.new_pod, c.old_pod)) == c.want);
   }
+}
+
+TEST_CASE("PodSchedulingPropertiesChange: a change of status.resourceClaimStatuses is UpdatePodGeneratedResourceClaim",
+          "[pod_update_events]") {
+  using V = std::vector<std::string>;
+  auto with_statuses = [](api::Pod pod, std::vector<api::PodResourceClaimStatus> statuses) {
+    pod.status.resource_claim_statuses = std::move(statuses);
+    return pod;
+  };
+  const api::Pod none = PodBuilder("p").Obj();
+  const api::Pod generated = with_statuses(none, {{"gpu", "p-gpu-x7k2"}});
+  // The ResourceClaim controller records the claim it made from the template.
+  CHECK(Labels(PodSchedulingPropertiesChange(generated, none)) == V{"UnschedulablePodUpdatePodGeneratedResourceClaim"});
+  CHECK(Labels(PodSchedulingPropertiesChange(generated, generated)) == V{"UnschedulablePodUpdate"});
+  // No claim needed (resourceClaimName unset) differs from a claim, and the claim's name counts.
+  CHECK(Labels(PodSchedulingPropertiesChange(with_statuses(none, {{"gpu", std::nullopt}}), generated)) ==
+        V{"UnschedulablePodUpdatePodGeneratedResourceClaim"});
+  CHECK(Labels(PodSchedulingPropertiesChange(with_statuses(none, {{"gpu", "other"}}), generated)) ==
+        V{"UnschedulablePodUpdatePodGeneratedResourceClaim"});
+  // Last in upstream's extractor order; on AssignedPod for a pod with a node.
+  api::Pod labelled = PodBuilder("p").Label("x", "y").Node("n").Obj();
+  CHECK(Labels(PodSchedulingPropertiesChange(with_statuses(labelled, {{"gpu", "c"}}), PodBuilder("p").Node("n").Obj())) ==
+        V{"AssignedPodUpdatePodLabel", "AssignedPodUpdatePodGeneratedResourceClaim"});
+  const std::vector<framework::ClusterEvent> events = PodSchedulingPropertiesChange(generated, none);
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].resource == EventResource::kUnscheduledPod);
+  CHECK(events[0].action == action::kUpdatePodGeneratedResourceClaim);
 }
 
 TEST_CASE("PodSchedulingPropertiesChange: events carry resource and action",

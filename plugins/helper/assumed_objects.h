@@ -1,6 +1,7 @@
-// AssumedObjects<T>: VolumeBinding's assume cache (upstream util/assumecache) as an overlay on the
-// informer's objects. Reserve "assumes" the object it is about to write (a volume pre-bound to a
-// claim, a claim with the selected-node annotation) so that the next pods' scheduling cycles see
+// AssumedObjects<T>: the assume cache of VolumeBinding and DynamicResources (upstream
+// util/assumecache) as an overlay on the informer's objects. Reserve or PreBind "assumes" the
+// object it is about to write or has written (a volume pre-bound to a claim, a claim with the
+// selected-node annotation, a ResourceClaim with its allocation) so that the next pods' scheduling cycles see
 // it before the API server confirms; the informer's object wins again as soon as its
 // resourceVersion is newer than the assumed one's (the write arrived, or someone else changed the
 // object), when it is deleted, or when the assumption is Restored (Unreserve, a failed write).
@@ -24,7 +25,7 @@
 
 #include "absl/status/status.h"
 
-namespace ksched::plugins::volume_binding {
+namespace ksched::plugins::helper {
 
 // A resourceVersion as a number; 0 when it is not one.
 std::uint64_t ResourceVersionNumber(std::string_view resource_version);
@@ -91,4 +92,4 @@ class AssumedObjects {
   mutable std::map<std::string, Ptr, std::less<>> assumed_;  // guarded by mu_
 };
 
-}  // namespace ksched::plugins::volume_binding
+}  // namespace ksched::plugins::helper
