@@ -1079,7 +1079,7 @@ def markdown(results, decision, meta):
              f"{fmt((meta['machine']['memory_bytes'] or 0) / 2**30)} GiB, Linux {meta['machine']['kernel']}, "
              f"1-min load {fmt(meta['machine']['load_average_1m_at_start'], 2)} at start.  ",
              f"Mode: {mode}; "
-             f"client QPS/burst {QPS}/{BURST} for every scheduler; leader election off; default parallelism; "
+             f"client QPS/burst {QPS}/{BURST} for every scheduler; leader election off; default parallelism; " +
              (f"plugins disabled for both schedulers (not compiled into ours): {', '.join(DISABLED_PLUGINS)}."
               if DISABLED_PLUGINS else "every default plugin runs in both schedulers' profiles."), "",
              "Throughput: bound measured pods sampled every second, as scheduler_perf's SchedulingThroughput "
