@@ -19,12 +19,11 @@ std::string DeviceKey(std::string_view driver, std::string_view pool, std::strin
   return key;
 }
 
-namespace {
-
-// klog.KObj.
 std::string ObjectName(const api::ObjectMeta& meta) {
   return meta.namespace_.empty() ? meta.name : std::string(meta.namespace_.view()) + "/" + meta.name;
 }
+
+namespace {
 
 absl::Status Error(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 

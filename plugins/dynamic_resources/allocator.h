@@ -59,6 +59,9 @@
 
 namespace ksched::plugins::dynamic_resources {
 
+// klog.KObj: "namespace/name", or the name of a cluster-scoped object (the messages' object names).
+std::string ObjectName(const api::ObjectMeta& meta);
+
 // A device's identity: driver, pool and device name joined by '\0' (pool names may hold '/').
 std::string DeviceKey(std::string_view driver, std::string_view pool, std::string_view device);
 

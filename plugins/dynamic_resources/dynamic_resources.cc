@@ -22,11 +22,6 @@ using ClaimPtr = std::shared_ptr<const api::ResourceClaim>;
 using framework::Code;
 using framework::Status;
 
-// klog.KObj.
-std::string ObjectName(const api::ObjectMeta& meta) {
-  return std::string(meta.namespace_.view()) + "/" + meta.name;
-}
-
 // upstream statusUnschedulable: UnschedulableAndUnresolvable, so only an event helps.
 Status Unschedulable(std::string reason) { return Status(Code::kUnschedulableAndUnresolvable, {reason}); }
 
