@@ -31,13 +31,15 @@ keep-alive connections can, while
 spans several samples on any machine; none otherwise). --precreate changes the order: initial pods
 created already bound (round-robin), measured pods created pending, and only then the scheduler
 started, so that pod creation does not compete with it (latency then counts from its start).
-Workloads whose measured phase lasts only seconds (PodAntiAffinity, GPU) run `repeat` times (3) per
-scheduler, each time on a fresh control plane: a few 1-second samples are too few for one run to
-stand for the scheduler (two full runs differed by up to 30 % there). They run round by round (ours,
-upstream, null, then the next round), so that a round's schedulers share the same stretch of the
-host's drifting speed. Their reported figures are the per-figure medians of the repetitions (lower
-median for an even count, so that the throughput and its samples come from one run); results.md adds
-the goals' ratios taken round by round and their median; every repetition's JSON is kept.
+Every workload but SchedulingBasic 5000 / 50000 (whose phases last minutes) runs `repeat` times per
+scheduler, each time on a fresh control plane: 3 times, and 5 times for PodAntiAffinity and GPU,
+whose measured phases last only seconds. One run does not stand for a scheduler on this shared host:
+its speed drifts by tens of percent over minutes, and two full runs of single phases differed by up
+to 40 % (churn, node affinity). They run round by round (ours, upstream, null, then the next round),
+so that a round's schedulers share the same stretch of the host's drifting speed. Their reported
+figures are the per-figure medians of the repetitions (lower median for an even count, so that the
+throughput and its samples come from one run); results.md adds the goals' ratios taken round by
+round and their median; every repetition's JSON is kept.
 --repeat N overrides the count for every workload.
 Beside each measured phase, bench/speed_probe.py times a fixed unit of work every 0.25 s in its own
 CPU time, and /proc/stat gives the busy and stolen CPU time over the phase: this shared host's speed
@@ -53,8 +55,7 @@ Everything started is stopped by PID (the scheduler: SIGTERM, SIGKILL after 15 s
 plane: stop.sh DIR).
 
 Schedulers: `ours` = BUILD/scheduler/kube-scheduler-cpp, `upstream` = kube-scheduler v1.34.4 from
-the control-plane binaries, both with the same configuration file (the upstream default plugins
-not compiled into ours yet are disabled for both: equivalent profiles); `null` =
+the control-plane binaries, both with the same configuration file (upstream's whole default profile, nothing disabled); `null` =
 BUILD/bench/ksched-null-binder (round-robin bindings, no scheduling logic, same client settings):
 the API server's ceiling on this machine.
 
@@ -191,12 +192,12 @@ TEMPLATES = {f.__name__: f for f in (pod_default, pod_node_affinity, pod_anti_af
 # nodes/init/measured: the full sizes (scaled by --scale); short: the --short sizes. node_args:
 # extra tests/controlplane/nodes.py arguments. churn_interval_ms: an unschedulable pod created every
 # so often during the measured phase (scheduler_perf's churn op, mode create). repeat: runs per
-# scheduler whose per-figure medians are reported (default 1; the workloads measured for seconds
-# only).
+# scheduler, round by round, whose per-figure medians are reported (default 1: the 50000-pod
+# workload, whose three phases take 8 minutes; 5 for the workloads measured for seconds only).
 WORKLOADS = {
     "SchedulingBasic_5000Nodes_10000Pods": dict(
         shape="misc/SchedulingBasic 5000Nodes_10000Pods", nodes=5000, init=1000, measured=10000,
-        short=(20, 10, 300), init_template="pod_default", measured_template="pod_default", node_args=[]),
+        short=(20, 10, 300), init_template="pod_default", measured_template="pod_default", repeat=3, node_args=[]),
     "SchedulingBasic_5000Nodes_50000Pods": dict(
         shape="misc/SchedulingBasic 5000Nodes_50000Pods", nodes=5000, init=5000, measured=50000,
         short=(20, 10, 600), init_template="pod_default", measured_template="pod_default", node_args=[]),
@@ -204,19 +205,19 @@ WORKLOADS = {
         shape="affinity/SchedulingNodeAffinity 5000Nodes_10000Pods (every node labelled zone1)",
         nodes=5000, init=5000, measured=10000, short=(20, 10, 300),
         init_template="pod_node_affinity", measured_template="pod_node_affinity",
-        node_args=["--label", "topology.kubernetes.io/zone=zone1"]),
+        repeat=3, node_args=["--label", "topology.kubernetes.io/zone=zone1"]),
     "SchedulingPodAntiAffinity_5000Nodes_1000Pods": dict(
         shape="affinity/SchedulingPodAntiAffinity 5000Nodes (init in sched-0, measured in sched-1)",
-        nodes=5000, init=1000, measured=1000, short=(250, 10, 200), repeat=3,
+        nodes=5000, init=1000, measured=1000, short=(250, 10, 200), repeat=5,
         init_template="pod_anti_affinity", measured_template="pod_anti_affinity", node_args=[]),
     "TopologySpreading_5000Nodes_5000Pods": dict(
         shape="topology_spreading/TopologySpreading 5000Nodes_5000Pods (3 zones)",
         nodes=5000, init=5000, measured=5000, short=(21, 10, 300),
-        init_template="pod_default", measured_template="pod_topology_spreading", node_args=["--zones", "3"]),
+        init_template="pod_default", measured_template="pod_topology_spreading", repeat=3, node_args=["--zones", "3"]),
     "GPUBinPacking_1000Nodes_1500Pods": dict(
         shape="not in scheduler_perf: nodes with nvidia.com/gpu=8, pods asking 1/2/4/8 GPUs in turn (75% of the "
               "GPUs), NodeResourcesFit MostAllocated with nvidia.com/gpu weight 5 for both schedulers",
-        nodes=1000, init=100, measured=1500, short=(160, 10, 200), repeat=3,
+        nodes=1000, init=100, measured=1500, short=(160, 10, 200), repeat=5,
         init_template="pod_gpu", measured_template="pod_gpu", node_args=["--resource", "nvidia.com/gpu=8"],
         plugin_config="""  pluginConfig:
   - name: NodeResourcesFit
@@ -234,7 +235,7 @@ WORKLOADS = {
     "Unschedulable_5000Nodes_10000Pods": dict(
         shape="misc/Unschedulable 5kNodes/100Init/10kPods (a 9-CPU priority-10 pod every 200 ms)",
         nodes=5000, init=100, measured=10000, short=(20, 5, 300), churn_interval_ms=200,
-        init_template="pod_default", measured_template="pod_default", node_args=[]),
+        init_template="pod_default", measured_template="pod_default", repeat=3, node_args=[]),
 }
 SCHEDULERS = ("ours", "upstream", "null")
 
@@ -1510,8 +1511,8 @@ def main():
                         "from the scheduler's start")
     p.add_argument("--repeat", type=int, default=0,
                    help="runs per (workload, scheduler), each on a fresh control plane, reporting per-figure "
-                        "medians (default: the workload's own count, 3 for the short PodAntiAffinity and GPU "
-                        "workloads, 1 for the others; 1 with --short)")
+                        "medians (default: the workload's own count: 5 for the short PodAntiAffinity and GPU "
+                        "workloads, 1 for SchedulingBasic 5000 / 50000, 3 for the others; 1 with --short)")
     p.add_argument("--content-type", choices=("application/json", "application/vnd.kubernetes.protobuf"),
                    help="the encoding of the per-pod writes (Binding, Event) for every scheduler: "
                         "clientConnection.contentType for ours and upstream, --kube-api-content-type for the null "
