@@ -4,14 +4,14 @@
 #include <string>
 #include <utility>
 
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 #include "config/plugin_args.h"
 #include "config/strict_decoder.h"
 
 namespace ksched::config {
 namespace {
 
-Value Duration(std::chrono::nanoseconds d) { return Value::String(FormatGoDuration(d)); }
+Value Duration(std::chrono::nanoseconds d) { return Value::String(api::FormatGoDuration(d)); }
 
 Value Bytes(const std::string& bytes) {
   // encoding/json writes a nil []byte as null; an empty decoded one cannot be told apart.

@@ -10,7 +10,7 @@
 #include "api/label_selector.h"
 #include "api/node_selector.h"
 #include "api/topology_spread.h"
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 #include "config/value_writer.h"
 #include "plugins/inter_pod_affinity/args.h"
 #include "plugins/node_affinity/args.h"
@@ -827,7 +827,7 @@ void ValidateDynamicResources(const Value& args, const api::FieldPath& path,
                               std::vector<std::string>& errors) {
   const Value* timeout = args.Find("filterTimeout");
   if (timeout == nullptr || !timeout->is_string()) return;
-  absl::StatusOr<std::chrono::nanoseconds> parsed = ParseGoDuration(timeout->as_string());
+  absl::StatusOr<std::chrono::nanoseconds> parsed = api::ParseGoDuration(timeout->as_string());
   if (parsed.ok() && parsed->count() < 0) {
     errors.push_back(api::InvalidValueError(path.Child("filterTimeout"),
                                             api::JsonQuote(timeout->as_string()),
@@ -937,7 +937,7 @@ class GenericCodec final : public PluginArgsCodec {
       case FieldKind::kDurationPointer: {
         std::chrono::nanoseconds v{0};
         if (decoder.Duration(field, v, /*nullable=*/true)) {
-          return Value::String(FormatGoDuration(v));
+          return Value::String(api::FormatGoDuration(v));
         }
         return std::nullopt;
       }

@@ -5,7 +5,7 @@
 #include <limits>
 #include <utility>
 
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 #include "config/value_writer.h"
 
 namespace ksched::config {
@@ -212,7 +212,7 @@ bool StrictDecoder::Duration(const Value& value, std::chrono::nanoseconds& out, 
     }
     text = value.as_string();
   }
-  absl::StatusOr<std::chrono::nanoseconds> parsed = ParseGoDuration(text);
+  absl::StatusOr<std::chrono::nanoseconds> parsed = api::ParseGoDuration(text);
   if (!parsed.ok()) {
     Fatal(std::string(parsed.status().message()));
     return false;

@@ -7,7 +7,7 @@
 
 #include "api/field_errors.h"
 #include "api/label_selector.h"
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 #include "config/internal_json.h"
 #include "config/plugin_args.h"
 #include "config/value_writer.h"
@@ -30,7 +30,7 @@ std::string InvalidString(const FieldPath& path, std::string_view value, std::st
 // metav1.Duration renders through encoding/json: "15s" with quotes.
 std::string InvalidDuration(const FieldPath& path, std::chrono::nanoseconds value,
                             std::string_view detail) {
-  return api::InvalidValueError(path, api::JsonQuote(FormatGoDuration(value)), detail);
+  return api::InvalidValueError(path, api::JsonQuote(api::FormatGoDuration(value)), detail);
 }
 
 // component-base ValidateClientConnectionConfiguration.

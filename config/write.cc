@@ -4,7 +4,7 @@
 #include <set>
 #include <utility>
 
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 #include "config/internal_json.h"
 #include "config/plugin_args.h"
 #include "config/strict_decoder.h"
@@ -13,7 +13,7 @@
 namespace ksched::config {
 namespace {
 
-Value Duration(std::chrono::nanoseconds d) { return Value::String(FormatGoDuration(d)); }
+Value Duration(std::chrono::nanoseconds d) { return Value::String(api::FormatGoDuration(d)); }
 
 Value PluginSetV1(const framework::PluginSet& set) {
   Value out = Value::EmptyMap();

@@ -12,7 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -399,7 +399,7 @@ absl::Status Apply(const FlagSpec& spec, const std::string& text) {
       return absl::OkStatus();
     }
     case Kind::kDuration: {
-      absl::StatusOr<std::chrono::nanoseconds> value = config::ParseGoDuration(text);
+      absl::StatusOr<std::chrono::nanoseconds> value = api::ParseGoDuration(text);
       if (!value.ok()) return InvalidArgument(spec, text, std::string(value.status().message()));
       if (spec.set_duration) spec.set_duration(*value);
       return absl::OkStatus();

@@ -9,10 +9,10 @@
 #include <thread>
 
 #include "api/field_errors.h"
+#include "api/go_duration.h"
 #include "api/json_decode.h"
 #include "api/resource_json.h"
 #include "framework/raw_plugin_args.h"
-#include "plugins/metrics_traffic/args.h"
 
 namespace ksched::plugins::dynamic_resources {
 
@@ -245,9 +245,13 @@ absl::StatusOr<DynamicResourcesArgs> ParseDynamicResourcesArgs(std::string_view 
     if (!timeout->value.IsString()) {
       return absl::InvalidArgumentError("DynamicResourcesArgs: filterTimeout: must be a duration string");
     }
-    absl::StatusOr<std::chrono::milliseconds> parsed = metrics_traffic::ParseDuration(timeout->value.GetString());
+    absl::StatusOr<std::chrono::nanoseconds> parsed = api::ParseGoDuration(
+        std::string_view(timeout->value.GetString(), timeout->value.GetStringLength()));
     if (!parsed.ok()) {
       return absl::InvalidArgumentError("DynamicResourcesArgs: filterTimeout: " + std::string(parsed.status().message()));
+    }
+    if (parsed->count() < 0) {
+      return absl::InvalidArgumentError("DynamicResourcesArgs: filterTimeout: must be zero or positive");
     }
     args.filter_timeout = *parsed;
   }

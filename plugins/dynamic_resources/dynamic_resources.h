@@ -62,8 +62,9 @@ inline constexpr std::string_view kName = "DynamicResources";
 inline constexpr framework::StateKey kStateKey{"DynamicResources"};
 
 struct DynamicResourcesArgs {
-  // How long Filter may search one node (0: no limit).
-  std::chrono::milliseconds filter_timeout{10'000};
+  // How long Filter may search one node (0: no limit). A metav1.Duration upstream, so any Go
+  // duration ("500us", "1m30s") as the config layer writes it.
+  std::chrono::nanoseconds filter_timeout{std::chrono::seconds(10)};
 };
 
 // v1 DynamicResourcesArgs as JSON (validated by the config layer): filterTimeout.

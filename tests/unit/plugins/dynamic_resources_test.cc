@@ -353,4 +353,15 @@ TEST_CASE("DynamicResourcesArgs: filterTimeout", "[plugins][dynamic_resources]")
   CHECK(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"2s"})").value().filter_timeout == std::chrono::seconds(2));
   CHECK(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"0s"})").value().filter_timeout.count() == 0);
   CHECK_FALSE(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":3})").ok());
+  // Every form the config layer writes (Go's Duration.String), sub-millisecond ones included.
+  CHECK(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"500µs"})").value().filter_timeout ==
+        std::chrono::microseconds(500));
+  CHECK(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"1h0m0.5s"})").value().filter_timeout ==
+        std::chrono::milliseconds(3'600'500));
+  CHECK(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"1ns"})").value().filter_timeout.count() == 1);
+  // Go's own errors: no unit, negative.
+  CHECK(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"10"})").status().message() ==
+        "DynamicResourcesArgs: filterTimeout: time: missing unit in duration \"10\"");
+  CHECK(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"-1s"})").status().message() ==
+        "DynamicResourcesArgs: filterTimeout: must be zero or positive");
 }

@@ -3,15 +3,15 @@
 #include <chrono>
 #include <string>
 
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 
 namespace {
 
-using ksched::config::FormatGoDuration;
-using ksched::config::ParseGoDuration;
+using ksched::api::FormatGoDuration;
+using ksched::api::ParseGoDuration;
 using std::chrono::nanoseconds;
 
-TEST_CASE("duration: parses Go's syntax", "[config][duration]") {
+TEST_CASE("duration: parses Go's syntax", "[api][duration]") {
   struct Case {
     const char* text;
     std::int64_t nanos;
@@ -42,7 +42,7 @@ TEST_CASE("duration: parses Go's syntax", "[config][duration]") {
   }
 }
 
-TEST_CASE("duration: errors carry Go's text", "[config][duration]") {
+TEST_CASE("duration: errors carry Go's text", "[api][duration]") {
   struct Case {
     const char* text;
     const char* error;
@@ -67,7 +67,7 @@ TEST_CASE("duration: errors carry Go's text", "[config][duration]") {
   }
 }
 
-TEST_CASE("duration: formats as Duration.String", "[config][duration]") {
+TEST_CASE("duration: formats as Duration.String", "[api][duration]") {
   struct Case {
     std::int64_t nanos;
     const char* text;

@@ -1,11 +1,11 @@
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 
 #include <cstdint>
 #include <optional>
 #include <tuple>
 #include <utility>
 
-namespace ksched::config {
+namespace ksched::api {
 namespace {
 
 // time's own quote(): non-ASCII and control bytes as \xNN.
@@ -196,4 +196,4 @@ std::string FormatGoDuration(std::chrono::nanoseconds duration) {
   return std::string(buf + w, sizeof(buf) - w);
 }
 
-}  // namespace ksched::config
+}  // namespace ksched::api

@@ -13,9 +13,9 @@
 
 #include "absl/status/statusor.h"
 
-namespace ksched::config {
+namespace ksched::api {
 
 absl::StatusOr<std::chrono::nanoseconds> ParseGoDuration(std::string_view text);
 std::string FormatGoDuration(std::chrono::nanoseconds duration);
 
-}  // namespace ksched::config
+}  // namespace ksched::api
