@@ -4,11 +4,17 @@
 
 #include <random>
 
+#include "plugins/helper/csi_translation.h"
 #include "plugins/helper/pod_claims.h"
-#include "plugins/node_volume_limits/csi_translation.h"
 
 namespace ksched::plugins::node_volume_limits {
 namespace {
+
+using helper::CSIDriverOf;
+using helper::InlineMigratablePlugin;
+using helper::InlineVolumeHandle;
+using helper::IsCSIMigrationOn;
+using helper::PersistentVolumeHandle;
 
 std::string UniqueName(std::string_view driver, std::string_view handle) {
   return std::string(driver) + "/" + std::string(handle);

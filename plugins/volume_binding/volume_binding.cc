@@ -55,7 +55,8 @@ struct DelayedClaim {
 // GetPodVolumeClaims' result, fixed for the cycle.
 struct PodVolumeClaims {
   std::vector<ClaimPtr> bound;
-  std::vector<std::optional<CandidateVolume>> bound_volumes;  // per bound claim; nullopt: missing
+  std::vector<std::optional<BoundVolume>> bound_volumes;  // per bound claim; nullopt: missing
+  bool bound_in_tree = false;  // some bound volume's node affinity depends on the node's CSINode
   std::vector<DelayedClaim> delayed;                           // sorted by requested size
   std::map<std::string, std::vector<CandidateVolume>, std::less<>> volumes_by_class;
 };
@@ -209,8 +210,11 @@ struct VolumeBinding::Impl {
     });
     for (const ClaimPtr& claim : claims->bound) {
       VolumePtr volume = LatestVolume(p, claim->spec.volume_name);
-      claims->bound_volumes.push_back(volume == nullptr ? std::nullopt
-                                                        : std::optional<CandidateVolume>(CandidateVolume(volume)));
+      if (volume == nullptr) {
+        claims->bound_volumes.emplace_back();
+        continue;
+      }
+      claims->bound_in_tree |= !claims->bound_volumes.emplace_back(std::in_place, volume)->plugin.empty();
     }
     if (!claims->delayed.empty() && lister != nullptr) {
       for (const DelayedClaim& delayed : claims->delayed) claims->volumes_by_class[delayed.class_name];
@@ -286,12 +290,19 @@ struct VolumeBinding::Impl {
     bool unbound_satisfied = true;
     bool bound_pvs_found = true;
     bool sufficient_storage = true;
-    for (const std::optional<CandidateVolume>& volume : claims.bound_volumes) {
+    // tryTranslatePVToCSI needs the node's CSINode, looked up only for in-tree volumes.
+    std::shared_ptr<const api::CSINode> csi_node;
+    if (claims.bound_in_tree && p.handle_.storage_lister() != nullptr) {
+      csi_node = p.handle_.storage_lister()->GetCSINode(node.metadata.name);
+    }
+    for (const std::optional<BoundVolume>& volume : claims.bound_volumes) {
       if (!volume.has_value()) {
         bound_pvs_found = false;
         break;
       }
-      if (!volume->NodeAffinityMatches(labels)) {
+      absl::StatusOr<bool> matches = volume->NodeAffinityMatches(labels, csi_node.get());
+      if (!matches.ok()) return framework::Status::FromError(std::string(matches.status().message()));
+      if (!*matches) {
         bound_satisfied = false;
         break;
       }
@@ -372,8 +383,12 @@ struct VolumeBinding::Impl {
       return {false, "pod does not exist any more: pod " + Quote(pod.metadata.name) + " not found"};
     }
     const api::Labels& labels = volumes.node->metadata.labels;
-    auto affinity_error = [&](const VolumePtr& volume) -> std::optional<std::string> {
-      if (CandidateVolume(volume).NodeAffinityMatches(labels)) return std::nullopt;
+    const std::shared_ptr<const api::CSINode> csi_node = lister->GetCSINode(node_name);
+    // tryTranslatePVToCSI then CheckNodeAffinity; a translation error is prefixed for bindings.
+    auto affinity_error = [&](const VolumePtr& volume, std::string_view translate_prefix) -> std::optional<std::string> {
+      absl::StatusOr<bool> matches = BoundVolume(volume).NodeAffinityMatches(labels, csi_node.get());
+      if (!matches.ok()) return std::string(translate_prefix) + std::string(matches.status().message());
+      if (*matches) return std::nullopt;
       return "pv " + Quote(volume->metadata.name) + " node affinity doesn't match node " + Quote(node_name) +
              ": no matching NodeSelectorTerms";
     };
@@ -391,7 +406,9 @@ struct VolumeBinding::Impl {
           ResourceVersionNumber(volume->metadata.resource_version)) {
         return {false, std::nullopt};
       }
-      if (std::optional<std::string> error = affinity_error(volume)) return {false, error};
+      if (std::optional<std::string> error = affinity_error(volume, "failed to translate pv to csi: ")) {
+        return {false, error};
+      }
       if (!volume->spec.claim_ref.has_value() || volume->spec.claim_ref->uid.empty()) {
         return {false, "ClaimRef got reset for pv " + Quote(volume->metadata.name)};
       }
@@ -417,7 +434,7 @@ struct VolumeBinding::Impl {
       if (!claim->spec.volume_name.empty()) {
         VolumePtr volume = lister->GetPersistentVolume(claim->spec.volume_name);
         if (volume == nullptr) return {false, std::nullopt};  // not seen yet
-        if (std::optional<std::string> error = affinity_error(volume)) return {false, error};
+        if (std::optional<std::string> error = affinity_error(volume, "")) return {false, error};
       }
       if (!IsClaimFullyBound(*claim)) return {false, std::nullopt};
     }
@@ -678,6 +695,8 @@ std::vector<framework::ClusterEventWithHint> VolumeBinding::EventsToRegister() c
       {ClusterEvent{EventResource::kPersistentVolume, action::kAdd | action::kUpdate, "PersistentVolume"}, nullptr},
       // Queueing hints are on (v1.34): no UpdateNodeTaint.
       {ClusterEvent{EventResource::kNode, action::kAdd | action::kUpdateNodeLabel, "Node"}, nullptr},
+      // In-tree volumes are translated to CSI where the node's CSINode says they migrated.
+      {ClusterEvent{EventResource::kCSINode, action::kAdd | action::kUpdate, "CSINode"}, IsSchedulableAfterCSINodeChange},
       {ClusterEvent{EventResource::kCSIDriver, action::kUpdate, "CSIDriverUpdate"}, IsSchedulableAfterCSIDriverChange},
       {ClusterEvent{EventResource::kCSIStorageCapacity, action::kAdd | action::kUpdate, "CSIStorageCapacity"},
        IsSchedulableAfterCSIStorageCapacityChange},
@@ -723,6 +742,19 @@ absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSIDriverChange(const 
     }
   }
   return framework::QueueingHint::kQueueSkip;
+}
+
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSINodeChange(const api::Pod& /*pod*/,
+                                                                       const framework::EventObjects& objects) {
+  if (objects.old_csi_node == nullptr) return framework::QueueingHint::kQueue;  // created
+  if (objects.new_csi_node == nullptr) {
+    return absl::InvalidArgumentError("VolumeBinding: CSINode update event without the new object");
+  }
+  const auto migrated = [](const api::CSINode& csi_node) {
+    return csi_node.metadata.annotations.Get(api::kMigratedPluginsAnnotation).value_or("");
+  };
+  return migrated(*objects.old_csi_node) != migrated(*objects.new_csi_node) ? framework::QueueingHint::kQueue
+                                                                            : framework::QueueingHint::kQueueSkip;
 }
 
 absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPersistentVolumeClaimChange(

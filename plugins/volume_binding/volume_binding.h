@@ -33,14 +33,20 @@
 //     allowedTopologies changed), PersistentVolumeClaim Add/Update (queued for a claim the pod
 //     names), PersistentVolume Add/Update and Node Add/label updates (no hint), CSIStorageCapacity
 //     Add (queued) and Update (queued when its volume limit grew), CSIDriver Update (queued when
-//     capacity tracking was turned off for a driver of the pod's inline CSI volumes).
+//     capacity tracking was turned off for a driver of the pod's inline CSI volumes), CSINode Add
+//     (queued) and Update (queued when its migrated-plugins annotation changed).
+//   - CSI migration (tryTranslatePVToCSI): a bound claim's in-tree GCE PD, AWS EBS, Azure Disk,
+//     Cinder or Portworx volume is checked, on a node whose CSINode lists its plugin in
+//     storage.alpha.kubernetes.io/migrated-plugins, with the node affinity of its CSI translation
+//     (zone key -> topology.gke.io/zone, topology.ebs.csi.aws.com/zone,
+//     topology.cinder.csi.openstack.org/zone; see helper/csi_translation.h), in Filter and in
+//     PreBind's checks alike; a volume that does not translate is an error ("could not translate
+//     pv: ..."). Unbound volumes are matched untranslated, as upstream does.
 //   - Score: upstream scores only with the StorageCapacityScoring gate (alpha, off in v1.34), so
 //     this plugin has no Score point, as upstream's is skipped by default.
 //
-// Not ported: in-tree volumes translated to CSI for their node affinity (csi-translation-lib's
-// topology rewrite; upstream does it only where the node's CSINode lists the plugin as migrated),
-// and the CSINode events that go with it. PreBind stops waiting when the pod informer no longer has
-// the pod ("binding volumes: pod does not exist any more: pod "p" not found").
+// PreBind stops waiting when the pod informer no longer has the pod ("binding volumes: pod does
+// not exist any more: pod "p" not found").
 //
 // Thread-safety: Filter runs on parallel workers (the per-node results are locked); PreBind on a
 // binding thread. The assumed objects are locked (AssumedObjects).
@@ -132,6 +138,10 @@ absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSIStorageCapacityChan
     const api::Pod& pod, const framework::EventObjects& objects);
 absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSIDriverChange(const api::Pod& pod,
                                                                          const framework::EventObjects& objects);
+// A new CSINode, or one whose migrated-plugins annotation changed, may translate the pod's in-tree
+// volumes differently.
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSINodeChange(const api::Pod& pod,
+                                                                       const framework::EventObjects& objects);
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* args,
                                                        framework::Handle& handle);

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "api/json_writer.h"
+#include "plugins/helper/csi_translation.h"
 
 namespace ksched::plugins::volume_binding {
 namespace {
@@ -43,6 +44,36 @@ bool CandidateVolume::NodeAffinityMatches(const api::Labels& node_labels) const 
   if (!node_affinity.has_value()) return true;
   // The node is known by its labels only (upstream builds a Node with just them).
   absl::StatusOr<bool> matched = node_affinity->Match(node_labels, "");
+  return matched.ok() && *matched;
+}
+
+BoundVolume::BoundVolume(std::shared_ptr<const api::PersistentVolume> v) : stored(std::move(v)) {
+  const api::PersistentVolume& volume = *stored.volume;
+  if (!volume.spec.in_tree.has_value()) return;
+  // Only these plugins' migration is on (isCSIMigrationOnForPlugin); Azure File and vSphere
+  // volumes are checked as they are.
+  const std::string_view name = volume.spec.in_tree->plugin;
+  if (name != api::kGcePdInTreePlugin && name != api::kAwsEbsInTreePlugin && name != api::kAzureDiskInTreePlugin &&
+      name != api::kCinderInTreePlugin && name != api::kPortworxInTreePlugin) {
+    return;
+  }
+  plugin = name;
+  absl::StatusOr<std::optional<api::NodeSelector>> translated = helper::TranslatedNodeAffinity(volume);
+  if (!translated.ok()) {
+    translation_error = "could not translate pv: " + std::string(translated.status().message());
+  } else if (translated->has_value()) {
+    translated_affinity = api::LazyErrorNodeSelector::Compile(**translated);
+  }
+}
+
+absl::StatusOr<bool> BoundVolume::NodeAffinityMatches(const api::Labels& node_labels,
+                                                      const api::CSINode* csi_node) const {
+  if (plugin.empty() || !helper::IsPluginMigratedToCSIOnNode(csi_node, plugin)) {
+    return stored.NodeAffinityMatches(node_labels);
+  }
+  if (!translation_error.empty()) return absl::InvalidArgumentError(translation_error);
+  if (!translated_affinity.has_value()) return true;
+  absl::StatusOr<bool> matched = translated_affinity->Match(node_labels, "");
   return matched.ok() && *matched;
 }
 

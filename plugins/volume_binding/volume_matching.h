@@ -3,7 +3,8 @@
 // WaitForFirstConsumer class would get on a node, and the write that pre-binds it.
 //
 // CandidateVolume carries a volume with its node affinity compiled once per scheduling cycle, so
-// that the per-node checks (Filter) allocate nothing.
+// that the per-node checks (Filter) allocate nothing; BoundVolume adds the affinity CSI migration
+// gives an in-tree volume.
 //
 // Thread-safety: free functions over immutable inputs.
 #pragma once
@@ -11,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,22 @@ struct CandidateVolume {
   explicit CandidateVolume(std::shared_ptr<const api::PersistentVolume> v);
   // CheckNodeAffinity(volume, node labels) == nil.
   bool NodeAffinityMatches(const api::Labels& node_labels) const noexcept;
+};
+
+// A bound claim's volume as checkBoundClaims (Filter) and checkBindings (PreBind) see it
+// (tryTranslatePVToCSI): on a node whose CSINode lists the volume's in-tree plugin as migrated, its
+// node affinity is the CSI translation's (the zone key renamed to the driver's topology key, see
+// helper/csi_translation.h), or the translation's error; elsewhere, the volume's own.
+struct BoundVolume {
+  CandidateVolume stored;
+  std::string_view plugin;  // the in-tree plugin CSI migration could translate; "" for others
+  std::optional<api::LazyErrorNodeSelector> translated_affinity;  // nullopt: none (matches)
+  std::string translation_error;  // "could not translate pv: ..." when translating fails
+
+  explicit BoundVolume(std::shared_ptr<const api::PersistentVolume> v);
+  // CheckNodeAffinity of the volume as translated for the node (csi_node may be null): whether
+  // it matches, or the translation's error. Allocates nothing unless it errs.
+  absl::StatusOr<bool> NodeAffinityMatches(const api::Labels& node_labels, const api::CSINode* csi_node) const;
 };
 
 // IsVolumeBoundToClaim: the volume's claimRef names the claim (and its UID, when set).

@@ -41,6 +41,9 @@
 #     and the resourceclaim controller deallocated its claim; a template claim (firstAvailable,
 #     matchAttribute) gets both t4s on dra-1 through its second subrequest; a pod whose claim is
 #     missing waits until the claim is created.
+#   - CSI migration: a bound in-tree GCE PD volume is checked as its CSI translation on nodes whose
+#     CSINode lists the plugin as migrated (the pod lands in the volume's zone, or gets upstream's
+#     message), as it is on a node that did not migrate; a CSINode update requeues the pod.
 # Both profiles are the default one (every default plugin, DynamicResources included).
 # DefaultPreemption runs in both, so the unschedulable pods' messages end with preemption's own,
 # compared byte for byte too. kube-controller-manager runs only its PersistentVolume binder and
@@ -603,6 +606,49 @@ same_message dra-late
 kubectl_admin delete pod ours-dra-big-2 upstream-dra-big-2 --wait=false >/dev/null
 for who in ours upstream; do
   check "dra: the claim's creation and the freed a100 let $who bind the late pod" wait_for 90 bound "$who-dra-late"
+done
+
+# CSI migration (VolumeBinding's tryTranslatePVToCSI): an in-tree GCE PD volume without node
+# affinity, zone us-east-1 by its beta label, bound to a claim. mig-0 (zone us-east-1) and mig-1
+# (us-east-2) have CSINodes listing kubernetes.io/gce-pd as migrated, so the volume is checked
+# there as its CSI translation (topology.gke.io/zone In [us-east-1]); mig-2 (us-east-2) has a
+# CSINode without the annotation, so the volume, which has no node affinity, fits it. Removing the
+# annotation from mig-1's CSINode (a CSINode update) schedules the pod pinned there.
+python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix mig --count 3 --cpu 4 --memory 32Gi >/dev/null
+kubectl_admin label node mig-0 topology.gke.io/zone=us-east-1 >/dev/null
+kubectl_admin label node mig-1 mig-2 topology.gke.io/zone=us-east-2 >/dev/null
+mig_csinode() {  # mig_csinode NODE MIGRATED-PLUGINS ("" for none)
+  local annotations=""
+  [ -n "$2" ] && annotations=",\"annotations\":{\"storage.alpha.kubernetes.io/migrated-plugins\":\"$2\"}"
+  printf '{"apiVersion":"storage.k8s.io/v1","kind":"CSINode","metadata":{"name":"%s"%s},"spec":{"drivers":[]}}\n' \
+    "$1" "$annotations" | kubectl_admin apply -f - >/dev/null
+}
+mig_csinode mig-0 kubernetes.io/gce-pd
+mig_csinode mig-1 kubernetes.io/gce-pd
+mig_csinode mig-2 ""
+printf '%s\n' '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"mig-pd","labels":{"failure-domain.beta.kubernetes.io/zone":"us-east-1"}},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"storageClassName":"","gcePersistentDisk":{"pdName":"mig-disk"}}}' |
+  kubectl_admin apply -f - >/dev/null
+pvc mig-data ReadWriteOnce mig-pd
+pvc_bound_to() { [ "$(kubectl_admin get pvc "$1" -o jsonpath='{.status.phase}/{.spec.volumeName}')" = "Bound/$2" ]; }
+check "csi migration: the controller binds the claim to the GCE PD volume" wait_for 30 pvc_bound_to mig-data mig-pd
+mig_spec() {  # mig_spec NODE...: the claim, on one of NODEs
+  local nodes
+  nodes=$(printf '"%s",' "$@")
+  printf ',"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":[%s]}]}]}}},"volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"mig-data"}}]' \
+    "${nodes%,}"
+}
+both mig-01 100m "$(mig_spec mig-0 mig-1)"
+both mig-2 100m "$(mig_spec mig-2)"
+both mig-1 100m "$(mig_spec mig-1)"
+for who in ours upstream; do
+  check "csi migration: $who binds the pod that may use mig-0 or mig-1" wait_for 60 bound "$who-mig-01"
+  check_eq "csi migration: $who puts it on mig-0, in the translated volume's zone" mig-0 "$(node_of "$who-mig-01")"
+  check "csi migration: $who binds the pod on mig-2, whose CSINode did not migrate the plugin" wait_for 60 bound "$who-mig-2"
+done
+same_message mig-1
+kubectl_admin annotate csinode mig-1 storage.alpha.kubernetes.io/migrated-plugins- >/dev/null
+for who in ours upstream; do
+  check "csi migration: the CSINode update lets $who bind the pod on mig-1" wait_for 60 bound "$who-mig-1"
 done
 
 kill -TERM "$ours_pid"

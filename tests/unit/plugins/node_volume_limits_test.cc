@@ -2,7 +2,8 @@
 // and over a driver's limit, a volume shared with a pod on the node counted once, VolumeAttachments
 // counted, unbound claims counted by their class's provisioner, in-tree volumes (bound and inline)
 // counted as their CSI driver's when migration is on, a node without CSINode or limits, ephemeral
-// volumes (missing, not owned), PreFilter's Skip, the CSI translation's handles and the hints.
+// volumes (missing, not owned), PreFilter's Skip and the hints (the translation's own cases are in
+// csi_translation_test.cc).
 #include "plugins/node_volume_limits/node_volume_limits.h"
 
 #include <catch2/catch.hpp>
@@ -11,7 +12,6 @@
 #include <vector>
 
 #include "fake_handle.h"
-#include "plugins/node_volume_limits/csi_translation.h"
 #include "test_objects.h"
 
 namespace {
@@ -218,37 +218,6 @@ TEST_CASE("NodeVolumeLimits PreFilter: skips pods without claims or migratable d
   gce.name = "gce";
   gce.gce_persistent_disk = ksched::api::GcePersistentDiskVolumeSource{"disk", false};
   CHECK(Filter(handle, PodWith("p", {gce})).IsSuccess());
-}
-
-TEST_CASE("CSI translation: drivers, handles and migration per node", "[plugins][node_volume_limits]") {
-  PersistentVolume pd;
-  pd.metadata.name = "pd";
-  pd.spec.in_tree = ksched::api::InTreeVolumeSource{"kubernetes.io/gce-pd", "disk-1", std::nullopt};
-  CHECK(nvl::PersistentVolumeHandle(pd).value() == "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/disk-1");
-  pd.metadata.labels = Labels{{"topology.kubernetes.io/zone", "us-central1-a"}};
-  CHECK(nvl::PersistentVolumeHandle(pd).value() == "projects/UNSPECIFIED/zones/us-central1-a/disks/disk-1");
-  pd.metadata.labels = Labels{{"topology.kubernetes.io/zone", "us-central1-a__us-central1-b"}};
-  CHECK(nvl::PersistentVolumeHandle(pd).value() == "projects/UNSPECIFIED/regions/us-central1/disks/disk-1");
-  pd.metadata.labels = Labels{{"topology.kubernetes.io/zone", "us-central1-a__europe-west1-b"}};
-  CHECK_FALSE(nvl::PersistentVolumeHandle(pd).ok());
-
-  PersistentVolume azure;
-  azure.metadata.name = "azure";
-  azure.spec.in_tree = ksched::api::InTreeVolumeSource{"kubernetes.io/azure-disk", "uri", std::string("Shared")};
-  CHECK(nvl::PersistentVolumeHandle(azure).status().message() == "kind(Shared) is not supported in csi migration");
-  azure.spec.in_tree->kind = "managed";
-  CHECK(nvl::PersistentVolumeHandle(azure).value() == "uri");
-
-  CHECK(nvl::CSIDriverOf("kubernetes.io/cinder") == "cinder.csi.openstack.org");
-  CHECK(nvl::CSIDriverOf("example.com/csi").empty());
-  CSINode csi_node = Limits("node-1", {});
-  CHECK_FALSE(nvl::IsCSIMigrationOn(nullptr, "kubernetes.io/gce-pd"));
-  CHECK(nvl::IsCSIMigrationOn(&csi_node, "kubernetes.io/gce-pd"));
-  CHECK_FALSE(nvl::IsCSIMigrationOn(&csi_node, "kubernetes.io/portworx-volume"));
-  csi_node.metadata.annotations.Set("storage.alpha.kubernetes.io/migrated-plugins",
-                                    "kubernetes.io/aws-ebs,kubernetes.io/portworx-volume");
-  CHECK(nvl::IsCSIMigrationOn(&csi_node, "kubernetes.io/portworx-volume"));
-  CHECK_FALSE(nvl::IsCSIMigrationOn(&csi_node, "kubernetes.io/vsphere-volume"));
 }
 
 TEST_CASE("NodeVolumeLimits queueing hints", "[plugins][node_volume_limits]") {

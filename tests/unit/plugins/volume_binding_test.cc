@@ -3,7 +3,8 @@
 // volume), static binding (smallest match, class, mode, access modes, selector, pre-bound),
 // dynamic provisioning (provisioner, allowedTopologies, selected-node), Reserve's assumptions seen
 // by the next pod and undone by Unreserve, PreBind's writes and waits (bound, provisioning failed,
-// timeout), the PreFlight, the args and the queueing hints. Messages are upstream's.
+// timeout), the PreFlight, CSI migration of bound in-tree volumes (Filter and PreBind), the args and
+// the queueing hints. Messages are upstream's.
 #include "plugins/volume_binding/volume_binding.h"
 
 #include <catch2/catch.hpp>
@@ -494,6 +495,106 @@ TEST_CASE("VolumeBinding PreBind: stops waiting when the pod is gone", "[plugins
         "binding volumes: pod does not exist any more: pod \"p\" not found");
 }
 
+// After upstream TestFindPodVolumesWithCSIMigration and TestCheckBindingsWithCSIMigration: a GCE
+// PD volume without node affinity, zone us-east-1 by its beta label, seen by nodes whose CSINode
+// lists kubernetes.io/gce-pd as migrated with the node affinity of its CSI translation
+// (topology.gke.io/zone In [us-east-1]).
+constexpr const char* kGkeZone = "topology.gke.io/zone";
+
+PersistentVolume MigratableVolume(std::string name, std::string id = "test-disk") {
+  PersistentVolume pv = Volume(std::move(name), "wait", kGi);
+  pv.spec.in_tree = ksched::api::InTreeVolumeSource{"kubernetes.io/gce-pd", std::move(id), std::nullopt};
+  pv.metadata.labels = Labels{{"failure-domain.beta.kubernetes.io/zone", "us-east-1"},
+                              {"failure-domain.beta.kubernetes.io/region", "us-east-1a"}};
+  return pv;
+}
+
+ksched::api::CSINode CSINodeOf(std::string node, std::optional<std::string> migrated) {
+  ksched::api::CSINode csi_node;
+  csi_node.metadata.name = std::move(node);
+  if (migrated.has_value()) csi_node.metadata.annotations.Set("storage.alpha.kubernetes.io/migrated-plugins", *migrated);
+  return csi_node;
+}
+
+// zone1 and zone2 (migrated), plain (a CSINode without the annotation), bare (no CSINode); all
+// but zone1 carry the GKE zone us-east-2.
+void AddMigrationNodes(FakeHandle& handle) {
+  handle.storage().Add(CSINodeOf("zone1", "kubernetes.io/gce-pd"));
+  handle.storage().Add(CSINodeOf("zone2", "kubernetes.io/aws-ebs,kubernetes.io/gce-pd"));
+  handle.storage().Add(CSINodeOf("plain", std::nullopt));
+}
+NodeInfo ZoneNode(const std::string& name) {
+  return Node(name, Labels{{kGkeZone, name == "zone1" ? "us-east-1" : "us-east-2"}});
+}
+
+TEST_CASE("VolumeBinding CSI migration: a bound in-tree volume is checked as translated where it migrated",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  AddMigrationNodes(f.handle);
+  f.handle.storage().Add(BoundClaim("data", "pv-migration-bound"));
+  PersistentVolume pv = MigratableVolume("pv-migration-bound");
+  pv.spec.claim_ref = ksched::api::ClaimReference{"default", "data", "data-uid"};
+  pv.phase = "Bound";
+  f.handle.storage().Add(pv);
+  const Pod pod = PodWithClaims("p", {"data"});
+  CycleState state;
+  REQUIRE(f.PreFilter(state, pod).IsSuccess());
+  CHECK(f.plugin->Filter(state, pod, ZoneNode("zone1")).IsSuccess());  // pvc-bound
+  CHECK(f.plugin->Filter(state, pod, ZoneNode("zone2")) ==             // pvc-bound,node-different-zone
+        Unresolvable({"node(s) didn't match PersistentVolume's node affinity"}));
+  CHECK(f.plugin->Filter(state, pod, ZoneNode("plain")).IsSuccess());  // csinode-not-migrated
+  CHECK(f.plugin->Filter(state, pod, ZoneNode("bare")).IsSuccess());   // missing-csinode
+
+  // A volume CSI migration cannot translate is an error where it migrated, fine elsewhere.
+  f.handle.storage().Add(BoundClaim("ebs", "pv-bad-ebs"));
+  PersistentVolume ebs = Volume("pv-bad-ebs", "wait", kGi);
+  ebs.spec.in_tree = ksched::api::InTreeVolumeSource{"kubernetes.io/aws-ebs", "aws://us-east-1a/disk", std::nullopt};
+  f.handle.storage().Add(ebs);
+  const Pod ebs_pod = PodWithClaims("q", {"ebs"});
+  CycleState ebs_state;
+  REQUIRE(f.PreFilter(ebs_state, ebs_pod).IsSuccess());
+  CHECK(f.plugin->Filter(ebs_state, ebs_pod, ZoneNode("zone1")).IsSuccess());
+  const Status failed = f.plugin->Filter(ebs_state, ebs_pod, ZoneNode("zone2"));
+  CHECK(failed.code() == Code::kError);
+  CHECK(failed.Message() ==
+        "could not translate pv: failed to translate Kubernetes ID to EBS Volume ID Invalid format for AWS volume "
+        "(aws://us-east-1a/disk)");
+}
+
+TEST_CASE("VolumeBinding CSI migration: PreBind checks a bound volume's translated node affinity",
+          "[plugins][volume_binding]") {
+  // An unbound claim matched to the migratable volume (unbound volumes match untranslated, so
+  // Filter lets every node through); once the volume is bound, checkBindings translates it.
+  for (const std::string node : {"zone1", "zone2", "plain"}) {
+    CAPTURE(node);
+    Fixture f;
+    AddMigrationNodes(f.handle);
+    f.handle.storage().Add(Claim("data", "wait"));
+    f.handle.storage().Add(MigratableVolume("pv-m"));
+    const Pod pod = PodWithClaims("p", {"data"});
+    CycleState state;
+    REQUIRE(f.PreFilter(state, pod).IsSuccess());
+    REQUIRE(f.plugin->Filter(state, pod, ZoneNode(node)).IsSuccess());
+    REQUIRE(f.plugin->Reserve(state, pod, node).IsSuccess());
+    f.handle.fake_cluster_api().set_patch_result(Status(), "5");
+    // The PersistentVolume controller's work, as the informers see it.
+    PersistentVolume bound = MigratableVolume("pv-m");
+    bound.metadata.resource_version = "5";
+    bound.spec.claim_ref = ksched::api::ClaimReference{"default", "data", "data-uid"};
+    bound.phase = "Bound";
+    f.handle.storage().Update(bound);
+    f.handle.storage().Update(BoundClaim("data", "pv-m"));
+    const Status status = f.plugin->PreBind(state, pod, node);
+    if (node == "zone2") {  // binding-node-pv-in-different-zones
+      CHECK(status.code() == Code::kError);
+      CHECK(status.Message() ==
+            "binding volumes: pv \"pv-m\" node affinity doesn't match node \"zone2\": no matching NodeSelectorTerms");
+    } else {  // binding-node-pv-same-zone, binding-non-migrated-plugin
+      CHECK(status.IsSuccess());
+    }
+  }
+}
+
 TEST_CASE("AssumedObjects: an assumption lasts until the informer's object is newer", "[plugins][volume_binding]") {
   ksched::plugins::helper::AssumedObjects<PersistentVolume> cache("v1.PersistentVolume");
   auto api = std::make_shared<const PersistentVolume>(Volume("pv", "wait", kGi));
@@ -544,6 +645,19 @@ TEST_CASE("VolumeBinding args and queueing hints", "[plugins][volume_binding]") 
   CHECK(vb::IsSchedulableAfterStorageClassChange(pod, class_event).value() == QueueingHint::kQueueSkip);
   after.allowed_topologies.emplace_back();
   CHECK(vb::IsSchedulableAfterStorageClassChange(pod, class_event).value() == QueueingHint::kQueue);
+
+  // CSINode: created, or its migrated plugins changed (upstream isSchedulableAfterCSINodeChange).
+  ksched::api::CSINode old_csi = CSINodeOf("node-a", std::nullopt);
+  ksched::api::CSINode new_csi = CSINodeOf("node-a", std::nullopt);
+  EventObjects csi_event;
+  csi_event.new_csi_node = &new_csi;
+  CHECK(vb::IsSchedulableAfterCSINodeChange(pod, csi_event).value() == QueueingHint::kQueue);
+  csi_event.old_csi_node = &old_csi;
+  CHECK(vb::IsSchedulableAfterCSINodeChange(pod, csi_event).value() == QueueingHint::kQueueSkip);
+  new_csi.metadata.annotations.Set("storage.alpha.kubernetes.io/migrated-plugins", "");
+  CHECK(vb::IsSchedulableAfterCSINodeChange(pod, csi_event).value() == QueueingHint::kQueueSkip);
+  new_csi.metadata.annotations.Set("storage.alpha.kubernetes.io/migrated-plugins", "kubernetes.io/gce-pd");
+  CHECK(vb::IsSchedulableAfterCSINodeChange(pod, csi_event).value() == QueueingHint::kQueue);
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
-#include "plugins/node_volume_limits/csi_translation.h"
+#include "plugins/helper/csi_translation.h"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 #include <vector>
 
-namespace ksched::plugins::node_volume_limits {
+namespace ksched::plugins::helper {
 namespace {
 
 constexpr std::string_view kUnspecified = "UNSPECIFIED";
@@ -69,6 +70,81 @@ std::string GceHandle(std::string_view scope, std::string_view where, std::strin
          std::string(pd_name);
 }
 
+constexpr std::string_view kZoneGA = "topology.kubernetes.io/zone";
+constexpr std::string_view kZoneBeta = "failure-domain.beta.kubernetes.io/zone";
+constexpr std::string_view kRegionGA = "topology.kubernetes.io/region";
+constexpr std::string_view kRegionBeta = "failure-domain.beta.kubernetes.io/region";
+
+bool ListsPlugin(const api::CSINode* csi_node, std::string_view plugin) {
+  if (csi_node == nullptr) return false;
+  std::optional<std::string_view> migrated = csi_node->metadata.annotations.Get(api::kMigratedPluginsAnnotation);
+  if (!migrated.has_value() || migrated->empty()) return false;
+  for (std::string_view name : Split(*migrated, ",")) {
+    if (name == plugin) return true;
+  }
+  return false;
+}
+
+// The CSI topology key translateTopologyFromInTreeToCSI writes for a plugin, or "" (Azure Disk and
+// Portworx keep the volume's topology).
+std::string_view CSITopologyKeyOf(std::string_view plugin) {
+  if (plugin == api::kGcePdInTreePlugin) return "topology.gke.io/zone";
+  if (plugin == api::kAwsEbsInTreePlugin) return "topology.ebs.csi.aws.com/zone";
+  if (plugin == api::kCinderInTreePlugin) return "topology.cinder.csi.openstack.org/zone";
+  return {};
+}
+
+// TopologyKeyExist: some term has a match expression on `key`.
+bool KeyInAffinity(const std::optional<api::NodeSelector>& affinity, std::string_view key) {
+  if (!affinity.has_value()) return false;
+  for (const api::NodeSelectorTerm& term : affinity->node_selector_terms) {
+    for (const api::NodeSelectorRequirement& requirement : term.match_expressions) {
+      if (requirement.key == key) return true;
+    }
+  }
+  return false;
+}
+
+// getTopologyValues: the values of every match expression on `key`, unique and sorted.
+std::vector<std::string> ValuesInAffinity(const std::optional<api::NodeSelector>& affinity, std::string_view key) {
+  std::set<std::string> values;
+  if (affinity.has_value()) {
+    for (const api::NodeSelectorTerm& term : affinity->node_selector_terms) {
+      for (const api::NodeSelectorRequirement& requirement : term.match_expressions) {
+        if (requirement.key == key) values.insert(requirement.values.begin(), requirement.values.end());
+      }
+    }
+  }
+  return {values.begin(), values.end()};
+}
+
+// replaceTopology: every match expression on `old_key` now names `new_key`.
+void RenameKey(std::optional<api::NodeSelector>& affinity, std::string_view old_key, std::string_view new_key) {
+  if (!affinity.has_value()) return;
+  for (api::NodeSelectorTerm& term : affinity->node_selector_terms) {
+    for (api::NodeSelectorRequirement& requirement : term.match_expressions) {
+      if (requirement.key == old_key) requirement.key = std::string(new_key);
+    }
+  }
+}
+
+// addTopology: `key In zones` (trimmed, non-empty, unique, sorted) appended to every term, one
+// term made when there is none; no valid zone changes nothing (upstream ignores that error).
+void AddZones(std::optional<api::NodeSelector>& affinity, std::string_view key,
+              const std::vector<std::string_view>& zones) {
+  std::set<std::string> valid;
+  for (std::string_view zone : zones) {
+    while (!zone.empty() && std::isspace(static_cast<unsigned char>(zone.front()))) zone.remove_prefix(1);
+    while (!zone.empty() && std::isspace(static_cast<unsigned char>(zone.back()))) zone.remove_suffix(1);
+    if (!zone.empty()) valid.emplace(zone);
+  }
+  if (valid.empty()) return;
+  if (!affinity.has_value()) affinity.emplace();
+  if (affinity->node_selector_terms.empty()) affinity->node_selector_terms.emplace_back();
+  const api::NodeSelectorRequirement requirement{std::string(key), "In", {valid.begin(), valid.end()}};
+  for (api::NodeSelectorTerm& term : affinity->node_selector_terms) term.match_expressions.push_back(requirement);
+}
+
 }  // namespace
 
 std::string_view InlineMigratablePlugin(const api::Volume& volume) {
@@ -85,13 +161,14 @@ bool IsCSIMigrationOn(const api::CSINode* csi_node, std::string_view plugin) {
     return true;
   }
   // Portworx (CSIMigrationPortworx is on in v1.34) only where the node says it migrated.
-  if (plugin != api::kPortworxInTreePlugin) return false;
-  std::optional<std::string_view> migrated = csi_node->metadata.annotations.Get(api::kMigratedPluginsAnnotation);
-  if (!migrated.has_value()) return false;
-  for (std::string_view name : Split(*migrated, ",")) {
-    if (name == plugin) return true;
-  }
-  return false;
+  return plugin == api::kPortworxInTreePlugin && ListsPlugin(csi_node, plugin);
+}
+
+bool IsPluginMigratedToCSIOnNode(const api::CSINode* csi_node, std::string_view plugin) {
+  const bool migration_on = plugin == api::kAwsEbsInTreePlugin || plugin == api::kGcePdInTreePlugin ||
+                            plugin == api::kAzureDiskInTreePlugin || plugin == api::kCinderInTreePlugin ||
+                            plugin == api::kPortworxInTreePlugin;
+  return migration_on && ListsPlugin(csi_node, plugin);
 }
 
 std::string_view CSIDriverOf(std::string_view plugin) {
@@ -139,4 +216,33 @@ absl::StatusOr<std::string> PersistentVolumeHandle(const api::PersistentVolume& 
   return source.id;
 }
 
-}  // namespace ksched::plugins::node_volume_limits
+absl::StatusOr<std::optional<api::NodeSelector>> TranslatedNodeAffinity(const api::PersistentVolume& volume) {
+  // The handle is translated first; its error is the translation's.
+  absl::StatusOr<std::string> handle = PersistentVolumeHandle(volume);
+  if (!handle.ok()) return handle.status();
+  std::optional<api::NodeSelector> affinity = volume.spec.node_affinity;
+  const std::string_view csi_key = CSITopologyKeyOf(volume.spec.in_tree->plugin);
+  if (csi_key.empty()) return affinity;
+
+  // getTopologyLabel: GA before beta, the node affinity before the labels, GA by default.
+  const api::Labels& labels = volume.metadata.labels;
+  std::string_view zone_key = kZoneGA;
+  std::string_view region_key = kRegionGA;
+  if (!KeyInAffinity(affinity, kZoneGA) &&
+      (KeyInAffinity(affinity, kZoneBeta) || (!labels.Has(kZoneGA) && labels.Has(kZoneBeta)))) {
+    zone_key = kZoneBeta;
+    region_key = kRegionBeta;
+  }
+  if (!ValuesInAffinity(affinity, zone_key).empty()) {
+    RenameKey(affinity, zone_key, csi_key);
+  } else if (std::optional<std::string_view> zones = labels.Get(zone_key)) {
+    AddZones(affinity, csi_key, Split(*zones, "__"));
+  }
+  // A beta region becomes GA, so nodes with only GA labels still match.
+  if (region_key == kRegionBeta && !ValuesInAffinity(affinity, kRegionBeta).empty()) {
+    RenameKey(affinity, kRegionBeta, kRegionGA);
+  }
+  return affinity;
+}
+
+}  // namespace ksched::plugins::helper
