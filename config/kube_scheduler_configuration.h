@@ -86,7 +86,8 @@ struct ExtenderTLSConfig {
   std::string ca_data;
 };
 
-// Decoded and validated; not called by this scheduler yet.
+// Decoded, validated and written (--write-config-to) as upstream does; not called by this
+// scheduler: a configuration with extenders makes it exit 1 rather than schedule without them.
 struct Extender {
   std::string url_prefix;
   std::string filter_verb;

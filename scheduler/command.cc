@@ -197,6 +197,14 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     SPDLOG_INFO("Wrote configuration file=\"{}\"", flags.write_config_to);
     return 0;
   }
+  // Scheduler extenders (HTTP filter/prioritize/bind/preempt callouts) are decoded, validated and
+  // written like upstream's, but not called: scheduling without them would bind pods where the
+  // extenders would have refused them, so this scheduler does not start.
+  if (!cfg->extenders.empty()) {
+    return Fail("couldn't create scheduler: extenders are not supported by kube-scheduler-cpp (extenders[0].urlPrefix " +
+                cfg->extenders.front().url_prefix + ", " + std::to_string(cfg->extenders.size()) +
+                " configured): pods would be scheduled without their filter, prioritize, bind and preempt calls");
+  }
 
   SchedulerApp& scheduler = **app;
   SchedulerServerState server_state;
