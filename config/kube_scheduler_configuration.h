@@ -86,8 +86,8 @@ struct ExtenderTLSConfig {
   std::string ca_data;
 };
 
-// Decoded, validated and written (--write-config-to) as upstream does; not called by this
-// scheduler: a configuration with extenders makes it exit 1 rather than schedule without them.
+// Decoded, validated and written (--write-config-to) as upstream does; called by the scheduler
+// (scheduler/http_extender.h), except preemptVerb, which makes it exit 1.
 struct Extender {
   std::string url_prefix;
   std::string filter_verb;

@@ -180,6 +180,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   options.percentage_of_nodes_to_score = cfg->percentage_of_nodes_to_score.value_or(0);
   options.queue = QueueOptions(*cfg, flags);
   options.metrics = &metrics;
+  options.extenders = cfg->extenders;
   absl::StatusOr<std::unique_ptr<SchedulerApp>> app = SchedulerApp::Create(std::move(options), registry);
   if (!app.ok()) {
     return Fail("initializing profiles: " + std::string(app.status().message()));
@@ -197,13 +198,14 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     SPDLOG_INFO("Wrote configuration file=\"{}\"", flags.write_config_to);
     return 0;
   }
-  // Scheduler extenders (HTTP filter/prioritize/bind/preempt callouts) are decoded, validated and
-  // written like upstream's, but not called: scheduling without them would bind pods where the
-  // extenders would have refused them, so this scheduler does not start.
-  if (!cfg->extenders.empty()) {
-    return Fail("couldn't create scheduler: extenders are not supported by kube-scheduler-cpp (extenders[0].urlPrefix " +
-                cfg->extenders.front().url_prefix + ", " + std::to_string(cfg->extenders.size()) +
-                " configured): pods would be scheduled without their filter, prioritize, bind and preempt calls");
+  // Preemption through extenders (preemptVerb) is not implemented: a preemption that ignored
+  // them could evict pods they protect, so such a configuration does not start.
+  for (std::size_t i = 0; i < cfg->extenders.size(); ++i) {
+    if (!cfg->extenders[i].preempt_verb.empty()) {
+      return Fail("couldn't create scheduler: extenders[" + std::to_string(i) +
+                  "].preemptVerb: preemption through extenders is not supported by kube-scheduler-cpp (" +
+                  cfg->extenders[i].url_prefix + ")");
+    }
   }
 
   SchedulerApp& scheduler = **app;

@@ -1,5 +1,6 @@
 #include "scheduler/schedule_algorithm.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -25,6 +26,14 @@ ScheduleAlgorithm::ScheduleAlgorithm(std::int32_t global_percentage,
     : global_percentage_(global_percentage),
       rng_(seed.has_value() ? *seed : std::random_device{}()),
       reuse_node_results_(reuse_node_results) {}
+
+void ScheduleAlgorithm::set_extenders(std::vector<Extender*> extenders) {
+  extenders_ = std::move(extenders);
+  extender_filters_ = std::any_of(extenders_.begin(), extenders_.end(), [](Extender* e) { return e->IsFilter(); });
+  extender_prioritizers_ =
+      std::any_of(extenders_.begin(), extenders_.end(), [](Extender* e) { return e->IsPrioritizer(); });
+  if (!extenders_.empty()) reuse_node_results_ = false;
+}
 
 ScheduleOutcome ScheduleAlgorithm::SchedulePod(framework::Framework& framework,
                                                framework::CycleState& state, const api::Pod& pod,
@@ -60,9 +69,13 @@ ScheduleOutcome ScheduleAlgorithm::SchedulePod(framework::Framework& framework,
   }
 
   std::vector<framework::NodePluginScores> scores;
-  if (!framework.HasScorePlugins()) {
+  if (extenders_.empty() && !framework.HasScorePlugins()) {
     scores.reserve(feasible.size());
     for (const framework::NodeInfo* node : feasible) scores.push_back({node, 1});
+  } else if (!framework.HasScorePlugins()) {
+    // Extenders score alone (upstream runs the empty PreScore and Score: every total 0).
+    scores.reserve(feasible.size());
+    for (const framework::NodeInfo* node : feasible) scores.push_back({node, 0});
   } else {
     framework::Status pre_score = framework.RunPreScorePlugins(state, pod, feasible);
     if (!pre_score.IsSuccess()) {
@@ -92,6 +105,7 @@ ScheduleOutcome ScheduleAlgorithm::SchedulePod(framework::Framework& framework,
     }
     scores = *std::move(scored);
   }
+  if (!extenders_.empty()) AddExtenderScores(extenders_, pod, feasible, scores);
   outcome.result.suggested_host = SelectHost(scores);
   outcome.result.evaluated_nodes = static_cast<int>(feasible.size()) + rejected;
   outcome.result.feasible_nodes = static_cast<int>(feasible.size());
@@ -121,6 +135,9 @@ framework::Status ScheduleAlgorithm::FindNodesThatFitPod(
     if (const framework::NodeInfo* nominated = snapshot.Get(pod.status.nominated_node_name)) {
       std::vector<framework::NodeInfo*> one{const_cast<framework::NodeInfo*>(nominated)};
       framework::Status status = FindNodesThatPassFilters(framework, state, pod, one, diagnosis, feasible);
+      if (status.IsSuccess() && !extenders_.empty() && !feasible.empty()) {
+        status = FilterWithExtenders(extenders_, pod, feasible, diagnosis);
+      }
       if (status.IsSuccess() && !feasible.empty()) return status;
       feasible.clear();
     }
@@ -174,12 +191,14 @@ framework::Status ScheduleAlgorithm::FindNodesThatFitPod(
   // Advance the round-robin start even on errors, so every node gets its turn.
   const std::size_t processed = feasible.size() + diagnosis.node_to_status.size();
   next_start_node_index_ = (next_start_node_index_ + processed) % all_nodes.size();
-  return status;
+  if (!status.IsSuccess() || extenders_.empty()) return status;
+  return FilterWithExtenders(extenders_, pod, feasible, diagnosis);
 }
 
 std::size_t ScheduleAlgorithm::FeasibleNodesToFind(const framework::Framework& framework,
                                                    std::size_t num_all) const {
-  if (!framework.HasScorePlugins()) return 1;  // no extenders: nothing would rank the others
+  // Nothing would rank the others.
+  if (!framework.HasScorePlugins() && !extender_filters_ && !extender_prioritizers_) return 1;
   const std::int32_t percentage =
       framework.percentage_of_nodes_to_score().value_or(global_percentage_);
   return static_cast<std::size_t>(

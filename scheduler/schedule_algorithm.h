@@ -11,7 +11,13 @@
 //
 // Identical pods in a row reuse per-node Filter and raw Score results (NodeResultCache), and when
 // every feasible node is scored, incrementally kept totals, unless constructed with
-// reuse_node_results false; the decisions are the same either way.
+// reuse_node_results false or given extenders; the decisions are the same either way.
+//
+// Extenders (scheduler/extender.h), when set: they filter after the Filter plugins (the nominated
+// node's check included) and add their weighted scores to the plugins' totals; a profile without
+// Score plugins then scores through them (every node starts at 0 instead of 1), and the number of
+// feasible nodes looked for is the percentage's unless no Score plugin, filtering or scoring
+// extender exists (then 1).
 //
 // Thread-safety: one instance per scheduling thread (it keeps the round-robin index and the
 // tie-break random generator); Filter/Score fan out on the framework's parallelizer.
@@ -26,6 +32,7 @@
 #include "framework/framework.h"
 #include "framework/snapshot.h"
 #include "framework/status.h"
+#include "scheduler/extender.h"
 #include "scheduler/fit_error.h"
 #include "scheduler/node_result_cache.h"
 
@@ -63,6 +70,10 @@ class ScheduleAlgorithm {
   // One decision against `snapshot` (already updated by the caller and set on the framework).
   ScheduleOutcome SchedulePod(framework::Framework& framework, framework::CycleState& state,
                               const api::Pod& pod, const framework::Snapshot& snapshot);
+
+  // The configured extenders, in order (borrowed; they outlive the algorithm). Non-empty turns
+  // the reuse of node results off: extenders answer per pod.
+  void set_extenders(std::vector<Extender*> extenders);
 
   std::size_t next_start_node_index() const { return next_start_node_index_; }
   const NodeResultCache::Stats& node_result_stats() const { return node_results_.stats(); }
@@ -109,6 +120,9 @@ class ScheduleAlgorithm {
   std::size_t feasible_start_ = 0;     // with cycle_reused_: the round-robin start of `feasible`
   bool all_feasible_listed_ = false;   // with cycle_reused_: `feasible` is every feasible node
   std::vector<std::vector<framework::NodeScore>> score_scratch_;  // reused raw-score storage
+  std::vector<Extender*> extenders_;
+  bool extender_filters_ = false;      // some extender has a filterVerb
+  bool extender_prioritizers_ = false; // some extender has a prioritizeVerb
 };
 
 }  // namespace ksched::scheduler

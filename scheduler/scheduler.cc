@@ -29,7 +29,12 @@ FitError SingleNodeFitError(const std::string& node, const framework::Status& st
 // The binding pool's size: `binding_threads`, unless every profile binds without blocking and
 // has no PreBind plugins.
 int BindingPoolThreads(int binding_threads,
-                       const std::map<std::string, framework::Framework*, std::less<>>& profiles) {
+                       const std::map<std::string, framework::Framework*, std::less<>>& profiles,
+                       const std::vector<Extender*>& extenders) {
+  // An extender's Bind blocks a pool thread.
+  for (Extender* extender : extenders) {
+    if (extender->IsBinder()) return binding_threads;
+  }
   for (const auto& [name, framework] : profiles) {
     // PreBind plugins may need the pool for some pods (it starts its threads as they are needed).
     if (!framework->BindsWithoutBlocking() || framework->HasPreBindPlugins()) return binding_threads;
@@ -62,7 +67,8 @@ Scheduler::Scheduler(SchedulerOptions options, Cache& cache, SchedulingQueue& qu
       sample_random_(static_cast<std::minstd_rand::result_type>(
           options_.seed.value_or(std::random_device{}()))),
       binding_window_(options_.binding_threads),
-      binding_pool_(BindingPoolThreads(options_.binding_threads, profiles_)) {
+      binding_pool_(BindingPoolThreads(options_.binding_threads, profiles_, options_.extenders)) {
+  algorithm_.set_extenders(options_.extenders);
   for (auto& [name, framework] : profiles_) {
     framework->SetSnapshot(&snapshot_);
     if (options_.metrics != nullptr) {
@@ -145,7 +151,8 @@ bool Scheduler::ScheduleOne() {
   // when the bind returns (many binds are in flight at once).
   state->DropSchedulingCycleOnlyData();
   if (framework->BindsWithoutBlocking() && !framework->IsWaitingOnPermit(pod.metadata.uid) &&
-      !framework->PreBindNeedsThread(*state, assumed->pod(), result.suggested_host)) {
+      !framework->PreBindNeedsThread(*state, assumed->pod(), result.suggested_host) &&
+      !ExtenderBindsPod(options_.extenders, assumed->pod())) {
     StartAsyncBinding(std::make_shared<AsyncBinding>(AsyncBinding{
         framework, std::move(state), std::move(result), std::move(pod_info), std::move(assumed), start}));
     return true;
@@ -264,7 +271,10 @@ framework::Status Scheduler::BindingCycle(framework::Framework& framework,
       !status.IsSuccess()) {
     return status;
   }
-  framework::Status bound = framework.RunBindPlugins(state, pod, result.suggested_host);
+  // upstream bind(): an interested binder extender replaces the Bind plugins.
+  auto [by_extender, extender_status] = BindWithExtenders(options_.extenders, pod, result.suggested_host);
+  framework::Status bound =
+      by_extender ? std::move(extender_status) : framework.RunBindPlugins(state, pod, result.suggested_host);
   if (absl::Status finished = cache_.FinishBinding(pod); !finished.ok()) {
     SPDLOG_ERROR("Scheduler cache FinishBinding failed: {}", std::string(finished.message()));
   }

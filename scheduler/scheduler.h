@@ -84,6 +84,9 @@ struct SchedulerOptions {
   // The queue's clock, against which the SLI measures a pod's initial attempt time; nullptr:
   // steady_clock (the RealClock the daemon uses).
   const Clock* clock = nullptr;
+  // KubeSchedulerConfiguration.extenders, in order (borrowed; they outlive the Scheduler). A pod
+  // an extender binds takes the binding pool, and that extender's Bind replaces the Bind plugins.
+  std::vector<Extender*> extenders;
 };
 
 // Counters of the loop (monotonic).

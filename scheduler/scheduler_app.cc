@@ -16,6 +16,8 @@
 #include "scheduler/cluster_api.h"
 #include "scheduler/event_handlers.h"
 #include "scheduler/event_recorder.h"
+#include "scheduler/extender_objects.h"
+#include "scheduler/http_extender.h"
 #include "scheduler/namespaced_object_store.h"
 #include "scheduler/pod_disruption_budget_store.h"
 #include "scheduler/prometheus_collector.h"
@@ -108,6 +110,10 @@ class SchedulerApp::Impl {
   // Events go through their own client (own rate limiter, as upstream's eventClient), so that a
   // burst of events never delays a bind.
   std::shared_ptr<client::RestClient> event_client;
+  // KubeSchedulerConfiguration.extenders and what they are sent; the scheduler borrows them
+  // (declared before it, so destroyed after it).
+  std::unique_ptr<RestExtenderObjects> extender_objects;
+  std::vector<std::unique_ptr<HttpExtender>> extenders;
   std::unique_ptr<framework::Parallelizer> parallelizer;
   std::unique_ptr<RestClusterApi> cluster_api;
   std::map<std::string, std::unique_ptr<RestEventRecorder>, std::less<>> recorders;
@@ -189,6 +195,14 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
       client::NewRestClient(opts.rest_config, client_options, event_transport);
   if (!event_client.ok()) return event_client.status();
   impl->event_client = *event_client;
+  if (!opts.extenders.empty()) {
+    impl->extender_objects = std::make_unique<RestExtenderObjects>(impl->client);
+    for (const config::Extender& config : opts.extenders) {
+      absl::StatusOr<std::unique_ptr<HttpExtender>> extender = HttpExtender::Create(config, *impl->extender_objects);
+      if (!extender.ok()) return extender.status();
+      impl->extenders.push_back(*std::move(extender));
+    }
+  }
   impl->parallelizer = std::make_unique<framework::Parallelizer>(opts.parallelism);
   impl->cluster_api = std::make_unique<RestClusterApi>(impl->client);
   impl->clock = std::make_unique<RealClock>();
@@ -283,6 +297,9 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   scheduler_options.seed = opts.seed;
   scheduler_options.metrics = opts.metrics;
   scheduler_options.clock = impl->clock.get();
+  for (const std::unique_ptr<HttpExtender>& extender : impl->extenders) {
+    scheduler_options.extenders.push_back(extender.get());
+  }
   impl->scheduler = std::make_unique<Scheduler>(
       scheduler_options, *impl->cache, *impl->queue, std::move(profiles),
       informer_pod,

@@ -30,6 +30,7 @@
 #include "client/reflector.h"
 #include "client/rest_client.h"
 #include "client/rest_config.h"
+#include "config/kube_scheduler_configuration.h"
 #include "framework/framework.h"
 #include "framework/parallelizer.h"
 #include "framework/profile_config.h"
@@ -55,7 +56,8 @@ struct SchedulerAppOptions {
   std::optional<std::uint64_t> seed;
   // Not owned, nullable; must outlive the app. Every client, profile, the queue and the loop
   // report to it.
-  metrics::Metrics* metrics = nullptr;
+  metrics::Metrics* metrics = nullptr;  // KubeSchedulerConfiguration.extenders (defaults applied), called in this order.
+  std::vector<config::Extender> extenders;
 };
 
 class SchedulerApp {

@@ -95,9 +95,9 @@ bad "certificate without key" "--tls-private-key-file" --secure-port "$(free_por
 bad "authentication kubeconfig missing" "$work/none-authn.kubeconfig" --secure-port "$(free_port)" \
   --authentication-kubeconfig "$work/none-authn.kubeconfig"
 bad "write-config-to in a missing directory" "$work/none/out.yaml" --write-config-to "$work/none/out.yaml"
-# Extenders are not called by this scheduler (upstream calls them): it refuses to run rather than
-# bind pods the extenders would have refused. --write-config-to still writes such a configuration
-# (config_differential_test.sh).
+# Extenders are called (extender_test.sh), but not for preemption: a preemptVerb makes this
+# scheduler refuse to run rather than preempt without the extender (upstream would call it).
+# --write-config-to still writes such a configuration (config_differential_test.sh).
 extenders_file=$(config extenders <<EOF
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
@@ -108,9 +108,10 @@ leaderElection:
 extenders:
 - urlPrefix: http://127.0.0.1:1/scheduler
   filterVerb: filter
+  preemptVerb: preempt
 EOF
 )
-run_bad "extenders configured" "extenders are not supported by kube-scheduler-cpp (extenders[0].urlPrefix http://127.0.0.1:1/scheduler" \
+run_bad "extender with preemptVerb" "extenders[0].preemptVerb: preemption through extenders is not supported by kube-scheduler-cpp" \
   --config "$extenders_file" --bind-address 127.0.0.1 --secure-port 0
 
 # --- configuration files -------------------------------------------------------------------------

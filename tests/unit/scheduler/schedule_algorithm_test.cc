@@ -18,6 +18,7 @@
 #include "framework/parallelizer.h"
 #include "framework/snapshot.h"
 #include "queue_test_support.h"
+#include "schedule_algorithm_support.h"
 #include "scheduling_loop_fakes.h"
 
 namespace ksched::scheduler {
@@ -33,36 +34,9 @@ using testing::ProfileBuilder;
 using NodeNames = std::set<std::string, std::less<>>;
 using FakeFilterFn = testing::FakeFilter::Fn;
 
-// What every runtime borrows.
-struct Services {
-  framework::Parallelizer parallelizer{4};
-  testing::FakeClusterApi cluster_api;
-  testing::FakeEventRecorder recorder;
-
-  framework::FrameworkServices Get() {
-    framework::FrameworkServices services;
-    services.parallelizer = &parallelizer;
-    services.cluster_api = &cluster_api;
-    services.event_recorder = &recorder;
-    return services;
-  }
-};
-
-// A snapshot of nodes named <prefix>1 .. <prefix>n (or 0 .. n-1 with prefix "").
-std::unique_ptr<framework::Snapshot> SnapshotOf(int n, std::string_view prefix = "node") {
-  std::vector<std::shared_ptr<const api::Node>> nodes;
-  for (int i = 0; i < n; ++i) {
-    nodes.push_back(testing::MakeNode(Numbered(prefix, prefix.empty() ? i : i + 1)));
-  }
-  return framework::Snapshot::FromObjects(nodes, {});
-}
-
-ScheduleOutcome Schedule(ScheduleAlgorithm& algorithm, framework::Framework& framework,
-                         const framework::Snapshot& snapshot, const api::Pod& pod) {
-  framework.SetSnapshot(&snapshot);
-  framework::CycleState state;
-  return algorithm.SchedulePod(framework, state, pod, snapshot);
-}
+using Services = testing::AlgorithmServices;
+using testing::Schedule;
+using testing::SnapshotOf;
 
 Status TrueFilter(const api::Pod&, const NodeInfo&) { return Status(); }
 std::int64_t EqualScore(const api::Pod&, const NodeInfo&) { return 1; }

@@ -1,0 +1,343 @@
+#include "scheduler/http_extender.h"
+
+#include <cctype>
+#include <fstream>
+#include <future>
+#include <sstream>
+
+#include "absl/container/flat_hash_map.h"
+#include "api/json_writer.h"
+#include "client/http_transport.h"
+#include "rapidjson/document.h"
+
+namespace ksched::scheduler {
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, std::string_view field) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(std::string(field) + ": cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string TrimTrailingSlashes(std::string text) {
+  while (!text.empty() && text.back() == '/') text.pop_back();
+  return text;
+}
+
+bool EqualFold(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+// Go's encoding/json field lookup: the exact key, else the first key equal but for case.
+const rapidjson::Value* Field(const rapidjson::Value& object, std::string_view key) {
+  const rapidjson::Value* folded = nullptr;
+  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
+    const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+    if (name == key) return &it->value;
+    if (folded == nullptr && EqualFold(name, key)) folded = &it->value;
+  }
+  return folded;
+}
+
+std::string JsonKind(const rapidjson::Value& value) {
+  if (value.IsString()) return "string";
+  if (value.IsNumber()) return "number";
+  if (value.IsBool()) return "bool";
+  if (value.IsArray()) return "array";
+  if (value.IsObject()) return "object";
+  return "null";
+}
+
+absl::Status CannotUnmarshal(const rapidjson::Value& value, std::string_view field, std::string_view type) {
+  return absl::InvalidArgumentError("json: cannot unmarshal " + JsonKind(value) + " into Go struct field " +
+                                    std::string(field) + " of type " + std::string(type));
+}
+
+// The answer's first JSON value (json.Decoder.Decode reads one value; what follows is ignored).
+absl::StatusOr<rapidjson::Document> Decode(const std::string& body) {
+  rapidjson::Document document;
+  document.Parse<rapidjson::kParseStopWhenDoneFlag>(body.data(), body.size());
+  if (document.HasParseError()) {
+    if (body.find_first_not_of(" \t\r\n") == std::string::npos) return absl::InvalidArgumentError("EOF");
+    return absl::InvalidArgumentError("invalid character in the extender's answer (offset " +
+                                      std::to_string(document.GetErrorOffset()) + ")");
+  }
+  return document;
+}
+
+// A map[string]string field (null or absent: empty).
+absl::Status ReadFailedNodes(const rapidjson::Value& result, std::string_view key,
+                             std::vector<std::pair<std::string, std::string>>& out) {
+  const rapidjson::Value* value = Field(result, key);
+  if (value == nullptr || value->IsNull()) return absl::OkStatus();
+  if (!value->IsObject()) return CannotUnmarshal(*value, "ExtenderFilterResult." + std::string(key), "v1.FailedNodesMap");
+  for (auto it = value->MemberBegin(); it != value->MemberEnd(); ++it) {
+    if (!it->value.IsString()) {
+      return CannotUnmarshal(it->value, "ExtenderFilterResult." + std::string(key), "string");
+    }
+    out.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()),
+                     std::string(it->value.GetString(), it->value.GetStringLength()));
+  }
+  return absl::OkStatus();
+}
+
+// The "Error" string of a result, "" when absent or null.
+absl::StatusOr<std::string> ReadError(const rapidjson::Value& result, std::string_view type) {
+  const rapidjson::Value* error = Field(result, "Error");
+  if (error == nullptr || error->IsNull()) return std::string();
+  if (!error->IsString()) return CannotUnmarshal(*error, std::string(type) + ".Error", "string");
+  return std::string(error->GetString(), error->GetStringLength());
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<HttpExtender>> HttpExtender::Create(const config::Extender& config,
+                                                                     ExtenderObjects& objects) {
+  client::RestConfig rest;
+  rest.server = TrimTrailingSlashes(config.url_prefix);
+  rest.source = "extender " + config.url_prefix;
+  if (config.tls_config.has_value()) {
+    const config::ExtenderTLSConfig& tls = *config.tls_config;
+    rest.tls.insecure_skip_verify = tls.insecure;
+    rest.tls.server_name = tls.server_name;
+    if (!tls.ca_data.empty()) {
+      rest.tls.ca_pem = tls.ca_data;
+      rest.tls.ca_source = "tlsConfig.caData";
+    } else if (!tls.ca_file.empty()) {
+      absl::StatusOr<std::string> pem = ReadFile(tls.ca_file, "tlsConfig.caFile");
+      if (!pem.ok()) return pem.status();
+      rest.tls.ca_pem = *pem;
+      rest.tls.ca_source = tls.ca_file;
+    }
+    if (!tls.cert_data.empty() || !tls.cert_file.empty()) {
+      absl::StatusOr<std::string> cert =
+          tls.cert_data.empty() ? ReadFile(tls.cert_file, "tlsConfig.certFile") : absl::StatusOr<std::string>(tls.cert_data);
+      if (!cert.ok()) return cert.status();
+      absl::StatusOr<std::string> key =
+          tls.key_data.empty() ? ReadFile(tls.key_file, "tlsConfig.keyFile") : absl::StatusOr<std::string>(tls.key_data);
+      if (!key.ok()) return key.status();
+      rest.tls.client_cert_pem = *cert;
+      rest.tls.client_key_pem = *key;
+      rest.tls.client_cert_source = tls.cert_data.empty() ? tls.cert_file : "tlsConfig.certData";
+    }
+  }
+  // upstream makeTransport: HTTPS without a CA does not verify the extender's certificate.
+  if (config.enable_https && rest.tls.ca_pem.empty()) rest.tls.insecure_skip_verify = true;
+  const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(config.http_timeout);
+  client::TransportOptions options;
+  if (timeout.count() > 0) {
+    options.connect_timeout = timeout;
+    options.request_timeout = timeout;
+  }
+  options.max_connections = 16;
+  options.max_idle_connections = 4;
+  absl::StatusOr<std::unique_ptr<client::HttpTransport>> transport = client::HttpTransport::Create(rest, options);
+  if (!transport.ok()) {
+    return absl::InvalidArgumentError("extender " + config.url_prefix + ": " + std::string(transport.status().message()));
+  }
+  return std::make_unique<HttpExtender>(config, std::unique_ptr<client::Transport>(std::move(*transport)), objects);
+}
+
+HttpExtender::HttpExtender(const config::Extender& config, std::unique_ptr<client::Transport> transport,
+                           ExtenderObjects& objects)
+    : url_prefix_(config.url_prefix),
+      filter_verb_(config.filter_verb),
+      prioritize_verb_(config.prioritize_verb),
+      bind_verb_(config.bind_verb),
+      weight_(config.weight),
+      node_cache_capable_(config.node_cache_capable),
+      ignorable_(config.ignorable),
+      transport_(std::move(transport)),
+      objects_(objects) {
+  for (const config::ExtenderManagedResource& resource : config.managed_resources) {
+    managed_resources_.push_back(resource.name);
+  }
+  const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(config.http_timeout);
+  if (timeout.count() > 0) timeout_ = timeout;
+}
+
+bool HttpExtender::IsInterested(const api::Pod& pod) const { return PodUsesManagedResource(pod, managed_resources_); }
+
+absl::StatusOr<std::string> HttpExtender::Args(const api::Pod& pod,
+                                               const std::vector<const framework::NodeInfo*>& nodes) {
+  absl::StatusOr<std::string> pod_json = objects_.PodJson(pod);
+  if (!pod_json.ok()) return pod_json.status();
+  std::vector<std::string_view> names;
+  names.reserve(nodes.size());
+  for (const framework::NodeInfo* node : nodes) names.push_back(node->name());
+  rapidjson::StringBuffer buffer;
+  api::json::JsonWriter writer(buffer);
+  writer.StartObject();
+  api::json::String(writer, "Pod");
+  writer.RawValue(pod_json->data(), pod_json->size(), rapidjson::kObjectType);
+  api::json::String(writer, "Nodes");
+  if (node_cache_capable_) {
+    writer.Null();
+  } else {
+    absl::StatusOr<std::vector<std::string>> items = objects_.NodesJson(names);
+    if (!items.ok()) return items.status();
+    writer.StartObject();
+    api::json::String(writer, "metadata");
+    writer.StartObject();
+    writer.EndObject();
+    api::json::String(writer, "items");
+    writer.StartArray();
+    for (const std::string& item : *items) writer.RawValue(item.data(), item.size(), rapidjson::kObjectType);
+    writer.EndArray();
+    writer.EndObject();
+  }
+  api::json::String(writer, "NodeNames");
+  if (node_cache_capable_) {
+    writer.StartArray();
+    for (std::string_view name : names) api::json::String(writer, name);
+    writer.EndArray();
+  } else {
+    writer.Null();
+  }
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+absl::StatusOr<std::string> HttpExtender::Send(const std::string& verb, std::string body) {
+  const std::string url = TrimTrailingSlashes(url_prefix_) + "/" + verb;
+  client::HttpRequest request;
+  request.method = client::HttpMethod::kPost;
+  request.target = "/" + verb;
+  request.body = std::move(body);
+  request.content_type = "application/json";
+  request.timeout = timeout_;
+  std::promise<absl::StatusOr<client::HttpResponse>> promise;
+  std::future<absl::StatusOr<client::HttpResponse>> future = promise.get_future();
+  transport_->Send(std::move(request), [&promise](absl::StatusOr<client::HttpResponse> response) {
+    promise.set_value(std::move(response));
+  });
+  absl::StatusOr<client::HttpResponse> response = future.get();
+  if (!response.ok()) {
+    return absl::Status(response.status().code(),
+                        "Post \"" + url + "\": " + std::string(response.status().message()));
+  }
+  if (response->status != 200) {
+    return absl::UnavailableError("failed " + verb + " with extender at URL " + url + ", code " +
+                                  std::to_string(response->status));
+  }
+  return std::move(response->body);
+}
+
+absl::StatusOr<ExtenderFilterResult> HttpExtender::Filter(const api::Pod& pod,
+                                                          const std::vector<const framework::NodeInfo*>& nodes) {
+  ExtenderFilterResult out;
+  if (filter_verb_.empty()) {
+    out.feasible = nodes;
+    return out;
+  }
+  absl::StatusOr<std::string> args = Args(pod, nodes);
+  if (!args.ok()) return args.status();
+  absl::StatusOr<std::string> body = Send(filter_verb_, *std::move(args));
+  if (!body.ok()) return body.status();
+  absl::StatusOr<rapidjson::Document> result = Decode(*body);
+  if (!result.ok()) return result.status();
+  if (!result->IsObject()) {
+    if (result->IsNull()) return out;  // Go decodes null into the zero result: no node kept
+    return CannotUnmarshal(*result, "ExtenderFilterResult", "v1.ExtenderFilterResult");
+  }
+  absl::StatusOr<std::string> error = ReadError(*result, "ExtenderFilterResult");
+  if (!error.ok()) return error.status();
+  if (absl::Status read = ReadFailedNodes(*result, "FailedNodes", out.failed); !read.ok()) return read;
+  if (absl::Status read = ReadFailedNodes(*result, "FailedAndUnresolvableNodes", out.failed_unresolvable); !read.ok()) {
+    return read;
+  }
+  if (!error->empty()) return absl::UnknownError(*error);
+
+  absl::flat_hash_map<std::string_view, const framework::NodeInfo*> given;
+  for (const framework::NodeInfo* node : nodes) given.emplace(node->name(), node);
+  auto keep = [&](std::string_view name) -> absl::Status {
+    auto it = given.find(name);
+    if (it == given.end()) {
+      return absl::InvalidArgumentError("extender \"" + url_prefix_ + "\" claims a filtered node \"" +
+                                        std::string(name) + "\" which is not found in the input node list");
+    }
+    out.feasible.push_back(it->second);
+    return absl::OkStatus();
+  };
+  const rapidjson::Value* names = Field(*result, "NodeNames");
+  const rapidjson::Value* list = Field(*result, "Nodes");
+  if (node_cache_capable_ && names != nullptr && !names->IsNull()) {
+    if (!names->IsArray()) return CannotUnmarshal(*names, "ExtenderFilterResult.NodeNames", "[]string");
+    for (const rapidjson::Value& name : names->GetArray()) {
+      if (!name.IsString()) return CannotUnmarshal(name, "ExtenderFilterResult.NodeNames", "string");
+      if (absl::Status kept = keep(std::string_view(name.GetString(), name.GetStringLength())); !kept.ok()) return kept;
+    }
+  } else if (list != nullptr && !list->IsNull()) {
+    if (!list->IsObject()) return CannotUnmarshal(*list, "ExtenderFilterResult.Nodes", "v1.NodeList");
+    const rapidjson::Value* items = Field(*list, "items");
+    if (items != nullptr && !items->IsNull()) {
+      if (!items->IsArray()) return CannotUnmarshal(*items, "ExtenderFilterResult.Nodes.items", "[]v1.Node");
+      for (const rapidjson::Value& item : items->GetArray()) {
+        const rapidjson::Value* metadata = item.IsObject() ? Field(item, "metadata") : nullptr;
+        const rapidjson::Value* name = metadata != nullptr && metadata->IsObject() ? Field(*metadata, "name") : nullptr;
+        std::string_view node_name;
+        if (name != nullptr && name->IsString()) node_name = std::string_view(name->GetString(), name->GetStringLength());
+        if (absl::Status kept = keep(node_name); !kept.ok()) return kept;
+      }
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<ExtenderHostScore>> HttpExtender::Prioritize(
+    const api::Pod& pod, const std::vector<const framework::NodeInfo*>& nodes) {
+  std::vector<ExtenderHostScore> scores;
+  if (prioritize_verb_.empty()) return scores;  // upstream: zero for every node, weight 0
+  absl::StatusOr<std::string> args = Args(pod, nodes);
+  if (!args.ok()) return args.status();
+  absl::StatusOr<std::string> body = Send(prioritize_verb_, *std::move(args));
+  if (!body.ok()) return body.status();
+  absl::StatusOr<rapidjson::Document> result = Decode(*body);
+  if (!result.ok()) return result.status();
+  if (result->IsNull()) return scores;
+  if (!result->IsArray()) return CannotUnmarshal(*result, "HostPriorityList", "v1.HostPriorityList");
+  for (const rapidjson::Value& entry : result->GetArray()) {
+    if (!entry.IsObject()) return CannotUnmarshal(entry, "HostPriorityList", "v1.HostPriority");
+    ExtenderHostScore score;
+    if (const rapidjson::Value* host = Field(entry, "Host"); host != nullptr && !host->IsNull()) {
+      if (!host->IsString()) return CannotUnmarshal(*host, "HostPriority.Host", "string");
+      score.host.assign(host->GetString(), host->GetStringLength());
+    }
+    if (const rapidjson::Value* value = Field(entry, "Score"); value != nullptr && !value->IsNull()) {
+      if (!value->IsInt64()) return CannotUnmarshal(*value, "HostPriority.Score", "int64");
+      score.score = value->GetInt64();
+    }
+    scores.push_back(std::move(score));
+  }
+  return scores;
+}
+
+absl::Status HttpExtender::Bind(const api::Pod& pod, const std::string& node_name) {
+  if (bind_verb_.empty()) return absl::FailedPreconditionError("unexpected empty bindVerb in extender");
+  rapidjson::StringBuffer buffer;
+  api::json::JsonWriter writer(buffer);
+  writer.StartObject();
+  api::json::Field(writer, "PodName", pod.metadata.name);
+  api::json::Field(writer, "PodNamespace", pod.metadata.namespace_);
+  api::json::Field(writer, "PodUID", pod.metadata.uid);
+  api::json::Field(writer, "Node", node_name);
+  writer.EndObject();
+  absl::StatusOr<std::string> body = Send(bind_verb_, std::string(buffer.GetString(), buffer.GetSize()));
+  if (!body.ok()) return body.status();
+  absl::StatusOr<rapidjson::Document> result = Decode(*body);
+  if (!result.ok()) return result.status();
+  if (result->IsNull()) return absl::OkStatus();
+  if (!result->IsObject()) return CannotUnmarshal(*result, "ExtenderBindingResult", "v1.ExtenderBindingResult");
+  absl::StatusOr<std::string> error = ReadError(*result, "ExtenderBindingResult");
+  if (!error.ok()) return error.status();
+  if (!error->empty()) return absl::UnknownError(*error);
+  return absl::OkStatus();
+}
+
+}  // namespace ksched::scheduler

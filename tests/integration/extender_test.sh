@@ -1,0 +1,332 @@
+#!/usr/bin/env bash
+# Integration: KubeSchedulerConfiguration `extenders` (HTTP scheduler extenders), kube-scheduler-cpp
+# side by side with the upstream kube-scheduler v1.34.4 on the real control plane. One fake extender
+# (tests/integration/fake_extender.py) listens on 127.0.0.1 and serves each scheduler its own
+# extender instances by URL prefix (ours-a, upstream-a, ...), deciding by node labels and logging
+# every call (tests count the calls there). Six fake nodes:
+#   ext-fav-0    ext.test/favourite=true       (example.com/ext=4, example.com/strict=4)
+#   ext-plain-0, ext-plain-1                    (example.com/ext=4)
+#   ext-rej-0    ext.test/reject=true           filter: failedNodes "rejected by fake extender"
+#   ext-unres-0  ext.test/unresolvable=true     filter: failedAndUnresolvableNodes
+#                                               "unresolvable for fake extender"
+#   ext-nnrej-0  ext.test/reject-nodenames=true filter, when called with node NAMES only:
+#                                               failedNodes "rejected by fake extender (nodenames)"
+# Phase 1, each scheduler with four extenders, in this order:
+#   a  filter + prioritize, nodeCacheCapable false, weight 5 (favourite 10, others 0; answers with
+#      lower-camel keys)
+#   b  filter, nodeCacheCapable true (answers with Go's field names, as a Go extender does)
+#   c  bind, managedResources [example.com/ext]: binds (annotating ext.test/bound-by=PREFIX) only
+#      the pods requesting example.com/ext
+#   d  filter + prioritize, ignorable, answering HTTP 500 to everything
+# and checks, for each scheduler (WHO = ours, upstream):
+#   - plain pods land on ext-fav-0 (the extender's prioritize wins); the broken ignorable d was
+#     called (HTTP 500) and did not prevent it;
+#   - a's filter calls carry `Nodes` (6 nodes), b's `NodeNames` (the 4 a passed); a's prioritize
+#     the 3 nodes both passed; ours' calls (verbs, argument kind, node counts, JSON keys) equal
+#     upstream's for every pod;
+#   - a pod pinned (node affinity) to ext-rej-0, ext-unres-0, ext-nnrej-0 is unschedulable, its
+#     PodScheduled message names the extenders' reasons and equals upstream's byte for byte;
+#   - the pod requesting example.com/ext is bound by extender c (its bind call logged, the Binding's
+#     annotation on the pod, the Normal Scheduled event); no bind call for any other pod.
+# Phase 2, both schedulers restarted with two NON-ignorable extenders answering HTTP 500:
+#   e  filter, managedResources [example.com/strict]; f  bind, managedResources [example.com/ext]
+#   - a pod requesting example.com/strict is never bound, PodScheduled False, and both messages
+#     contain "failed filter with extender" if upstream's does (printed with `note`); likewise the
+#     pod requesting example.com/ext with "failed bind with extender"; both are retried;
+#   - a pod requesting neither is bound (extenders not interested are skipped);
+#   - same reasons as upstream's (SchedulerError), and ours' extender calls equal upstream's.
+# A scheduler that exits at startup (e.g. rejecting `extenders`) fails the test at once, with its log.
+# KSCHED_EXTENDER_TEST_ONLY=upstream (or =ours) runs one scheduler alone, skipping the other's
+# checks and the comparisons (used to validate the test against upstream alone). Every address is
+# 127.0.0.1; every process started here is stopped by PID on exit.
+. "$(dirname "$0")/lib.sh"
+only=${KSCHED_EXTENDER_TEST_ONLY:-}
+case "$only" in
+  "") whos="ours upstream" ;;
+  ours|upstream) whos=$only ;;
+  *) echo "KSCHED_EXTENDER_TEST_ONLY must be empty, ours or upstream (got $only)" >&2; exit 2 ;;
+esac
+runs() { [[ " $whos " == *" $1 "* ]]; }
+both_run() { [ -z "$only" ]; }
+runs ours && find_ours
+fake_extender="$repo/tests/integration/fake_extender.py"
+export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+
+start_controlplane
+note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL${only:+ (only $only runs)}"
+upstream="$KSCHED_CP_BIN/kube-scheduler"
+work="$cp_dir/extender"
+mkdir -p "$work"
+calls_log="$work/calls.jsonl"
+: >"$calls_log"
+
+extender_pid="" ours_pid="" upstream_pid=""
+cleanup() {
+  local p
+  for p in $ours_pid $upstream_pid $extender_pid; do kill "$p" 2>/dev/null || true; done
+  for p in $ours_pid $upstream_pid $extender_pid; do wait "$p" 2>/dev/null || true; done
+  stop_controlplane
+}
+trap cleanup EXIT
+
+# --- the fake extender --------------------------------------------------------------------------------
+python3 "$fake_extender" serve --env "$cp_dir/env" --log "$calls_log" --port 0 --port-file "$work/port" \
+  --broken ours-d --broken upstream-d --broken ours-e --broken upstream-e --broken ours-f --broken upstream-f \
+  --go-keys ours-b --go-keys upstream-b >"$cp_dir/logs/fake-extender.log" 2>&1 &
+extender_pid=$!
+check "the fake extender listens on 127.0.0.1" wait_for 20 test -s "$work/port"
+url="http://127.0.0.1:$(cat "$work/port")"
+note "fake extender at $url"
+
+# --- nodes ----------------------------------------------------------------------------------------------
+mknodes() { python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --cpu 8 --memory 32Gi "$@" >/dev/null; }
+mknodes --prefix ext-fav --resource example.com/ext=4 --resource example.com/strict=4 --label ext.test/favourite=true
+mknodes --prefix ext-plain --count 2 --resource example.com/ext=4
+mknodes --prefix ext-rej --label ext.test/reject=true
+mknodes --prefix ext-unres --label ext.test/unresolvable=true
+mknodes --prefix ext-nnrej --label ext.test/reject-nodenames=true
+check_eq "6 fake nodes" 6 "$(kubectl_admin get nodes --no-headers | wc -l)"
+
+# --- helpers ------------------------------------------------------------------------------------------
+sched_of() { [ "$1" = ours ] && echo default-scheduler || echo upstream-scheduler; }
+write_config() {  # write_config WHO PHASE FILE
+  local who=$1 phase=$2
+  {
+    cat <<EOF
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection:
+  kubeconfig: $KUBECONFIG_SCHEDULER
+leaderElection:
+  leaderElect: false
+profiles:
+- schedulerName: $(sched_of "$who")
+extenders:
+EOF
+    if [ "$phase" = 1 ]; then
+      cat <<EOF
+- urlPrefix: $url/$who-a
+  filterVerb: filter
+  prioritizeVerb: prioritize
+  weight: 5
+  nodeCacheCapable: false
+- urlPrefix: $url/$who-b
+  filterVerb: filter
+  nodeCacheCapable: true
+  httpTimeout: 10s
+- urlPrefix: $url/$who-c
+  bindVerb: bind
+  managedResources:
+  - name: example.com/ext
+- urlPrefix: $url/$who-d
+  filterVerb: filter
+  prioritizeVerb: prioritize
+  weight: 1
+  ignorable: true
+EOF
+    else
+      cat <<EOF
+- urlPrefix: $url/$who-e
+  filterVerb: filter
+  managedResources:
+  - name: example.com/strict
+- urlPrefix: $url/$who-f
+  bindVerb: bind
+  managedResources:
+  - name: example.com/ext
+EOF
+    fi
+  } >"$3"
+}
+start_scheduler() {  # start_scheduler WHO PHASE: writes its configuration, starts it, sets WHO_pid
+  local who=$1 phase=$2 config="$work/$1-phase$2.yaml" log="$cp_dir/logs/$1-phase$2.log"
+  write_config "$who" "$phase" "$config"
+  if [ "$who" = ours ]; then
+    "$ours" --config "$config" --bind-address=127.0.0.1 --secure-port=0 --v=2 >"$log" 2>&1 &
+    ours_pid=$!
+  else
+    "$upstream" --config "$config" --bind-address=127.0.0.1 --secure-port=0 --v=2 >"$log" 2>&1 &
+    upstream_pid=$!
+  fi
+}
+stop_scheduler() {  # stop_scheduler WHO: SIGTERM, returns its exit status
+  local pid rc=0
+  if [ "$1" = ours ]; then pid=$ours_pid; ours_pid=""; else pid=$upstream_pid; upstream_pid=""; fi
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" || rc=$?
+  return "$rc"
+}
+pid_of() { if [ "$1" = ours ]; then echo "$ours_pid"; else echo "$upstream_pid"; fi; }
+pod() {  # pod WHO NAME [extra spec json] [extended resources json, e.g. "example.com/ext":"1"]
+  local extra=${3:-} ext=${4:-}
+  kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"$1-$2","namespace":"default","labels":{"ext-test":"yes"}},
+ "spec":{"schedulerName":"$(sched_of "$1")","terminationGracePeriodSeconds":0$extra,
+  "containers":[{"name":"c","image":"registry.k8s.io/pause:3.10",
+   "resources":{"requests":{"cpu":"100m","memory":"100Mi"${ext:+,$ext}},"limits":{$ext}}}]}}
+EOF
+}
+node_of() { kubectl_admin get pod "$1" -o jsonpath='{.spec.nodeName}'; }
+bound() { [ -n "$(node_of "$1")" ]; }
+condition() {  # condition POD FIELD: the PodScheduled condition's status, reason or message
+  kubectl_admin get pod "$1" -o jsonpath="{.status.conditions[?(@.type==\"PodScheduled\")].$2}"
+}
+has_condition() { [ -n "$(condition "$1" reason)" ]; }
+message_has() { condition "$1" message | grep -qF -- "$2"; }
+calls() {  # calls WHO [--prefix/--verb/--pod ...]: the extender calls of WHO's instances, WHO- stripped
+  local who=$1; shift
+  python3 "$fake_extender" calls "$calls_log" --strip "$who-" "$@"
+}
+call_set() {  # call_set WHO POD: WHO's calls for default/WHO-POD, one line per distinct call, sorted
+  calls "$1" --pod "default/$1-$2" | sort -u
+}
+call_count() {  # call_count WHO PREFIX-LETTER VERB [POD]
+  local pod_args=()
+  [ -n "${4:-}" ] && pod_args=(--pod "default/$1-$4")
+  calls "$1" --prefix "$1-$2" --verb "$3" "${pod_args[@]}" | grep -c . || true
+}
+called_twice() { [ "$(call_count "$@")" -ge 2 ]; }
+first_call() {  # first_call WHO PREFIX-LETTER VERB POD: "letter verb args count status" of the first one
+  calls "$1" --prefix "$1-$2" --verb "$3" --pod "default/$1-$4" | awk -F'\t' 'NR == 1 {print $1, $2, $4, $5, $6}'
+}
+scheduled_event() {  # scheduled_event POD: type reason action note reportingController
+  kubectl_admin get events.events.k8s.io --field-selector "regarding.name=$1,reason=Scheduled" \
+    -o jsonpath='{.items[0].type} {.items[0].reason} {.items[0].action} {.items[0].note} {.items[0].reportingController}'
+}
+has_scheduled_event() { [ -n "$(scheduled_event "$1" | tr -d ' ')" ]; }
+scheduler_log_tail() {  # scheduler_log_tail WHO PHASE
+  [ -f "$cp_dir/logs/$1-phase$2.log" ] || return 0
+  echo "--- $1-phase$2.log (tail)"; tail -n 15 "$cp_dir/logs/$1-phase$2.log" || true
+}
+bound_or_exited() { bound "$2" || ! running "$(pid_of "$1")"; }
+require_running() {  # require_running WHO PHASE POD: until POD is bound or WHO exited; stop the test if it exited
+  wait_for 60 bound_or_exited "$1" "$1-$3" || true
+  running "$(pid_of "$1")" && return 0
+  check "$1 runs with the phase-$2 extender configuration" false
+  scheduler_log_tail "$1" "$2"
+  finish || exit 1
+}
+
+# --- phase 1: filter + prioritize, node-cache filter, binder, broken ignorable ----------------------------
+for who in $whos; do start_scheduler "$who" 1; done
+pinned=',"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["ext-rej-0","ext-unres-0","ext-nnrej-0"]}]}]}}}'
+for who in $whos; do
+  pod "$who" plain-0
+  pod "$who" plain-1
+  pod "$who" pinned "$pinned"
+  pod "$who" ext '' '"example.com/ext":"1"'
+done
+for who in $whos; do require_running "$who" 1 plain-0; done
+for who in $whos; do
+  for p in plain-0 plain-1; do
+    check "$who binds $p" wait_for 60 bound "$who-$p"
+    check_eq "$who puts $p on ext-fav-0 (the extender's prioritize wins)" ext-fav-0 "$(node_of "$who-$p")"
+  done
+  # Extender a (filter, Nodes): all 6 nodes; b (filter, NodeNames): the 4 that a passed; d (broken,
+  # ignorable): the 3 that b passed, answered 500; a's prioritize: those 3 nodes.
+  check_eq "$who: a's filter call for plain-0 carries Nodes (6 nodes)" "a filter nodes 6 200" "$(first_call "$who" a filter plain-0)"
+  check_eq "$who: b's filter call for plain-0 carries NodeNames (the 4 nodes a passed)" "b filter nodenames 4 200" "$(first_call "$who" b filter plain-0)"
+  check_eq "$who: the broken ignorable d was called for plain-0 (HTTP 500) and skipped" "d filter nodes 3 500" "$(first_call "$who" d filter plain-0)"
+  check_eq "$who: a's prioritize call for plain-0 carries the 3 remaining nodes" "a prioritize nodes 3 200" "$(first_call "$who" a prioritize plain-0)"
+  check_eq "$who: the binder c is not called for the plain pods" 0 \
+    "$(calls "$who" --prefix "$who-c" | awk -F'\t' -v p="default/ext" '$3 != p' | grep -c . || true)"
+  # The example.com/ext pod: bound by extender c.
+  check "$who binds the example.com/ext pod" wait_for 60 bound "$who-ext"
+  check_eq "$who puts the example.com/ext pod on ext-fav-0" ext-fav-0 "$(node_of "$who-ext")"
+  check_eq "$who: the binder c was called once for it, answered 200" "c bind 200" \
+    "$(calls "$who" --prefix "$who-c" --verb bind --pod "default/$who-ext" | awk -F'\t' '{print $1, $2, $6}')"
+  check_eq "$who: the pod carries the extender's Binding annotation" "$who-c" \
+    "$(kubectl_admin get pod "$who-ext" -o jsonpath='{.metadata.annotations.ext\.test/bound-by}')"
+  check_eq "$who: the Scheduled event of the extender-bound pod" \
+    "Normal Scheduled Binding Successfully assigned default/$who-ext to ext-fav-0 $(sched_of "$who")" \
+    "$(wait_for 10 has_scheduled_event "$who-ext" || true; scheduled_event "$who-ext")"
+  # The pinned pod: every candidate is rejected by a or b.
+  check "$who reports the pinned pod as unschedulable" wait_for 60 has_condition "$who-pinned"
+  check_eq "$who: pinned: PodScheduled False, Unschedulable" "False Unschedulable" \
+    "$(condition "$who-pinned" status) $(condition "$who-pinned" reason)"
+  check_eq "$who: pinned: not bound" "" "$(node_of "$who-pinned")"
+  for reason in "1 rejected by fake extender," "1 unresolvable for fake extender" "1 rejected by fake extender (nodenames)"; do
+    check "$who: pinned: the message counts '$reason'" message_has "$who-pinned" "$reason"
+  done
+  note "$who pinned: $(condition "$who-pinned" message)"
+  check_eq "$who: pinned: b was called with the one node a passed (ext-nnrej-0)" "b filter nodenames 1 200" "$(first_call "$who" b filter pinned)"
+done
+if both_run; then
+  check_eq "pinned: same reason as upstream" "$(condition upstream-pinned reason)" "$(condition ours-pinned reason)"
+  check_eq "pinned: same message as upstream, byte for byte" "$(condition upstream-pinned message)" "$(condition ours-pinned message)"
+  for p in plain-0 plain-1 pinned ext; do
+    check_eq "$p: ours' extender calls (verb, args, node count, status, JSON keys) equal upstream's" \
+      "$(call_set upstream "$p")" "$(call_set ours "$p")"
+  done
+fi
+for who in $whos; do
+  for p in plain-0 ext; do note "$who calls for $p: $(call_set "$who" "$p" | tr '\t' ' ' | paste -sd';' | sed 's/;/; /g')"; done
+done
+for who in $whos; do
+  if [ "$who" = ours ]; then
+    rc=0; stop_scheduler ours || rc=$?
+    check_eq "SIGTERM stops kube-scheduler-cpp (phase 1) with exit status 0" 0 "$rc"
+  else
+    stop_scheduler upstream || true
+  fi
+done
+kubectl_admin delete pod -l ext-test=yes --field-selector spec.nodeName= --wait=false >/dev/null 2>&1 || true
+
+# --- phase 2: non-ignorable extenders answering 500 ------------------------------------------------------
+for who in $whos; do start_scheduler "$who" 2; done
+for who in $whos; do
+  pod "$who" strict '' '"example.com/strict":"1"'
+  pod "$who" bindfail '' '"example.com/ext":"1"'
+  pod "$who" free
+done
+for who in $whos; do require_running "$who" 2 free; done
+for who in $whos; do
+  check "$who binds the pod no extender is interested in" wait_for 60 bound "$who-free"
+  check "$who reports the example.com/strict pod as not scheduled" wait_for 60 has_condition "$who-strict"
+  check "$who reports the example.com/ext pod as not scheduled" wait_for 60 has_condition "$who-bindfail"
+  # Both are retried (backoff 1 s, 2 s): wait for a second call, then neither may have been bound.
+  check "$who calls the failing filter e again (retry)" wait_for 30 called_twice "$who" e filter strict
+  check "$who calls the failing binder f again (retry)" wait_for 30 called_twice "$who" f bind bindfail
+  for p in strict bindfail; do
+    check_eq "$who: $p is not bound" "" "$(node_of "$who-$p")"
+    check_eq "$who: $p: PodScheduled False" False "$(condition "$who-$p" status)"
+    note "$who $p: $(condition "$who-$p" reason): $(condition "$who-$p" message)"
+  done
+  check_eq "$who: e's filter call for strict carries Nodes (ext-fav-0 alone has example.com/strict)" "e filter nodes 1 500" "$(first_call "$who" e filter strict)"
+  check_eq "$who: f's bind call for bindfail" "f bind none 0 500" "$(first_call "$who" f bind bindfail)"
+  check_eq "$who: the binder f was not called for the strict pod (the filter failed first)" 0 "$(call_count "$who" f bind strict)"
+  check_eq "$who: the binder f was not called for the free pod" 0 "$(call_count "$who" f bind free)"
+  check_eq "$who: the filter e was not called for the example.com/ext pod (not interested)" 0 "$(call_count "$who" e filter bindfail)"
+done
+# What ours must show, from upstream's messages (when upstream ran) or Go's known wording.
+for p in strict:filter bindfail:bind; do
+  name=${p%%:*} verb=${p##*:}
+  want="failed $verb with extender"
+  if runs upstream; then
+    message_has upstream-"$name" "$want" || want=""
+    [ -n "$want" ] || note "upstream's $name message does not contain 'failed $verb with extender'"
+  fi
+  if [ -n "$want" ]; then
+    for who in $whos; do check "$who: $name: the message contains '$want'" message_has "$who-$name" "$want"; done
+  fi
+  if both_run; then
+    if [ "$(condition "ours-$name" message | sed 's#/ours-#/WHO-#')" = "$(condition "upstream-$name" message | sed 's#/upstream-#/WHO-#')" ]; then
+      note "$name: ours' message equals upstream's but for the URL prefix"
+    else
+      note "$name: ours' message differs from upstream's beyond the URL prefix"
+    fi
+    check_eq "$name: same reason as upstream" "$(condition "upstream-$name" reason)" "$(condition "ours-$name" reason)"
+    check_eq "$name: ours' extender calls (verb, args, node count, status, JSON keys) equal upstream's" \
+      "$(call_set upstream "$name")" "$(call_set ours "$name")"
+  fi
+done
+if runs ours; then
+  rc=0; stop_scheduler ours || rc=$?
+  check_eq "SIGTERM stops kube-scheduler-cpp (phase 2) with exit status 0" 0 "$rc"
+fi
+note "extender calls logged: $(grep -c . "$calls_log")"
+if [ "$failed" != 0 ]; then
+  for who in $whos; do scheduler_log_tail "$who" 1; scheduler_log_tail "$who" 2; done
+  echo "--- fake-extender.log (tail)"; tail -n 10 "$cp_dir/logs/fake-extender.log"
+fi
+finish

@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""A fake HTTP scheduler extender for extender_test.sh (standard library only, loopback only).
+
+  fake_extender.py serve --env RUN/env --log CALLS.jsonl [--port 0] [--port-file FILE]
+                         [--broken PREFIX]... [--go-keys PREFIX]...
+      Serve on 127.0.0.1:PORT (0: any free port, written to --port-file once listening) until
+      killed. Every URL is /PREFIX/VERB: each PREFIX is one extender "instance" (e.g. /ours-a/filter,
+      /upstream-a/filter), VERB one of filter, prioritize, bind (anything else: 404).
+  fake_extender.py calls CALLS.jsonl [--prefix P] [--verb V] [--pod NS/NAME] [--strip WHO-]
+      Print one tab-separated line per logged call: prefix verb pod args count status keys
+      (--strip removes WHO- from the start of prefix and pod names, so that ours' and upstream's
+      calls compare as text).
+
+Behaviour (deterministic, from node labels; the same for every prefix that is not broken):
+  filter      nodes labelled ext.test/reject=true       -> FailedNodes "rejected by fake extender"
+              nodes labelled ext.test/unresolvable=true -> FailedAndUnresolvableNodes
+                                                           "unresolvable for fake extender"
+              nodes labelled ext.test/reject-nodenames=true, only when the request carries node
+              NAMES (a nodeCacheCapable extender) -> FailedNodes
+                                                           "rejected by fake extender (nodenames)"
+              every other node passes, returned as a NodeList ("nodes": the node objects as
+              received) or as names ("nodeNames"), the way the request carried them.
+  prioritize  score 10 for nodes labelled ext.test/favourite=true, 0 otherwise
+              (a HostPriorityList [{"host": ..., "score": ...}]).
+  bind        POST a v1 Binding podNamespace/podName (uid podUID, target node) to the API server
+              of --env (https, admin client certificate, loopback only), annotated
+              ext.test/bound-by=PREFIX (the API server copies a Binding's annotations to the pod);
+              answers {} or {"error": "..."}.
+  A --broken PREFIX answers HTTP 500 to everything.
+When the request carries only node names (nodeCacheCapable), the labels come from the API server
+(GET /api/v1/nodes, once per request). The nodes of extender_test.sh are also NAMED after their
+labels (ext-fav-*, ext-rej-*, ext-unres-*, ext-nnrej-*, ext-plain-*), only to make logs readable:
+the labels decide.
+
+Requests are read case-insensitively, as Go's encoding/json reads them (upstream sends "Pod",
+"Nodes", "NodeNames", "PodName", ... since the wire types have no json tags). Answers use
+lower-camel keys ("nodes", "failedNodes", "host", "score", "error") except for a --go-keys PREFIX,
+which answers with Go's field names ("Nodes", "NodeNames", "FailedNodes", "Host", "Score", "Error"),
+as an extender written in Go with the k8s.io/kube-scheduler/extender/v1 types does.
+
+Every request is logged as one JSON line: time, prefix, verb, pod ("namespace/name"), args
+("nodes", "nodenames", "both" or "none": which of Nodes / NodeNames was non-null), count (number
+of nodes in the request), keys (the request's top-level keys with a non-null value, as sent),
+status (the HTTP status answered), and the verb's outcome (passed, failed, unresolvable, scores,
+node, error).
+"""
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "controlplane"))
+import nodes  # noqa: E402  (the control plane's loopback-only API client)
+
+REJECT = "ext.test/reject"
+UNRESOLVABLE = "ext.test/unresolvable"
+REJECT_NODENAMES = "ext.test/reject-nodenames"
+FAVOURITE = "ext.test/favourite"
+BOUND_BY = "ext.test/bound-by"
+MSG_REJECT = "rejected by fake extender"
+MSG_UNRESOLVABLE = "unresolvable for fake extender"
+MSG_REJECT_NODENAMES = "rejected by fake extender (nodenames)"
+
+
+def field(obj, name):
+    """obj[name] matched case-insensitively (Go's encoding/json prefers the exact key)."""
+    if not isinstance(obj, dict):
+        return None
+    if name in obj:
+        return obj[name]
+    low = name.lower()
+    for k, v in obj.items():
+        if k.lower() == low:
+            return v
+    return None
+
+
+def labels_of(node):
+    return (node.get("metadata") or {}).get("labels") or {}
+
+
+class Extender:
+    def __init__(self, api, log_path, broken, go_keys):
+        self.api = api
+        self.broken = set(broken)
+        self.go_keys = set(go_keys)
+        self.log_lock = threading.Lock()
+        self.log = open(log_path, "a", buffering=1)
+
+    def record(self, entry):
+        entry["time"] = round(time.time(), 3)
+        with self.log_lock:
+            self.log.write(json.dumps(entry, sort_keys=True) + "\n")
+            self.log.flush()
+
+    def key(self, prefix, lower, go):
+        return go if prefix in self.go_keys else lower
+
+    def node_labels_from_api(self):
+        status, body = self.api.request("GET", "/api/v1/nodes")
+        if status != 200:
+            raise RuntimeError("listing nodes: HTTP %d" % status)
+        return {n["metadata"]["name"]: labels_of(n) for n in body.get("items", [])}
+
+    def candidates(self, args):
+        """(kind, [(name, labels, node object or None)]) from ExtenderArgs."""
+        node_list = field(args, "Nodes")
+        names = field(args, "NodeNames")
+        if node_list is not None:
+            items = field(node_list, "Items") or []
+            return "nodes", [(n["metadata"]["name"], labels_of(n), n) for n in items]
+        if names is not None:
+            labels = self.node_labels_from_api()
+            return "nodenames", [(n, labels.get(n, {}), None) for n in names]
+        return "none", []
+
+    def filter(self, prefix, args, entry):
+        kind, cands = self.candidates(args)
+        passed, failed, unresolvable = [], {}, {}
+        for name, labels, _ in cands:
+            if labels.get(UNRESOLVABLE) == "true":
+                unresolvable[name] = MSG_UNRESOLVABLE
+            elif labels.get(REJECT) == "true":
+                failed[name] = MSG_REJECT
+            elif kind == "nodenames" and labels.get(REJECT_NODENAMES) == "true":
+                failed[name] = MSG_REJECT_NODENAMES
+            else:
+                passed.append(name)
+        entry.update(passed=passed, failed=failed, unresolvable=unresolvable)
+        k = lambda lower, go: self.key(prefix, lower, go)  # noqa: E731
+        result = {k("failedNodes", "FailedNodes"): failed,
+                  k("failedAndUnresolvableNodes", "FailedAndUnresolvableNodes"): unresolvable,
+                  k("error", "Error"): ""}
+        if kind == "nodenames":
+            result[k("nodeNames", "NodeNames")] = passed
+        else:
+            keep = set(passed)
+            result[k("nodes", "Nodes")] = {"kind": "NodeList", "apiVersion": "v1", "metadata": {},
+                                           "items": [n for name, _, n in cands if name in keep]}
+        return result
+
+    def prioritize(self, prefix, args, entry):
+        _, cands = self.candidates(args)
+        scores = [{self.key(prefix, "host", "Host"): name,
+                   self.key(prefix, "score", "Score"): 10 if labels.get(FAVOURITE) == "true" else 0}
+                  for name, labels, _ in cands]
+        entry["scores"] = {name: (10 if labels.get(FAVOURITE) == "true" else 0) for name, labels, _ in cands}
+        return scores
+
+    def bind(self, prefix, args, entry):
+        ns, name = field(args, "PodNamespace"), field(args, "PodName")
+        uid, node = field(args, "PodUID"), field(args, "Node")
+        entry.update(node=node, uid=uid)
+        binding = {"apiVersion": "v1", "kind": "Binding",
+                   "metadata": {"name": name, "namespace": ns, "uid": uid,
+                                "annotations": {BOUND_BY: prefix}},
+                   "target": {"apiVersion": "v1", "kind": "Node", "name": node}}
+        status, body = self.api.request("POST", "/api/v1/namespaces/%s/pods/%s/binding" % (ns, name), binding)
+        error = "" if status == 201 else "binding %s/%s to %s: HTTP %d: %s" % (
+            ns, name, node, status, body.get("message", body) if isinstance(body, dict) else body)
+        entry["error"] = error
+        return {self.key(prefix, "error", "Error"): error} if error else {}
+
+
+def pod_of(verb, args):
+    if verb == "bind":
+        return "%s/%s" % (field(args, "PodNamespace"), field(args, "PodName"))
+    meta = (field(args, "Pod") or {}).get("metadata") or {}
+    return "%s/%s" % (meta.get("namespace"), meta.get("name"))
+
+
+def make_handler(ext):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def read_body(self):
+            if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+                data = b""
+                while True:
+                    size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                    if size == 0:
+                        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                            pass
+                        return data
+                    data += self.rfile.read(size)
+                    self.rfile.readline()
+            return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+        def answer(self, status, body, content_type="application/json"):
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self):
+            raw = self.read_body()
+            parts = self.path.strip("/").split("/")
+            prefix, verb = ("/".join(parts[:-1]), parts[-1]) if len(parts) >= 2 else ("", parts[0])
+            entry = {"prefix": prefix, "verb": verb, "path": self.path}
+            try:
+                args = json.loads(raw or b"{}")
+            except ValueError as e:
+                args = {}
+                entry["bad_json"] = str(e)
+            entry["pod"] = pod_of(verb, args)
+            entry["keys"] = sorted(k for k, v in args.items() if v is not None) if isinstance(args, dict) else []
+            nodes_arg, names_arg = field(args, "Nodes"), field(args, "NodeNames")
+            entry["args"] = {(True, True): "both", (True, False): "nodes",
+                             (False, True): "nodenames", (False, False): "none"}[
+                (nodes_arg is not None, names_arg is not None)]
+            entry["count"] = len(field(nodes_arg, "Items") or []) if nodes_arg is not None else \
+                len(names_arg or [])
+            if prefix in ext.broken:
+                entry["status"] = 500
+                ext.record(entry)
+                self.answer(500, b"fake extender: broken on purpose\n", "text/plain")
+                return
+            handler = {"filter": ext.filter, "prioritize": ext.prioritize, "bind": ext.bind}.get(verb)
+            if handler is None or "bad_json" in entry:
+                entry["status"] = 404 if handler is None else 400
+                ext.record(entry)
+                self.answer(entry["status"], b"fake extender: unknown verb or bad request\n", "text/plain")
+                return
+            try:
+                result = handler(prefix, args, entry)
+                entry["status"] = 200
+            except Exception as e:  # noqa: BLE001  (reported to the caller and logged)
+                entry["status"] = 500
+                entry["exception"] = repr(e)
+                ext.record(entry)
+                self.answer(500, ("fake extender: %r\n" % e).encode(), "text/plain")
+                return
+            ext.record(entry)
+            self.answer(200, result)
+
+        def log_message(self, *args):
+            pass
+
+    return Handler
+
+
+def serve(args):
+    env = nodes.read_env(args.env)
+    pki = env["PKI_DIR"]
+    api = nodes.Api(env["APISERVER_URL"], os.path.join(pki, "ca.crt"),
+                    os.path.join(pki, "admin.crt"), os.path.join(pki, "admin.key"))
+    ext = Extender(api, args.log, args.broken, args.go_keys)
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(ext))
+    server.daemon_threads = True
+    port = server.server_address[1]
+    if args.port_file:
+        tmp = args.port_file + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % port)
+        os.rename(tmp, args.port_file)
+    print("fake extender on 127.0.0.1:%d (broken: %s)" % (port, " ".join(args.broken) or "none"), flush=True)
+    server.serve_forever()
+
+
+def calls(args):
+    def strip(s):
+        return s[len(args.strip):] if args.strip and s.startswith(args.strip) else s
+    with open(args.log) as f:
+        for line in f:
+            e = json.loads(line)
+            if args.prefix and e["prefix"] != args.prefix:
+                continue
+            if args.verb and e["verb"] != args.verb:
+                continue
+            if args.pod and e["pod"] != args.pod:
+                continue
+            ns, _, name = e["pod"].partition("/")
+            print("\t".join([strip(e["prefix"]), e["verb"], ns + "/" + strip(name), e["args"],
+                             str(e["count"]), str(e["status"]), ",".join(e["keys"])]))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("serve")
+    s.add_argument("--env", required=True, help="env file written by tests/controlplane/start.sh")
+    s.add_argument("--log", required=True)
+    s.add_argument("--port", type=int, default=0)
+    s.add_argument("--port-file")
+    s.add_argument("--broken", action="append", default=[])
+    s.add_argument("--go-keys", action="append", default=[])
+    c = sub.add_parser("calls")
+    c.add_argument("log")
+    c.add_argument("--prefix")
+    c.add_argument("--verb")
+    c.add_argument("--pod")
+    c.add_argument("--strip")
+    args = parser.parse_args()
+    if args.cmd == "serve":
+        serve(args)
+        return
+    try:
+        calls(args)
+    except BrokenPipeError:  # a reader that stopped early (head)
+        sys.stderr.close()
+
+
+if __name__ == "__main__":
+    main()
