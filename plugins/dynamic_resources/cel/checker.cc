@@ -23,16 +23,6 @@ TypePtr FieldType(const Type& structure, std::string_view field) {
   return nullptr;
 }
 
-// a, a.b, a.b.c: the dotted name an ident/select chain spells, if it is one.
-std::optional<std::string> QualifiedName(const Expr& e) {
-  if (e.kind == ExprKind::kIdent) return e.name;
-  if (e.kind == ExprKind::kSelect && !e.test_only && e.operand) {
-    std::optional<std::string> prefix = QualifiedName(*e.operand);
-    if (prefix.has_value()) return *prefix + "." + e.name;
-  }
-  return std::nullopt;
-}
-
 std::string_view StripLeadingDot(std::string_view name) {
   if (!name.empty() && name[0] == '.') name.remove_prefix(1);
   return name;
@@ -93,6 +83,14 @@ class Checker {
         return;
       }
       case ExprKind::kSelect: {
+        // A dotted name may denote a type (net.IP), whatever its first segment is bound to, as
+        // cel-go resolves qualified names before field selections.
+        if (std::optional<std::string> name = QualifiedName(e); name.has_value()) {
+          if (TypePtr type = TypeIdentifier(StripLeadingDot(*name)); type) {
+            SetType(e, std::move(type));
+            return;
+          }
+        }
         TypePtr type = CheckSelectField(e, *e.operand, e.name, false);
         if (e.test_only) type = Type::Bool();
         SetType(e, Substitute(mapping_, type, false));
@@ -452,6 +450,15 @@ class Checker {
 
 }  // namespace
 
+std::optional<std::string> QualifiedName(const Expr& e) {
+  if (e.kind == ExprKind::kIdent) return e.name;
+  if (e.kind == ExprKind::kSelect && !e.test_only && e.operand) {
+    std::optional<std::string> prefix = QualifiedName(*e.operand);
+    if (prefix.has_value()) return *prefix + "." + e.name;
+  }
+  return std::nullopt;
+}
+
 TypePtr DeviceType() {
   static const TypePtr type = Type::Struct(std::string(kDeviceStruct));
   return type;
@@ -469,6 +476,8 @@ TypePtr TypeIdentifier(std::string_view name) {
   if (name == "map") return Type::TypeOf(Type::Map(Type::Dyn(), Type::Dyn()));
   if (name == "type") return Type::TypeOf(Type::TypeOf(nullptr));
   if (name == "optional_type") return Type::TypeOf(Type::Optional(nullptr));
+  if (name == "net.IP") return Type::TypeOf(Type::IP());
+  if (name == "net.CIDR") return Type::TypeOf(Type::CIDR());
   return nullptr;
 }
 

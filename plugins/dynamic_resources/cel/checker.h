@@ -2,8 +2,9 @@
 // environment's AST validators), over the parsed AST:
 //   - Declarations: the variable `device` (struct kubernetes.DRADevice with fields driver: string,
 //     attributes: map(string, map(string, any)), capacity: map(string, map(string,
-//     kubernetes.Quantity))), the type names (int, string, list, ..., optional_type) and the
-//     functions of functions.h. Anything else is "undeclared reference to 'x' (in container '')".
+//     kubernetes.Quantity))), the type names (int, string, list, ..., optional_type, and the dotted
+//     net.IP and net.CIDR) and the functions of functions.h. Anything else is "undeclared
+//     reference to 'x' (in container '')".
 //   - Overload resolution with type parameters as cel-go's (a call matching no overload is "found
 //     no matching overload for '_<_' applied to '(int, string)'"), field selection ("undefined
 //     field 'foo'", "type 'int' does not support field selection"), comprehension ranges.
@@ -15,6 +16,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "plugins/dynamic_resources/cel/ast.h"
@@ -45,7 +48,9 @@ CheckResult Check(const Expr& root, const std::vector<std::int32_t>& offsets);
 
 // The type of the `device` variable.
 TypePtr DeviceType();
-// The type value of a type name usable as an identifier (int, string, map, ...), or null.
+// The type value of a type name usable as an identifier (int, string, map, net.IP, ...), or null.
 TypePtr TypeIdentifier(std::string_view name);
+// a, a.b, a.b.c: the dotted name an ident/select chain spells (a leading dot kept), if it is one.
+std::optional<std::string> QualifiedName(const Expr& e);
 
 }  // namespace ksched::plugins::dynamic_resources::cel

@@ -24,6 +24,9 @@ std::string BoolConversionError(const cel::Value& value) {
     case cel::ValueKind::kType: return "type conversion not supported for 'type'";
     case cel::ValueKind::kQuantity: return "type conversion error from 'Quantity' to 'bool'";
     case cel::ValueKind::kSemver: return "type conversion error from 'Semver' to 'bool'";
+    case cel::ValueKind::kIP: return "type conversion error from 'IP' to 'bool'";
+    case cel::ValueKind::kCIDR: return "type conversion error from 'CIDR' to 'bool'";
+    case cel::ValueKind::kURL: return "type conversion error from 'URL' to 'bool'";
     default: return "type conversion error";
   }
 }

@@ -5,8 +5,9 @@
 // Contract:
 //   - Compile parses and type-checks an expression in the DRA environment (the variable
 //     `device`; cel-go's standard library with optional types, ext.Strings v2, ext.Lists v3,
-//     ext.Sets, two-variable comprehensions, cel.bind; the Kubernetes quantity, semver, lists and
-//     regex libraries). Errors, word for word upstream's CompilationResult.Error.Detail:
+//     ext.Sets, two-variable comprehensions, cel.bind; the Kubernetes quantity, semver, lists,
+//     regex, url, ip and cidr libraries). Errors, word for word upstream's
+//     CompilationResult.Error.Detail:
 //       "compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')
 //        | foo == 1
 //        | ^"                                     syntax, declarations, overloads, validators
@@ -21,7 +22,7 @@
 //
 // Not supported (cel-go has them; an expression using them fails to compile with "undeclared
 // reference to '<name>' (in container '')"): timestamp() and duration() and their methods,
-// string.format(), the Kubernetes url/ip/cidr/format/authz libraries, message literals. Other
+// string.format(), the Kubernetes format/authz libraries, message literals. Other
 // known deviations: only the first syntax error is reported, in wording close to ANTLR's; the
 // order of elements with equal keys after sortBy() may differ (upstream's sort is unstable);
 // maps iterate in a fixed order (names sorted, literals as written) where upstream's Go maps

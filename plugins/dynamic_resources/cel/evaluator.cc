@@ -38,8 +38,9 @@ enum class Op : std::uint8_t {
 
 // The type names an identifier may denote, with static storage.
 std::string_view StaticTypeName(std::string_view name) {
-  static constexpr std::string_view kNames[] = {"bool", "bytes", "double",    "int",  "uint",         "string",
-                                                "list", "map",   "null_type", "type", "optional_type"};
+  static constexpr std::string_view kNames[] = {
+      "bool", "bytes", "double", "int", "uint", "string", "list", "map", "null_type", "type", "optional_type",
+      "net.IP", "net.CIDR"};
   for (std::string_view known : kNames) {
     if (known == name) return known;
   }
@@ -442,6 +443,17 @@ class Builder {
         BuildIdent(e, *node);
         break;
       case ExprKind::kSelect:
+        // A dotted type name (net.IP), as the checker resolved it.
+        if (std::optional<std::string> name = QualifiedName(e); name.has_value()) {
+          std::string_view type_name = *name;
+          if (type_name.starts_with('.')) type_name.remove_prefix(1);
+          if (const std::string_view known = StaticTypeName(type_name); !known.empty()) {
+            node->op = Op::kConst;
+            node->upstream_const = true;
+            node->value = Value::Type(known);
+            break;
+          }
+        }
         node->op = Op::kSelect;
         node->text = e.name;
         node->test_only = e.test_only;

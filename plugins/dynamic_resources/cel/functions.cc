@@ -87,6 +87,7 @@ const FunctionRegistry& Functions() {
     RegisterListsLibrary(*r);
     RegisterOptionalLibrary(*r);
     RegisterKubernetesLibrary(*r);
+    RegisterNetLibrary(*r);
     return r;
   }();
   return *registry;

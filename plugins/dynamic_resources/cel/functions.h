@@ -4,10 +4,10 @@
 // The environment is what k8s.io/dynamic-resource-allocation@v0.34.4/cel/compile.go compiles
 // with (the StoredExpressions environment of apiserver's base EnvSet): cel-go's standard library,
 // optional types, ext.Strings v2 (without format), ext.Lists v3, ext.Sets, two-variable
-// comprehensions, ext.Bindings, and the Kubernetes quantity, semver, lists and regex libraries.
-// Not provided (an expression using them fails to compile with "undeclared reference to
-// '<name>'"): timestamp() and duration() and their methods, string.format, the Kubernetes url, ip,
-// cidr, format and authz libraries. The operators' timestamp and duration overloads are declared
+// comprehensions, ext.Bindings, and the Kubernetes quantity, semver, lists, regex, url, ip and cidr
+// libraries. Not provided (an expression using them fails to compile with "undeclared reference
+// to '<name>'"): timestamp() and duration() and their methods, string.format, the Kubernetes
+// format and authz libraries. The operators' timestamp and duration overloads are declared
 // all the same, since they take part in overload resolution (null < null type-checks upstream
 // through them), though no such value can be built.
 //
@@ -116,7 +116,8 @@ void RegisterStandardLibrary(FunctionRegistry& registry);
 void RegisterStringsLibrary(FunctionRegistry& registry);
 void RegisterListsLibrary(FunctionRegistry& registry);
 void RegisterOptionalLibrary(FunctionRegistry& registry);
-void RegisterKubernetesLibrary(FunctionRegistry& registry);
+void RegisterKubernetesLibrary(FunctionRegistry& registry);  // quantity, semver
+void RegisterNetLibrary(FunctionRegistry& registry);         // ip, cidr, url
 
 // Helpers shared by the libraries.
 Value ErrorOrNoSuchOverload(const Value& arg);  // cel-go's MaybeNoSuchOverloadErr

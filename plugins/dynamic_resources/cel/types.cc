@@ -11,6 +11,14 @@ TypePtr Simple(TypeKind kind) {
   return t;
 }
 
+// An opaque type without parameters (cel.OpaqueType("net.IP")).
+TypePtr OpaqueNamed(std::string name) {
+  auto t = std::make_shared<Type>();
+  t->kind = TypeKind::kOpaque;
+  t->name = std::move(name);
+  return t;
+}
+
 // types.Type.isDyn(): dyn, any or a type parameter.
 bool IsDynLike(const Type& t) {
   return t.kind == TypeKind::kDyn || t.kind == TypeKind::kAny || t.kind == TypeKind::kTypeParam;
@@ -260,6 +268,18 @@ TypePtr Type::Semver() {
   static const TypePtr t = Struct("kubernetes.Semver");
   return t;
 }
+TypePtr Type::IP() {
+  static const TypePtr t = OpaqueNamed("net.IP");
+  return t;
+}
+TypePtr Type::CIDR() {
+  static const TypePtr t = OpaqueNamed("net.CIDR");
+  return t;
+}
+TypePtr Type::URL() {
+  static const TypePtr t = Struct("kubernetes.URL");
+  return t;
+}
 
 std::string Type::TypeName() const {
   switch (kind) {
@@ -408,6 +428,9 @@ TypePtr ParseTypeSpec(std::string_view spec) {
       if (name == "duration") return Type::Duration();
       if (name == "Quantity") return Type::Quantity();
       if (name == "Semver") return Type::Semver();
+      if (name == "IP") return Type::IP();
+      if (name == "CIDR") return Type::CIDR();
+      if (name == "URL") return Type::URL();
       if (name == "list" && params.size() == 1) return Type::List(params[0]);
       if (name == "map" && params.size() == 2) return Type::Map(params[0], params[1]);
       if (name == "optional" && params.size() == 1) return Type::Optional(params[0]);

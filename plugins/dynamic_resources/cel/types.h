@@ -3,9 +3,10 @@
 // its two ways of printing a type: FormatType for checker messages ("list(int)", "null", "any",
 // "!error!") and TypeString for the output-type message ("null_type", "google.protobuf.Any").
 //
-// Kubernetes' Quantity and Semver are struct types named "kubernetes.Quantity" and
-// "kubernetes.Semver"; the `device` variable is the struct "kubernetes.DRADevice"; optional
-// values are the opaque "optional_type(T)".
+// Kubernetes' Quantity, Semver and URL are struct types named "kubernetes.Quantity",
+// "kubernetes.Semver" and "kubernetes.URL"; its IP and CIDR are the opaque "net.IP" and
+// "net.CIDR"; the `device` variable is the struct "kubernetes.DRADevice"; optional values are the
+// opaque "optional_type(T)".
 //
 // Thread-safety: types are immutable and shared; TypeMapping is a value owned by one checker.
 #pragma once
@@ -35,8 +36,8 @@ enum class TypeKind : std::uint8_t {
   kMap,        // params: key, value
   kTypeParam,  // name: the parameter
   kType,       // the type of a type value; params: at most one (type(int))
-  kOpaque,     // name + params: optional_type(T)
-  kStruct,     // name: kubernetes.DRADevice, kubernetes.Quantity, kubernetes.Semver
+  kOpaque,     // name + params: optional_type(T), net.IP, net.CIDR
+  kStruct,     // name: kubernetes.DRADevice, kubernetes.Quantity, kubernetes.Semver, kubernetes.URL
 };
 
 struct Type;
@@ -67,6 +68,9 @@ struct Type {
   static TypePtr Struct(std::string name);
   static TypePtr Quantity();
   static TypePtr Semver();
+  static TypePtr IP();
+  static TypePtr CIDR();
+  static TypePtr URL();
 
   // The runtime type name (cel-go's TypeName(): "int", "list", "map", "type", "null_type",
   // "optional_type", "kubernetes.Quantity", ...).
@@ -105,7 +109,7 @@ TypePtr MostGeneral(const TypePtr& a, const TypePtr& b);
 
 // Parses a signature type written as in the function tables: int, uint, double, bool, string,
 // bytes, null, dyn, any, timestamp, duration, list(A), map(K, V), optional(V), type(A), Quantity,
-// Semver; single
+// Semver, IP, CIDR, URL; single
 // capital letters are type parameters. Returns null on a malformed spec.
 TypePtr ParseTypeSpec(std::string_view spec);
 

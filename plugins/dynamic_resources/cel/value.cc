@@ -203,6 +203,30 @@ Value Value::Semver(cel::Semver version) {
   v.owner_ = std::move(owned);
   return v;
 }
+Value Value::IP(IPAddr address) {
+  auto owned = std::make_shared<const IPAddr>(address);
+  Value v;
+  v.kind_ = ValueKind::kIP;
+  v.p_ = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+Value Value::CIDR(IPPrefix prefix) {
+  auto owned = std::make_shared<const IPPrefix>(prefix);
+  Value v;
+  v.kind_ = ValueKind::kCIDR;
+  v.p_ = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+Value Value::URL(Url url) {
+  auto owned = std::make_shared<const Url>(std::move(url));
+  Value v;
+  v.kind_ = ValueKind::kURL;
+  v.p_ = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
 Value Value::Error(std::string message) {
   Value v = String(std::move(message));
   v.kind_ = ValueKind::kError;
@@ -224,6 +248,9 @@ std::string_view TypeNameOf(const Value& value) {
     case ValueKind::kOptional: return "optional_type";
     case ValueKind::kQuantity: return "kubernetes.Quantity";
     case ValueKind::kSemver: return "kubernetes.Semver";
+    case ValueKind::kIP: return "net.IP";
+    case ValueKind::kCIDR: return "net.CIDR";
+    case ValueKind::kURL: return "kubernetes.URL";
     case ValueKind::kError: return "*types.Err";
   }
   return "";
@@ -242,6 +269,9 @@ std::string_view GoTypeNameOf(const Value& value) {
     case ValueKind::kOptional: return "*types.Optional";
     case ValueKind::kQuantity: return "cel.Quantity";
     case ValueKind::kSemver: return "cel.Semver";
+    case ValueKind::kIP: return "cel.IP";
+    case ValueKind::kCIDR: return "cel.CIDR";
+    case ValueKind::kURL: return "cel.URL";
     case ValueKind::kList: return "*types.baseList";
     case ValueKind::kMap:
       return value.map_rep() == MapRep::kDeviceAttributes || value.map_rep() == MapRep::kDeviceCapacity
@@ -326,6 +356,16 @@ Value Equal(const Value& lhs, const Value& rhs) {
     case ValueKind::kSemver:
       if (rhs.kind() != ValueKind::kSemver) return Value::Error("no such overload");
       return Value::Bool(CompareSemver(lhs.semver(), rhs.semver()) == 0);
+    case ValueKind::kIP:
+      if (rhs.kind() != ValueKind::kIP) return Value::Error("no such overload");
+      return Value::Bool(lhs.ip() == rhs.ip());
+    case ValueKind::kCIDR:
+      if (rhs.kind() != ValueKind::kCIDR) return Value::Error("no such overload");
+      return Value::Bool(lhs.cidr() == rhs.cidr());
+    case ValueKind::kURL:
+      // URLs are equal when they print the same (cel.URL.Equal).
+      if (rhs.kind() != ValueKind::kURL) return Value::Error("no such overload");
+      return Value::Bool(lhs.url().ToString() == rhs.url().ToString());
     case ValueKind::kNull:
     case ValueKind::kError:
       break;
@@ -583,6 +623,9 @@ std::string FormatValue(const Value& value) {
                                                : "optional.of(" + FormatValue(*value.optional_value()) + ")";
     case ValueKind::kQuantity: return value.quantity().String();
     case ValueKind::kSemver: return value.semver().ToString();
+    case ValueKind::kIP: return value.ip().ToString();
+    case ValueKind::kCIDR: return value.cidr().ToString();
+    case ValueKind::kURL: return value.url().ToString();
   }
   return "";
 }

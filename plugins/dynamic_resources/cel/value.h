@@ -1,16 +1,16 @@
 // Runtime CEL values, with cel-go's semantics for equality (heterogeneous: 1 == 1u == 1.0, values
-// of different types are unequal rather than an error, except that a Quantity or Semver compared
-// with another type is "no such overload" as upstream), ordering (Comparer types: bool, int, uint,
-// double, string, bytes; NaN cannot be ordered) and map lookup (numeric keys match across int,
-// uint and whole doubles).
+// of different types are unequal rather than an error, except that a Quantity, Semver, IP, CIDR or
+// URL compared with another type is "no such overload" as upstream), ordering (Comparer types:
+// bool, int, uint, double, string, bytes; NaN cannot be ordered) and map lookup (numeric keys
+// match across int, uint and whole doubles).
 //
 // A Value is 48 bytes and does not allocate for null, bool, numbers, types, strings it borrows,
 // Quantities it borrows and the views of the `device` variable: string data may point into the
 // compiled program (literals) or into the CelDevice being evaluated (attribute values, the
 // driver), and the device's maps are views answered from the CelDevice's sorted spans. Values
-// computed at runtime (concatenations, lists, Semvers, errors) own their data through a
-// shared_ptr. A Value borrowing device data must not outlive the evaluation (Matches returns a
-// bool only).
+// computed at runtime (concatenations, lists, Semvers, IPs, CIDRs, URLs, errors) own their data
+// through a shared_ptr. A Value borrowing device data must not outlive the evaluation (Matches
+// returns a bool only).
 //
 // Thread-safety: immutable once built; copies share owned data read-only.
 #pragma once
@@ -25,7 +25,9 @@
 #include <vector>
 
 #include "api/quantity.h"
+#include "plugins/dynamic_resources/cel/netip.h"
 #include "plugins/dynamic_resources/cel/semver.h"
+#include "plugins/dynamic_resources/cel/url.h"
 
 namespace ksched::plugins::dynamic_resources {
 struct CelDevice;
@@ -47,6 +49,9 @@ enum class ValueKind : std::uint8_t {
   kOptional,
   kQuantity,
   kSemver,
+  kIP,    // net.IP
+  kCIDR,  // net.CIDR
+  kURL,   // kubernetes.URL
   kError,
 };
 
@@ -97,6 +102,9 @@ class Value {
   static Value BorrowedQuantity(const api::Quantity* quantity);
   static Value Quantity(api::Quantity quantity);
   static Value Semver(cel::Semver version);
+  static Value IP(IPAddr address);
+  static Value CIDR(IPPrefix prefix);
+  static Value URL(Url url);
   static Value Error(std::string message);
 
   // A copy that does not share ownership: valid while this value lives (constants of a program
@@ -133,6 +141,9 @@ class Value {
   const Value* optional_value() const { return static_cast<const Value*>(p_); }
   const api::Quantity& quantity() const { return *static_cast<const api::Quantity*>(p_); }
   const cel::Semver& semver() const { return *static_cast<const cel::Semver*>(p_); }
+  const IPAddr& ip() const { return *static_cast<const IPAddr*>(p_); }
+  const IPPrefix& cidr() const { return *static_cast<const IPPrefix*>(p_); }
+  const Url& url() const { return *static_cast<const Url*>(p_); }
 
  private:
   ValueKind kind_;
@@ -148,12 +159,14 @@ class Value {
   std::shared_ptr<const void> owner_;
 };
 
-// The runtime type name (cel-go's Type().TypeName()): "int", "list", "kubernetes.Quantity", ...
+// The runtime type name (cel-go's Type().TypeName()): "int", "list", "kubernetes.Quantity",
+// "net.IP", ...
 std::string_view TypeNameOf(const Value& value);
 // The Go type cel-go names in "got 'types.Int', expected iterable type".
 std::string_view GoTypeNameOf(const Value& value);
 
-// types.Equal(lhs, rhs): Bool, or an error for a Quantity/Semver compared with another type.
+// types.Equal(lhs, rhs): Bool, or an error for a Quantity/Semver/IP/CIDR/URL compared with another
+// type.
 Value Equal(const Value& lhs, const Value& rhs);
 bool EqualBool(const Value& lhs, const Value& rhs);  // Equal(...) is true
 // traits.Comparer.Compare: Int -1/0/1 or an error ("no such overload", NaN). `lhs` must be

@@ -404,12 +404,9 @@ TEST_CASE("DynamicResources CEL: rejects expressions nested too deeply", "[plugi
 }
 
 TEST_CASE("DynamicResources CEL: libraries left out fail to compile", "[plugins][dynamic_resources][cel]") {
-  CHECK(CompileError(R"(url("https://x").getHost() == "x")") ==
-        "compilation failed: ERROR: <input>:1:4: undeclared reference to 'url' (in container '')\n"
-        " | url(\"https://x\").getHost() == \"x\"\n | ...^\n"
-        "ERROR: <input>:1:25: undeclared reference to 'getHost' (in container '')\n"
-        " | url(\"https://x\").getHost() == \"x\"\n | ........................^");
-  CHECK(CompileError(R"(ip("10.0.0.1").family() == 4)").find("undeclared reference to 'ip'") != std::string::npos);
+  // (The url, ip and cidr libraries are provided: see dynamic_resources_cel_net_test.cc.)
+  CHECK(CompileError(R"(format.dns1123Label().validate("x") == optional.none())")
+            .find("undeclared reference to 'format'") != std::string::npos);
   CHECK(CompileError(R"(duration("1h") > duration("1m"))").find("undeclared reference to 'duration'") !=
         std::string::npos);
 }
