@@ -72,6 +72,8 @@ struct FrameworkServices {
   std::function<std::vector<std::shared_ptr<const api::PodDisruptionBudget>>()> pod_disruption_budgets;
   // optional: moves a queued pod to activeQ (Handle::Activate); unset: does nothing.
   std::function<void(const api::Pod&)> activate;
+  // optional: the configured extenders, for preemption (borrowed; they outlive the framework).
+  std::vector<PreemptionExtender*> preemption_extenders;
 };
 
 // A plugin's weighted score for one node (upstream PluginScore / NodePluginScores).
@@ -170,6 +172,9 @@ class Framework final : public Handle {
   std::vector<std::shared_ptr<const api::PodDisruptionBudget>> PodDisruptionBudgets() const override;
   void Activate(const api::Pod& pod) override;
   MetricsRecorder* metrics_recorder() override { return services_.metrics_recorder; }
+  const std::vector<PreemptionExtender*>& preemption_extenders() const override {
+    return services_.preemption_extenders;
+  }
 
   std::pair<PostFilterResult, Status> RunPostFilterPlugins(CycleState& state, const api::Pod& pod,
                                                            const NodeToStatus& statuses);

@@ -15,11 +15,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/labels.h"
 #include "api/pod.h"
 #include "api/pod_disruption_budget.h"
 #include "framework/cycle_state.h"
+#include "framework/preemption_extender.h"
 #include "framework/metrics_recorder.h"
 #include "framework/node_info.h"
 #include "framework/node_metrics.h"
@@ -194,6 +196,12 @@ class Handle {
   virtual void Activate(const api::Pod& /*pod*/) {}
   // The scheduler's metrics (framework/metrics_recorder.h), nullptr when none are recorded.
   virtual MetricsRecorder* metrics_recorder() { return nullptr; }
+  // The configured scheduler extenders, in order, for preemption's callExtenders (upstream
+  // Handle.Extenders()); empty when none are configured.
+  virtual const std::vector<PreemptionExtender*>& preemption_extenders() const {
+    static const std::vector<PreemptionExtender*> kNone;
+    return kNone;
+  }
 };
 
 }  // namespace ksched::framework

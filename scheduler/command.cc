@@ -198,15 +198,6 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     SPDLOG_INFO("Wrote configuration file=\"{}\"", flags.write_config_to);
     return 0;
   }
-  // Preemption through extenders (preemptVerb) is not implemented: a preemption that ignored
-  // them could evict pods they protect, so such a configuration does not start.
-  for (std::size_t i = 0; i < cfg->extenders.size(); ++i) {
-    if (!cfg->extenders[i].preempt_verb.empty()) {
-      return Fail("couldn't create scheduler: extenders[" + std::to_string(i) +
-                  "].preemptVerb: preemption through extenders is not supported by kube-scheduler-cpp (" +
-                  cfg->extenders[i].url_prefix + ")");
-    }
-  }
 
   SchedulerApp& scheduler = **app;
   SchedulerServerState server_state;

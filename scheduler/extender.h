@@ -15,6 +15,8 @@
 //     asked in turn (the sums are the same).
 //   - Bind: the first extender with a bindVerb interested in the pod binds it instead of the Bind
 //     plugins; an ignorable one that fails hands over to the next, and finally to the plugins.
+//   - Preempt (framework/preemption_extender.h): DefaultPreemption hands its candidates to each
+//     interested extender with a preemptVerb in turn, which may drop nodes or change victims.
 //   - Interest: an extender with managedResources is asked only about pods whose containers or
 //     init containers request or limit one of them.
 //
@@ -33,6 +35,7 @@
 #include "api/pod.h"
 #include "framework/framework.h"
 #include "framework/node_info.h"
+#include "framework/preemption_extender.h"
 #include "framework/status.h"
 #include "scheduler/fit_error.h"
 
@@ -53,17 +56,14 @@ struct ExtenderHostScore {
   std::int64_t score = 0;
 };
 
-class Extender {
+// name() (the urlPrefix), IsInterested, IsIgnorable and the preemption calls come from
+// framework::PreemptionExtender, through which DefaultPreemption reaches the same extenders.
+class Extender : public framework::PreemptionExtender {
  public:
-  virtual ~Extender() = default;
-  // The urlPrefix (upstream's Name()), for logs.
-  virtual const std::string& name() const = 0;
   virtual bool IsFilter() const = 0;
   virtual bool IsPrioritizer() const = 0;
   virtual bool IsBinder() const = 0;
-  virtual bool IsIgnorable() const = 0;
   virtual std::int64_t weight() const = 0;
-  virtual bool IsInterested(const api::Pod& pod) const = 0;
   // The nodes among `nodes` the extender keeps, with its reasons for the others.
   virtual absl::StatusOr<ExtenderFilterResult> Filter(const api::Pod& pod,
                                                       const std::vector<const framework::NodeInfo*>& nodes) = 0;

@@ -14,14 +14,28 @@ absl::StatusOr<std::string> RestExtenderObjects::PodJson(const api::Pod& pod) {
       return cached_json_;
     }
   }
-  absl::StatusOr<std::string> json =
+  absl::StatusOr<std::string> fetched =
       client_->Get("/api/v1/namespaces/" + pod.metadata.namespace_ + "/pods/" + pod.metadata.name);
-  if (!json.ok()) return json.status();
+  if (!fetched.ok()) return fetched.status();
+  // Upstream sends its informer's copy, whose kind and apiVersion are empty (omitted).
+  rapidjson::Document document;
+  document.Parse(fetched->data(), fetched->size());
+  if (document.HasParseError() || !document.IsObject()) {
+    return absl::InternalError("reading pod " + pod.metadata.namespace_ + "/" + pod.metadata.name +
+                               " for an extender: the API server's answer is not a Pod");
+  }
+  for (const char* key : {"kind", "apiVersion"}) {
+    if (auto it = document.FindMember(key); it != document.MemberEnd()) document.EraseMember(it);
+  }
+  rapidjson::StringBuffer buffer;
+  api::json::JsonWriter writer(buffer);
+  document.Accept(writer);
+  std::string json(buffer.GetString(), buffer.GetSize());
   std::lock_guard lock(mu_);
   cached_uid_ = pod.metadata.uid;
   cached_version_ = pod.metadata.resource_version;
-  cached_json_ = *json;
-  return *std::move(json);
+  cached_json_ = json;
+  return json;
 }
 
 absl::StatusOr<std::vector<std::string>> RestExtenderObjects::NodesJson(const std::vector<std::string_view>& names) {

@@ -3,8 +3,8 @@
 //
 // Upstream sends its informers' objects. This scheduler keeps only what scheduling reads of a pod
 // or node (api/pod.h, api/node.h), so RestExtenderObjects reads the whole objects from the API
-// server instead: a GET of the pod (cached by UID and resourceVersion, so one cycle's calls
-// share it) and a LIST of the nodes served from the API server's watch cache
+// server instead: a GET of the pod without its kind and apiVersion, as an informer's copy has
+// none (cached by UID and resourceVersion, so one cycle's calls share it) and a LIST of the nodes served from the API server's watch cache
 // (resourceVersion=0), of which the asked nodes are kept, in the asked order. Both go through the
 // scheduler's client, under its QPS limit. A node the LIST does not have is an error naming it.
 //

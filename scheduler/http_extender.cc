@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "api/json_writer.h"
 #include "client/http_transport.h"
+#include "framework/snapshot.h"
 #include "rapidjson/document.h"
 
 namespace ksched::scheduler {
@@ -139,7 +140,7 @@ absl::StatusOr<std::unique_ptr<HttpExtender>> HttpExtender::Create(const config:
   options.max_idle_connections = 4;
   absl::StatusOr<std::unique_ptr<client::HttpTransport>> transport = client::HttpTransport::Create(rest, options);
   if (!transport.ok()) {
-    return absl::InvalidArgumentError("extender " + config.url_prefix + ": " + std::string(transport.status().message()));
+    return absl::InvalidArgumentError(std::string(transport.status().message()));
   }
   return std::make_unique<HttpExtender>(config, std::unique_ptr<client::Transport>(std::move(*transport)), objects);
 }
@@ -150,6 +151,7 @@ HttpExtender::HttpExtender(const config::Extender& config, std::unique_ptr<clien
       filter_verb_(config.filter_verb),
       prioritize_verb_(config.prioritize_verb),
       bind_verb_(config.bind_verb),
+      preempt_verb_(config.preempt_verb),
       weight_(config.weight),
       node_cache_capable_(config.node_cache_capable),
       ignorable_(config.ignorable),
@@ -338,6 +340,116 @@ absl::Status HttpExtender::Bind(const api::Pod& pod, const std::string& node_nam
   if (!error.ok()) return error.status();
   if (!error->empty()) return absl::UnknownError(*error);
   return absl::OkStatus();
+}
+
+absl::StatusOr<framework::NodeVictims> HttpExtender::ProcessPreemption(const api::Pod& pod,
+                                                                      const framework::NodeVictims& victims,
+                                                                      const framework::Snapshot& snapshot) {
+  if (preempt_verb_.empty()) {
+    return absl::FailedPreconditionError("preempt verb is not defined for extender " + url_prefix_ +
+                                         " but run into ProcessPreemption");
+  }
+  absl::StatusOr<std::string> pod_json = objects_.PodJson(pod);
+  if (!pod_json.ok()) return pod_json.status();
+  rapidjson::StringBuffer buffer;
+  api::json::JsonWriter writer(buffer);
+  writer.StartObject();
+  api::json::String(writer, "Pod");
+  writer.RawValue(pod_json->data(), pod_json->size(), rapidjson::kObjectType);
+  // One of the two maps, the other null (Go's field order: NodeNameToVictims first).
+  auto write_victims = [&](bool meta) -> absl::Status {
+    writer.StartObject();
+    for (const auto& [node, node_victims] : victims) {
+      api::json::String(writer, node);
+      writer.StartObject();
+      api::json::String(writer, "Pods");
+      writer.StartArray();
+      for (const framework::PodInfoPtr& victim : node_victims.pods) {
+        if (meta) {
+          writer.StartObject();
+          api::json::Field(writer, "UID", victim->pod().metadata.uid);
+          writer.EndObject();
+          continue;
+        }
+        absl::StatusOr<std::string> victim_json = objects_.PodJson(victim->pod());
+        if (!victim_json.ok()) return victim_json.status();
+        writer.RawValue(victim_json->data(), victim_json->size(), rapidjson::kObjectType);
+      }
+      writer.EndArray();
+      api::json::String(writer, "NumPDBViolations");
+      writer.Int64(node_victims.num_pdb_violations);
+      writer.EndObject();
+    }
+    writer.EndObject();
+    return absl::OkStatus();
+  };
+  api::json::String(writer, "NodeNameToVictims");
+  if (node_cache_capable_) {
+    writer.Null();
+  } else if (absl::Status written = write_victims(false); !written.ok()) {
+    return written;
+  }
+  api::json::String(writer, "NodeNameToMetaVictims");
+  if (node_cache_capable_) {
+    if (absl::Status written = write_victims(true); !written.ok()) return written;
+  } else {
+    writer.Null();
+  }
+  writer.EndObject();
+
+  absl::StatusOr<std::string> body = Send(preempt_verb_, std::string(buffer.GetString(), buffer.GetSize()));
+  if (!body.ok()) return body.status();
+  absl::StatusOr<rapidjson::Document> result = Decode(*body);
+  if (!result.ok()) return result.status();
+  framework::NodeVictims out;
+  if (result->IsNull()) return out;
+  if (!result->IsObject()) {
+    return CannotUnmarshal(*result, "ExtenderPreemptionResult", "v1.ExtenderPreemptionResult");
+  }
+  const rapidjson::Value* meta = Field(*result, "NodeNameToMetaVictims");
+  if (meta == nullptr || meta->IsNull()) return out;
+  if (!meta->IsObject()) {
+    return CannotUnmarshal(*meta, "ExtenderPreemptionResult.NodeNameToMetaVictims", "map[string]*v1.MetaVictims");
+  }
+  // convertToVictims: every UID must be a pod of that node.
+  for (auto it = meta->MemberBegin(); it != meta->MemberEnd(); ++it) {
+    const std::string node(it->name.GetString(), it->name.GetStringLength());
+    const framework::NodeInfo* node_info = snapshot.Get(node);
+    if (node_info == nullptr) return absl::NotFoundError("nodeinfo not found for node name \"" + node + "\"");
+    framework::ExtenderVictims& converted = out[node];
+    if (it->value.IsNull()) continue;  // no victims: the caller rejects the node
+    if (!it->value.IsObject()) {
+      return CannotUnmarshal(it->value, "ExtenderPreemptionResult.NodeNameToMetaVictims", "v1.MetaVictims");
+    }
+    if (const rapidjson::Value* count = Field(it->value, "NumPDBViolations"); count != nullptr && !count->IsNull()) {
+      if (!count->IsInt64()) return CannotUnmarshal(*count, "MetaVictims.NumPDBViolations", "int64");
+      converted.num_pdb_violations = count->GetInt64();
+    }
+    const rapidjson::Value* pods = Field(it->value, "Pods");
+    if (pods == nullptr || pods->IsNull()) continue;
+    if (!pods->IsArray()) return CannotUnmarshal(*pods, "MetaVictims.Pods", "[]*v1.MetaPod");
+    for (const rapidjson::Value& meta_pod : pods->GetArray()) {
+      std::string uid;
+      if (meta_pod.IsObject()) {
+        if (const rapidjson::Value* value = Field(meta_pod, "UID"); value != nullptr && value->IsString()) {
+          uid.assign(value->GetString(), value->GetStringLength());
+        }
+      }
+      const framework::PodInfoPtr* found = nullptr;
+      for (const framework::PodInfoPtr& candidate : node_info->pods()) {
+        if (candidate->pod().metadata.uid == uid) {
+          found = &candidate;
+          break;
+        }
+      }
+      if (found == nullptr) {
+        return absl::NotFoundError("extender: " + url_prefix_ + " claims to preempt pod (UID: &{" + uid +
+                                   "}) on node: " + node + ", but the pod is not found on that node");
+      }
+      converted.pods.push_back(*found);
+    }
+  }
+  return out;
 }
 
 }  // namespace ksched::scheduler

@@ -7,7 +7,13 @@
 //     "NodeNames": [name...] or null} (NodeNames when nodeCacheCapable, Nodes otherwise);
 //     filter answers {"Nodes"|"NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error"},
 //     prioritize answers [{"Host", "Score"}...];
-//   bind: {"PodName", "PodNamespace", "PodUID", "Node"}, answers {"Error"}.
+//   bind: {"PodName", "PodNamespace", "PodUID", "Node"}, answers {"Error"};
+//   preempt: {"Pod", "NodeNameToVictims": {node: {"Pods": [pod...], "NumPDBViolations"}} or null,
+//     "NodeNameToMetaVictims": {node: {"Pods": [{"UID"}...], "NumPDBViolations"}} or null}
+//     (MetaVictims when nodeCacheCapable), answers {"NodeNameToMetaVictims"}, whose pods are found
+//     again by UID among the node's pods ("extender: <urlPrefix> claims to preempt pod (UID:
+//     &{<uid>}) on node: <node>, but the pod is not found on that node" otherwise; an unknown
+//     node: "nodeinfo not found for node name \"<node>\"").
 // Keys of answers match case-insensitively, an exact match first (Go's encoding/json). A status
 // other than 200 is the error "failed <verb> with extender at URL <url>, code <status>"; a
 // transport failure is "Post \"<url>\": <cause>"; an answer that does not decode, Go's kind of
@@ -48,6 +54,7 @@ class HttpExtender final : public Extender {
   bool IsFilter() const override { return !filter_verb_.empty(); }
   bool IsPrioritizer() const override { return !prioritize_verb_.empty(); }
   bool IsBinder() const override { return !bind_verb_.empty(); }
+  bool SupportsPreemption() const override { return !preempt_verb_.empty(); }
   bool IsIgnorable() const override { return ignorable_; }
   std::int64_t weight() const override { return weight_; }
   bool IsInterested(const api::Pod& pod) const override;
@@ -56,6 +63,8 @@ class HttpExtender final : public Extender {
   absl::StatusOr<std::vector<ExtenderHostScore>> Prioritize(
       const api::Pod& pod, const std::vector<const framework::NodeInfo*>& nodes) override;
   absl::Status Bind(const api::Pod& pod, const std::string& node_name) override;
+  absl::StatusOr<framework::NodeVictims> ProcessPreemption(const api::Pod& pod, const framework::NodeVictims& victims,
+                                                           const framework::Snapshot& snapshot) override;
 
  private:
   // ExtenderArgs for `nodes`.
@@ -67,6 +76,7 @@ class HttpExtender final : public Extender {
   std::string filter_verb_;
   std::string prioritize_verb_;
   std::string bind_verb_;
+  std::string preempt_verb_;
   std::int64_t weight_ = 0;
   bool node_cache_capable_ = false;
   bool ignorable_ = false;

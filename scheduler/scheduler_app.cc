@@ -199,7 +199,10 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     impl->extender_objects = std::make_unique<RestExtenderObjects>(impl->client);
     for (const config::Extender& config : opts.extenders) {
       absl::StatusOr<std::unique_ptr<HttpExtender>> extender = HttpExtender::Create(config, *impl->extender_objects);
-      if (!extender.ok()) return extender.status();
+      if (!extender.ok()) {
+        return absl::InvalidArgumentError("extender " + config.url_prefix + ": " +
+                                          std::string(extender.status().message()));
+      }
       impl->extenders.push_back(*std::move(extender));
     }
   }
@@ -234,6 +237,9 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     services.spread_selector_lister = impl->workload_selectors.get();
     services.storage_lister = impl->storage.get();
     services.resource_lister = impl->resources.get();
+    for (const std::unique_ptr<HttpExtender>& extender : impl->extenders) {
+      services.preemption_extenders.push_back(extender.get());
+    }
     services.pod_exists = [raw = impl.get()](std::string_view ns, std::string_view name) {
       if (raw->pod_reflector == nullptr) return true;  // not watching yet: assume it is there
       return raw->pod_reflector->Get(std::string(ns) + "/" + std::string(name)).has_value();

@@ -246,6 +246,12 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
                 framework::NodesAvailableMessage(static_cast<int>(all_nodes.size()), dry_run_statuses));
   }
 
+  // upstream callExtenders: the extenders with a preemptVerb may drop candidates or change victims.
+  if (!handle_.preemption_extenders().empty()) {
+    if (Status status = CallExtenders(pod, candidates); !status.IsSuccess()) return {result, std::move(status)};
+    if (candidates.empty()) return fail(Code::kUnschedulable, "no candidate node for preemption");
+  }
+
   const int best = candidates.size() == 1 ? 0 : PickOneNodeForPreemption(candidates, now);
   Candidate chosen = std::move(candidates[static_cast<std::size_t>(best)]);
   SPDLOG_DEBUG("the target node for the preemption is determined node=\"{}\" pod=\"{}\"",
@@ -261,6 +267,44 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
   result.nominating_info = {chosen.node_name, framework::NominatingMode::kOverride};
   PrepareCandidateAsync(std::make_shared<const api::Pod>(pod), std::move(chosen), std::move(lower_nominated));
   return {result, Status()};
+}
+
+framework::Status DefaultPreemption::CallExtenders(const api::Pod& pod, std::vector<Candidate>& candidates) const {
+  framework::NodeVictims victims;
+  for (Candidate& candidate : candidates) {
+    victims[candidate.node_name] = {std::move(candidate.victims), candidate.num_pdb_violations};
+  }
+  for (framework::PreemptionExtender* extender : handle_.preemption_extenders()) {
+    if (!extender->SupportsPreemption() || !extender->IsInterested(pod)) continue;
+    absl::StatusOr<framework::NodeVictims> kept = extender->ProcessPreemption(pod, victims, handle_.snapshot());
+    if (!kept.ok()) {
+      if (extender->IsIgnorable()) {
+        SPDLOG_DEBUG("Skipped extender as it returned error and has ignorable flag set extender=\"{}\" err=\"{}\"",
+                     extender->name(), std::string(kept.status().message()));
+        continue;
+      }
+      return Status::FromError("preemption: " + std::string(kept.status().message()));
+    }
+    for (auto it = kept->begin(); it != kept->end();) {
+      if (!it->second.pods.empty()) {
+        ++it;
+        continue;
+      }
+      if (!extender->IsIgnorable()) {
+        return Status::FromError("preemption: expected at least one victim pod on node \"" + it->first + "\"");
+      }
+      SPDLOG_DEBUG("Ignored node for which the extender didn't report victims node=\"{}\" extender=\"{}\"", it->first,
+                   extender->name());
+      it = kept->erase(it);
+    }
+    victims = *std::move(kept);
+    if (victims.empty()) break;  // no preemption can happen, whatever the other extenders say
+  }
+  candidates.clear();
+  for (auto& [node, node_victims] : victims) {
+    candidates.push_back(Candidate{node, std::move(node_victims.pods), node_victims.num_pdb_violations});
+  }
+  return Status();
 }
 
 void DefaultPreemption::PrepareCandidateAsync(std::shared_ptr<const api::Pod> preemptor,

@@ -110,6 +110,10 @@ class DefaultPreemption final : public framework::PostFilterPlugin,
   // Evicts (or rejects in Permit) one victim and records the Preempted event.
   framework::Status PreemptVictim(const api::Pod& preemptor, const framework::PodInfoPtr& victim,
                                   const std::string& node_name);
+  // upstream callExtenders: hands the candidates to each interested extender with a preemptVerb
+  // in turn (an ignorable one's error skips it, and drops its nodes without victims); an error
+  // status fails the preemption. `candidates` becomes what the last extender kept.
+  framework::Status CallExtenders(const api::Pod& pod, std::vector<Candidate>& candidates) const;
   // The asynchronous preparation of `chosen` for `preemptor`.
   void PrepareCandidateAsync(std::shared_ptr<const api::Pod> preemptor, Candidate chosen,
                              std::vector<framework::PodInfoPtr> lower_priority_nominated);

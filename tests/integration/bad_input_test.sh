@@ -95,9 +95,8 @@ bad "certificate without key" "--tls-private-key-file" --secure-port "$(free_por
 bad "authentication kubeconfig missing" "$work/none-authn.kubeconfig" --secure-port "$(free_port)" \
   --authentication-kubeconfig "$work/none-authn.kubeconfig"
 bad "write-config-to in a missing directory" "$work/none/out.yaml" --write-config-to "$work/none/out.yaml"
-# Extenders are called (extender_test.sh), but not for preemption: a preemptVerb makes this
-# scheduler refuse to run rather than preempt without the extender (upstream would call it).
-# --write-config-to still writes such a configuration (config_differential_test.sh).
+# An extender whose tlsConfig names a CA file that does not exist (extender_test.sh covers the
+# extenders that work).
 extenders_file=$(config extenders <<EOF
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
@@ -106,12 +105,14 @@ clientConnection:
 leaderElection:
   leaderElect: false
 extenders:
-- urlPrefix: http://127.0.0.1:1/scheduler
+- urlPrefix: https://127.0.0.1:1/scheduler
   filterVerb: filter
-  preemptVerb: preempt
+  enableHTTPS: true
+  tlsConfig:
+    caFile: $work/no-such-ca.crt
 EOF
 )
-run_bad "extender with preemptVerb" "extenders[0].preemptVerb: preemption through extenders is not supported by kube-scheduler-cpp" \
+run_bad "extender CA file missing" "tlsConfig.caFile: cannot read $work/no-such-ca.crt" \
   --config "$extenders_file" --bind-address 127.0.0.1 --secure-port 0
 
 # --- configuration files -------------------------------------------------------------------------

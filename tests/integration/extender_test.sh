@@ -3,7 +3,7 @@
 # side by side with the upstream kube-scheduler v1.34.4 on the real control plane. One fake extender
 # (tests/integration/fake_extender.py) listens on 127.0.0.1 and serves each scheduler its own
 # extender instances by URL prefix (ours-a, upstream-a, ...), deciding by node labels and logging
-# every call (tests count the calls there). Six fake nodes:
+# every call (tests count the calls there). Six fake nodes (phase 3 adds four per scheduler):
 #   ext-fav-0    ext.test/favourite=true       (example.com/ext=4, example.com/strict=4)
 #   ext-plain-0, ext-plain-1                    (example.com/ext=4)
 #   ext-rej-0    ext.test/reject=true           filter: failedNodes "rejected by fake extender"
@@ -35,9 +35,34 @@
 #     pod requesting example.com/ext with "failed bind with extender"; both are retried;
 #   - a pod requesting neither is bound (extenders not interested are skipped);
 #   - same reasons as upstream's (SchedulerError), and ours' extender calls equal upstream's.
+# Phase 3, both schedulers restarted with three extenders having only a preemptVerb, in this order:
+#   g  preempt, nodeCacheCapable true (sent NodeNameToMetaVictims: pod UIDs)
+#   h  preempt, nodeCacheCapable false (sent NodeNameToVictims: whole pods; answers with Go's
+#      field names)
+#   i  preempt, nodeCacheCapable true, managedResources [example.com/nopreempt], keeping no node
+# The fake extender keeps the candidates labelled ext.test/preempt-here=true, victims unchanged.
+# Per scheduler two node sets of two 4-cpu nodes (pods pinned to their scheduler's set by the
+# node-set label): ext-pre-WHO-{0,1} and ext-prenone-WHO-{0,1} (these with example.com/nopreempt=1);
+# node 1 of each is labelled ext.test/preempt-here=true. Each node holds one 3-cpu pod created
+# bound: priority 0 on node 0, priority 500 on node 1, so that the default criteria (lowest victim
+# priority) would pick node 0. A priority-1000 pod of 2 cpu fits nowhere:
+#   - pre (set ext-pre-WHO): g gets the 2 candidates as meta victims (their UIDs), keeps node 1;
+#     h gets node 1 alone as whole pods (metadata.uid), keeps it; i is not called (not
+#     interested). The preemptor is bound to node 1, node 1's victim is evicted (Normal Preempted
+#     event naming the preemptor's UID and node 1), node 0's victim stays; its FailedScheduling
+#     note equals upstream's;
+#   - nopre (set ext-prenone-WHO, requesting example.com/nopreempt): g and h as above, then i (meta
+#     victims, 1 node) keeps none: the pod stays unbound, not nominated, both victims stay, and its
+#     PodScheduled message contains "preemption: no candidate node for preemption" and equals
+#     upstream's byte for byte (printed with `note`);
+#   - ours' preempt calls (prefix, argument kind, node count, victim count, status, JSON keys)
+#     equal upstream's for both pods, and so do the keys of the victims objects and of their pods
+#     (MetaPod / whole v1.Pod) as sent to g and h, and the keys of the Pod argument and of its
+#     metadata. The Pod argument's keys of every call of the three phases are printed (`note`).
 # A scheduler that exits at startup (e.g. rejecting `extenders`) fails the test at once, with its log.
 # KSCHED_EXTENDER_TEST_ONLY=upstream (or =ours) runs one scheduler alone, skipping the other's
-# checks and the comparisons (used to validate the test against upstream alone). Every address is
+# checks and the comparisons (used to validate the test against upstream alone; the cluster then
+# has 10 nodes instead of 14, which messages count). Every address is
 # 127.0.0.1; every process started here is stopped by PID on exit.
 . "$(dirname "$0")/lib.sh"
 only=${KSCHED_EXTENDER_TEST_ONLY:-}
@@ -72,7 +97,8 @@ trap cleanup EXIT
 # --- the fake extender --------------------------------------------------------------------------------
 python3 "$fake_extender" serve --env "$cp_dir/env" --log "$calls_log" --port 0 --port-file "$work/port" \
   --broken ours-d --broken upstream-d --broken ours-e --broken upstream-e --broken ours-f --broken upstream-f \
-  --go-keys ours-b --go-keys upstream-b >"$cp_dir/logs/fake-extender.log" 2>&1 &
+  --go-keys ours-b --go-keys upstream-b --go-keys ours-h --go-keys upstream-h \
+  --preempt-none ours-i --preempt-none upstream-i >"$cp_dir/logs/fake-extender.log" 2>&1 &
 extender_pid=$!
 check "the fake extender listens on 127.0.0.1" wait_for 20 test -s "$work/port"
 url="http://127.0.0.1:$(cat "$work/port")"
@@ -103,7 +129,8 @@ profiles:
 - schedulerName: $(sched_of "$who")
 extenders:
 EOF
-    if [ "$phase" = 1 ]; then
+    case "$phase" in
+    1)
       cat <<EOF
 - urlPrefix: $url/$who-a
   filterVerb: filter
@@ -124,7 +151,8 @@ EOF
   weight: 1
   ignorable: true
 EOF
-    else
+      ;;
+    2)
       cat <<EOF
 - urlPrefix: $url/$who-e
   filterVerb: filter
@@ -135,7 +163,23 @@ EOF
   managedResources:
   - name: example.com/ext
 EOF
-    fi
+      ;;
+    3)
+      cat <<EOF
+- urlPrefix: $url/$who-g
+  preemptVerb: preempt
+  nodeCacheCapable: true
+- urlPrefix: $url/$who-h
+  preemptVerb: preempt
+  nodeCacheCapable: false
+- urlPrefix: $url/$who-i
+  preemptVerb: preempt
+  nodeCacheCapable: true
+  managedResources:
+  - name: example.com/nopreempt
+EOF
+      ;;
+    esac
   } >"$3"
 }
 start_scheduler() {  # start_scheduler WHO PHASE: writes its configuration, starts it, sets WHO_pid
@@ -157,13 +201,13 @@ stop_scheduler() {  # stop_scheduler WHO: SIGTERM, returns its exit status
   return "$rc"
 }
 pid_of() { if [ "$1" = ours ]; then echo "$ours_pid"; else echo "$upstream_pid"; fi; }
-pod() {  # pod WHO NAME [extra spec json] [extended resources json, e.g. "example.com/ext":"1"]
-  local extra=${3:-} ext=${4:-}
+pod() {  # pod WHO NAME [extra spec json] [extended resources json, e.g. "example.com/ext":"1"] [CPU]
+  local extra=${3:-} ext=${4:-} cpu=${5:-100m}
   kubectl_admin apply -f - >/dev/null <<EOF
 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"$1-$2","namespace":"default","labels":{"ext-test":"yes"}},
  "spec":{"schedulerName":"$(sched_of "$1")","terminationGracePeriodSeconds":0$extra,
   "containers":[{"name":"c","image":"registry.k8s.io/pause:3.10",
-   "resources":{"requests":{"cpu":"100m","memory":"100Mi"${ext:+,$ext}},"limits":{$ext}}}]}}
+   "resources":{"requests":{"cpu":"$cpu","memory":"100Mi"${ext:+,$ext}},"limits":{$ext}}}]}}
 EOF
 }
 node_of() { kubectl_admin get pod "$1" -o jsonpath='{.spec.nodeName}'; }
@@ -320,13 +364,140 @@ for p in strict:filter bindfail:bind; do
       "$(call_set upstream "$name")" "$(call_set ours "$name")"
   fi
 done
-if runs ours; then
-  rc=0; stop_scheduler ours || rc=$?
-  check_eq "SIGTERM stops kube-scheduler-cpp (phase 2) with exit status 0" 0 "$rc"
+for who in $whos; do
+  if [ "$who" = ours ]; then
+    rc=0; stop_scheduler ours || rc=$?
+    check_eq "SIGTERM stops kube-scheduler-cpp (phase 2) with exit status 0" 0 "$rc"
+  else
+    stop_scheduler upstream || true
+  fi
+done
+kubectl_admin delete pod -l ext-test=yes --field-selector spec.nodeName= --wait=false >/dev/null 2>&1 || true
+
+# --- phase 3: preemption through extenders (preemptVerb) --------------------------------------------------
+# Created while no scheduler runs, so that both start with the nodes and victims in their caches.
+for class in ext-high:1000 ext-mid:500; do
+  printf '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"%s"},"value":%s}\n' \
+    "${class%%:*}" "${class##*:}" | kubectl_admin apply -f - >/dev/null
+done
+victim() {  # victim NAME NODE [PRIORITYCLASS]: a 3-cpu pod created bound to NODE
+  local pc=""
+  [ -n "${3:-}" ] && pc=",\"priorityClassName\":\"$3\""
+  printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"default","labels":{"ext-victim":"yes"}},"spec":{"nodeName":"%s","terminationGracePeriodSeconds":0%s,"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"3","memory":"100Mi"}}}]}}\n' \
+    "$1" "$2" "$pc" | kubectl_admin apply -f - >/dev/null
+}
+uid_of() { kubectl_admin get pod "$1" -o jsonpath='{.metadata.uid}'; }
+gone() { ! kubectl_admin get pod "$1" >/dev/null 2>&1; }
+preempted_event() {  # preempted_event VICTIM: type reason action note of its Preempted event
+  kubectl_admin get events.events.k8s.io --field-selector "regarding.name=$1,reason=Preempted" \
+    -o jsonpath='{.items[0].type} {.items[0].reason} {.items[0].action} {.items[0].note}'
+}
+has_preempted_event() { [ -n "$(preempted_event "$1" | tr -d ' ')" ]; }
+failed_note() {  # failed_note POD: the note of its FailedScheduling event
+  kubectl_admin get events.events.k8s.io --field-selector "regarding.name=$1,reason=FailedScheduling" \
+    -o jsonpath='{.items[0].note}'
+}
+preempt_call() {  # preempt_call WHO LETTER POD: "letter verb args nodes status victims" of the first one
+  calls "$1" --prefix "$1-$2" --verb preempt --pod "default/$1-$3" | awk -F'\t' 'NR == 1 {print $1, $2, $4, $5, $6, $8}'
+}
+preempt_field() {  # preempt_field WHO LETTER POD FIELD: FIELD (JSON) of the first such preempt call
+  calls "$1" --prefix "$1-$2" --verb preempt --pod "default/$1-$3" --field "$4" | head -n 1
+}
+declare -A vuid
+for who in $whos; do
+  for set in pre prenone; do
+    res=(); [ "$set" = prenone ] && res=(--resource example.com/nopreempt=1)
+    # mknodes passes --cpu 8 first: the last --cpu wins.
+    mknodes --prefix "ext-$set-$who" --cpu 4 "${res[@]}"
+    mknodes --prefix "ext-$set-$who" --start 1 --cpu 4 "${res[@]}" --label ext.test/preempt-here=true
+    victim "$who-$set-v0" "ext-$set-$who-0"
+    victim "$who-$set-v1" "ext-$set-$who-1" ext-mid
+    vuid[$who-$set-v0]=$(uid_of "$who-$set-v0") vuid[$who-$set-v1]=$(uid_of "$who-$set-v1")
+  done
+done
+for who in $whos; do start_scheduler "$who" 3; done
+high=',"priorityClassName":"ext-high","nodeSelector":{"kube-scheduler-cpp.test/node-set":"ext-SET-WHO"}'
+for who in $whos; do
+  pod "$who" pre "$(echo "$high" | sed "s/SET/pre/; s/WHO/$who/")" '' 2
+  pod "$who" nopre "$(echo "$high" | sed "s/SET/prenone/; s/WHO/$who/")" '"example.com/nopreempt":"1"' 2
+done
+for who in $whos; do require_running "$who" 3 pre; done
+for who in $whos; do
+  v0=${vuid[$who-pre-v0]} v1=${vuid[$who-pre-v1]}
+  check "$who binds the preemptor pre" wait_for 60 bound "$who-pre"
+  check_eq "$who puts pre on ext-pre-$who-1 (the node the extender kept, not the default's node 0)" \
+    "ext-pre-$who-1" "$(node_of "$who-pre")"
+  check "$who evicted node 1's victim" wait_for 10 gone "$who-pre-v1"
+  check_eq "$who kept node 0's victim" "ext-pre-$who-0" "$(node_of "$who-pre-v0")"
+  wait_for 10 has_preempted_event "$who-pre-v1" || true
+  check_eq "$who: the Preempted event on node 1's victim" \
+    "Normal Preempted Preempting Preempted by pod $(uid_of "$who-pre") on node ext-pre-$who-1" \
+    "$(preempted_event "$who-pre-v1")"
+  check_eq "$who: g's preempt call for pre carries NodeNameToMetaVictims (2 nodes, 2 victims)" \
+    "g preempt metavictims 2 200 2" "$(preempt_call "$who" g pre)"
+  check_eq "$who: g was sent each node's victim UID" \
+    "{\"ext-pre-$who-0\": [\"$v0\"], \"ext-pre-$who-1\": [\"$v1\"]}" "$(preempt_field "$who" g pre victim_uids)"
+  check_eq "$who: g kept node 1" "[\"ext-pre-$who-1\"]" "$(preempt_field "$who" g pre kept)"
+  check_eq "$who: h's preempt call for pre carries NodeNameToVictims (the 1 node g kept, 1 victim)" \
+    "h preempt victims 1 200 1" "$(preempt_call "$who" h pre)"
+  check_eq "$who: h was sent node 1's victim as a whole pod (its metadata.uid)" \
+    "{\"ext-pre-$who-1\": [\"$v1\"]}" "$(preempt_field "$who" h pre victim_uids)"
+  check_eq "$who: h was sent node 1's victim by name" \
+    "{\"ext-pre-$who-1\": [\"default/$who-pre-v1\"]}" "$(preempt_field "$who" h pre victim_names)"
+  check_eq "$who: i (not interested in pre) was not called for it" 0 "$(call_count "$who" i preempt pre)"
+  note "$who pre: FailedScheduling: $(failed_note "$who-pre")"
+  # nopre: i keeps no node.
+  check "$who reports nopre as unschedulable" wait_for 60 has_condition "$who-nopre"
+  check_eq "$who: nopre: PodScheduled False, Unschedulable" "False Unschedulable" \
+    "$(condition "$who-nopre" status) $(condition "$who-nopre" reason)"
+  check_eq "$who: nopre: not bound, not nominated" " " \
+    "$(node_of "$who-nopre") $(kubectl_admin get pod "$who-nopre" -o jsonpath='{.status.nominatedNodeName}')"
+  check "$who: nopre: the message contains 'no candidate node for preemption'" \
+    message_has "$who-nopre" "no candidate node for preemption"
+  note "$who nopre: $(condition "$who-nopre" message)"
+  check_eq "$who: nopre: both victims stay" "ext-prenone-$who-0 ext-prenone-$who-1" \
+    "$(node_of "$who-prenone-v0") $(node_of "$who-prenone-v1")"
+  check_eq "$who: nopre: g's preempt call (meta victims, 2 nodes, 2 victims)" \
+    "g preempt metavictims 2 200 2" "$(preempt_call "$who" g nopre)"
+  check_eq "$who: nopre: h's preempt call (whole pods, the 1 node g kept)" \
+    "h preempt victims 1 200 1" "$(preempt_call "$who" h nopre)"
+  check_eq "$who: nopre: i's preempt call (meta victims, the 1 node h kept)" \
+    "i preempt metavictims 1 200 1" "$(preempt_call "$who" i nopre)"
+  check_eq "$who: nopre: i kept no node" "[]" "$(preempt_field "$who" i nopre kept)"
+done
+if both_run; then
+  check_eq "pre: the FailedScheduling note equals upstream's" "$(failed_note upstream-pre)" "$(failed_note ours-pre)"
+  check_eq "nopre: same reason as upstream" "$(condition upstream-nopre reason)" "$(condition ours-nopre reason)"
+  check_eq "nopre: same message as upstream, byte for byte" "$(condition upstream-nopre message)" "$(condition ours-nopre message)"
+  for l in g h; do
+    for f in victim_keys pod_keys pod_object_keys pod_meta_keys; do
+      check_eq "pre: $l's $f (as sent) equal upstream's" "$(preempt_field upstream "$l" pre "$f")" "$(preempt_field ours "$l" pre "$f")"
+    done
+  done
+  for p in pre nopre; do
+    check_eq "$p: ours' preempt calls (prefix, kind, node count, status, keys, victims) equal upstream's" \
+      "$(call_set upstream "$p")" "$(call_set ours "$p")"
+  done
 fi
+for who in $whos; do
+  note "$who pre: keys sent to g: $(preempt_field "$who" g pre victim_keys) $(preempt_field "$who" g pre pod_keys), to h: $(preempt_field "$who" h pre victim_keys) $(preempt_field "$who" h pre pod_keys); the Pod argument's: $(preempt_field "$who" g pre pod_object_keys)"
+  for p in pre nopre; do note "$who calls for $p: $(call_set "$who" "$p" | tr '\t' ' ' | paste -sd';' | sed 's/;/; /g')"; done
+done
+for who in $whos; do
+  if [ "$who" = ours ]; then
+    rc=0; stop_scheduler ours || rc=$?
+    check_eq "SIGTERM stops kube-scheduler-cpp (phase 3) with exit status 0" 0 "$rc"
+  else
+    stop_scheduler upstream || true
+  fi
+done
+for who in $whos; do
+  note "$who: the Pod argument's keys, all calls: $(calls "$who" --prefix-start "$who-" --field pod_object_keys | grep -v '^\[\]$' | sort -u | paste -sd' ')"
+  note "$who: its metadata's keys, all calls: $(calls "$who" --prefix-start "$who-" --field pod_meta_keys | grep -v '^\[\]$' | sort -u | paste -sd' ')"
+done
 note "extender calls logged: $(grep -c . "$calls_log")"
 if [ "$failed" != 0 ]; then
-  for who in $whos; do scheduler_log_tail "$who" 1; scheduler_log_tail "$who" 2; done
+  for who in $whos; do scheduler_log_tail "$who" 1; scheduler_log_tail "$who" 2; scheduler_log_tail "$who" 3; done
   echo "--- fake-extender.log (tail)"; tail -n 10 "$cp_dir/logs/fake-extender.log"
 fi
 finish

@@ -2,14 +2,17 @@
 """A fake HTTP scheduler extender for extender_test.sh (standard library only, loopback only).
 
   fake_extender.py serve --env RUN/env --log CALLS.jsonl [--port 0] [--port-file FILE]
-                         [--broken PREFIX]... [--go-keys PREFIX]...
+                         [--broken PREFIX]... [--go-keys PREFIX]... [--preempt-none PREFIX]...
       Serve on 127.0.0.1:PORT (0: any free port, written to --port-file once listening) until
       killed. Every URL is /PREFIX/VERB: each PREFIX is one extender "instance" (e.g. /ours-a/filter,
-      /upstream-a/filter), VERB one of filter, prioritize, bind (anything else: 404).
-  fake_extender.py calls CALLS.jsonl [--prefix P] [--verb V] [--pod NS/NAME] [--strip WHO-]
-      Print one tab-separated line per logged call: prefix verb pod args count status keys
+      /upstream-a/filter), VERB one of filter, prioritize, bind, preempt (anything else: 404).
+  fake_extender.py calls CALLS.jsonl [--prefix P] [--prefix-start S] [--verb V] [--pod NS/NAME]
+                         [--strip WHO-] [--field NAME]
+      Print one tab-separated line per logged call: prefix verb pod args count status keys, and for
+      a preempt call an eighth column, victims (the number of victim pods in the request)
       (--strip removes WHO- from the start of prefix and pod names, so that ours' and upstream's
-      calls compare as text).
+      calls compare as text). --field NAME prints instead the JSON of that field of each logged
+      call (keys sorted; null when absent), e.g. --field victim_uids or --field kept.
 
 Behaviour (deterministic, from node labels; the same for every prefix that is not broken):
   filter      nodes labelled ext.test/reject=true       -> FailedNodes "rejected by fake extender"
@@ -26,23 +29,39 @@ Behaviour (deterministic, from node labels; the same for every prefix that is no
               of --env (https, admin client certificate, loopback only), annotated
               ext.test/bound-by=PREFIX (the API server copies a Binding's annotations to the pod);
               answers {} or {"error": "..."}.
+  preempt     (ExtenderPreemptionArgs: Pod, NodeNameToVictims with whole pods, or, from a
+              nodeCacheCapable scheduler, NodeNameToMetaVictims with pod UIDs) keeps only the
+              candidate nodes labelled ext.test/preempt-here=true, each with its victims unchanged
+              (the UIDs of the request: MetaPod UID, or a whole pod's metadata.uid) and its
+              NumPDBViolations, answering an ExtenderPreemptionResult {"nodeNameToMetaVictims":
+              {NODE: {"pods": [{"uid": ...}], "numPDBViolations": N}}} (the answer is always
+              meta victims). A --preempt-none PREFIX keeps no node: {"nodeNameToMetaVictims": {}}.
   A --broken PREFIX answers HTTP 500 to everything.
 When the request carries only node names (nodeCacheCapable), the labels come from the API server
-(GET /api/v1/nodes, once per request). The nodes of extender_test.sh are also NAMED after their
-labels (ext-fav-*, ext-rej-*, ext-unres-*, ext-nnrej-*, ext-plain-*), only to make logs readable:
+(GET /api/v1/nodes, once per request); a preempt request carries only node names (the keys of its
+map) and always reads the labels there. The nodes of extender_test.sh are also NAMED after their
+labels (ext-fav-*, ext-rej-*, ext-unres-*, ext-nnrej-*, ext-plain-*; ext-pre*-N with N = 1 for
+ext.test/preempt-here=true), only to make logs readable:
 the labels decide.
 
 Requests are read case-insensitively, as Go's encoding/json reads them (upstream sends "Pod",
 "Nodes", "NodeNames", "PodName", ... since the wire types have no json tags). Answers use
-lower-camel keys ("nodes", "failedNodes", "host", "score", "error") except for a --go-keys PREFIX,
-which answers with Go's field names ("Nodes", "NodeNames", "FailedNodes", "Host", "Score", "Error"),
+lower-camel keys ("nodes", "failedNodes", "host", "score", "error", "nodeNameToMetaVictims", "pods",
+"uid", "numPDBViolations") except for a --go-keys PREFIX, which answers with Go's field names
+("Nodes", "NodeNames", "FailedNodes", "Host", "Score", "Error", "NodeNameToMetaVictims", "Pods",
+"UID", "NumPDBViolations"),
 as an extender written in Go with the k8s.io/kube-scheduler/extender/v1 types does.
 
 Every request is logged as one JSON line: time, prefix, verb, pod ("namespace/name"), args
-("nodes", "nodenames", "both" or "none": which of Nodes / NodeNames was non-null), count (number
-of nodes in the request), keys (the request's top-level keys with a non-null value, as sent),
-status (the HTTP status answered), and the verb's outcome (passed, failed, unresolvable, scores,
-node, error).
+("nodes", "nodenames", "both" or "none": which of Nodes / NodeNames was non-null; for preempt
+"victims", "metavictims", "both" or "none": which of NodeNameToVictims / NodeNameToMetaVictims was
+non-null), count (number of nodes in the request), keys (the request's top-level keys with a
+non-null value, as sent), pod_object_keys and pod_meta_keys (the non-null keys of the Pod argument
+and of its metadata, as sent), status (the HTTP status answered), and the verb's outcome (passed,
+failed, unresolvable, scores, node, error; for preempt: victims, the number of victim pods in the
+request, victim_uids {node: [uid, ...]}, victim_names {node: ["ns/name", ...]} (whole pods only),
+pdb {node: NumPDBViolations}, victim_keys and pod_keys (the non-null keys of the Victims /
+MetaVictims objects and of their pods, as sent) and kept, the nodes answered).
 """
 import argparse
 import json
@@ -59,6 +78,7 @@ REJECT = "ext.test/reject"
 UNRESOLVABLE = "ext.test/unresolvable"
 REJECT_NODENAMES = "ext.test/reject-nodenames"
 FAVOURITE = "ext.test/favourite"
+PREEMPT_HERE = "ext.test/preempt-here"
 BOUND_BY = "ext.test/bound-by"
 MSG_REJECT = "rejected by fake extender"
 MSG_UNRESOLVABLE = "unresolvable for fake extender"
@@ -83,10 +103,11 @@ def labels_of(node):
 
 
 class Extender:
-    def __init__(self, api, log_path, broken, go_keys):
+    def __init__(self, api, log_path, broken, go_keys, preempt_none=()):
         self.api = api
         self.broken = set(broken)
         self.go_keys = set(go_keys)
+        self.preempt_none = set(preempt_none)
         self.log_lock = threading.Lock()
         self.log = open(log_path, "a", buffering=1)
 
@@ -164,6 +185,59 @@ class Extender:
         entry["error"] = error
         return {self.key(prefix, "error", "Error"): error} if error else {}
 
+    def preempt(self, prefix, args, entry):
+        victims_map = preemption_map(args)[1]
+        uids = victim_uids(args)
+        k = lambda lower, go: self.key(prefix, lower, go)  # noqa: E731
+        pdb = {}
+        for node, victims in victims_map.items():
+            pdb[node] = field(victims, "NumPDBViolations") or 0
+        labels = self.node_labels_from_api() if victims_map else {}
+        kept = [] if prefix in self.preempt_none else \
+            sorted(n for n in victims_map if labels.get(n, {}).get(PREEMPT_HERE) == "true")
+        entry.update(victim_uids=uids, pdb=pdb, kept=kept, victim_names=victim_names(args),
+                     victim_keys=sorted({key for v in victims_map.values() if isinstance(v, dict)
+                                         for key, val in v.items() if val is not None}),
+                     pod_keys=sorted({key for v in victims_map.values() for p in (field(v, "Pods") or [])
+                                      if isinstance(p, dict) for key, val in p.items() if val is not None}))
+        return {k("nodeNameToMetaVictims", "NodeNameToMetaVictims"): {
+            node: {k("pods", "Pods"): [{k("uid", "UID"): uid} for uid in uids[node]],
+                   k("numPDBViolations", "NumPDBViolations"): pdb[node]}
+            for node in kept}}
+
+
+def preemption_map(args):
+    """(kind, {node: victims}) of ExtenderPreemptionArgs: the map that was sent (both: the meta one)."""
+    whole, meta = field(args, "NodeNameToVictims"), field(args, "NodeNameToMetaVictims")
+    kind = {(True, True): "both", (True, False): "victims", (False, True): "metavictims",
+            (False, False): "none"}[(whole is not None, meta is not None)]
+    chosen = meta if meta is not None else whole
+    return kind, chosen if isinstance(chosen, dict) else {}
+
+
+def victim_uids(args):
+    """{node: [victim uid, ...]}: a MetaPod's UID, or a whole pod's metadata.uid."""
+    kind, victims_map = preemption_map(args)
+    out = {}
+    for node, victims in victims_map.items():
+        uids = []
+        for p in field(victims, "Pods") or []:
+            if kind == "victims":
+                uids.append(((field(p, "metadata") or {}).get("uid")) or "")
+            else:
+                uids.append(field(p, "UID") or "")
+        out[node] = uids
+    return out
+
+
+def victim_names(args):
+    """{node: ["namespace/name", ...]} of whole-pod victims (NodeNameToVictims); {} for meta victims."""
+    kind, victims_map = preemption_map(args)
+    if kind != "victims":
+        return {}
+    return {node: ["%s/%s" % ((field(p, "metadata") or {}).get("namespace"), (field(p, "metadata") or {}).get("name"))
+                   for p in field(victims, "Pods") or []] for node, victims in victims_map.items()}
+
 
 def pod_of(verb, args):
     if verb == "bind":
@@ -209,18 +283,30 @@ def make_handler(ext):
                 entry["bad_json"] = str(e)
             entry["pod"] = pod_of(verb, args)
             entry["keys"] = sorted(k for k, v in args.items() if v is not None) if isinstance(args, dict) else []
-            nodes_arg, names_arg = field(args, "Nodes"), field(args, "NodeNames")
-            entry["args"] = {(True, True): "both", (True, False): "nodes",
-                             (False, True): "nodenames", (False, False): "none"}[
-                (nodes_arg is not None, names_arg is not None)]
-            entry["count"] = len(field(nodes_arg, "Items") or []) if nodes_arg is not None else \
-                len(names_arg or [])
+            pod_arg = field(args, "Pod")
+            entry["pod_object_keys"] = sorted(k for k, v in pod_arg.items() if v is not None) \
+                if isinstance(pod_arg, dict) else []
+            pod_meta = field(pod_arg, "metadata")
+            entry["pod_meta_keys"] = sorted(k for k, v in pod_meta.items() if v is not None) \
+                if isinstance(pod_meta, dict) else []
+            if verb == "preempt":
+                entry["args"], victims_map = preemption_map(args)
+                entry["count"] = len(victims_map)
+                entry["victims"] = sum(len(u) for u in victim_uids(args).values())
+            else:
+                nodes_arg, names_arg = field(args, "Nodes"), field(args, "NodeNames")
+                entry["args"] = {(True, True): "both", (True, False): "nodes",
+                                 (False, True): "nodenames", (False, False): "none"}[
+                    (nodes_arg is not None, names_arg is not None)]
+                entry["count"] = len(field(nodes_arg, "Items") or []) if nodes_arg is not None else \
+                    len(names_arg or [])
             if prefix in ext.broken:
                 entry["status"] = 500
                 ext.record(entry)
                 self.answer(500, b"fake extender: broken on purpose\n", "text/plain")
                 return
-            handler = {"filter": ext.filter, "prioritize": ext.prioritize, "bind": ext.bind}.get(verb)
+            handler = {"filter": ext.filter, "prioritize": ext.prioritize, "bind": ext.bind,
+                       "preempt": ext.preempt}.get(verb)
             if handler is None or "bad_json" in entry:
                 entry["status"] = 404 if handler is None else 400
                 ext.record(entry)
@@ -249,7 +335,7 @@ def serve(args):
     pki = env["PKI_DIR"]
     api = nodes.Api(env["APISERVER_URL"], os.path.join(pki, "ca.crt"),
                     os.path.join(pki, "admin.crt"), os.path.join(pki, "admin.key"))
-    ext = Extender(api, args.log, args.broken, args.go_keys)
+    ext = Extender(api, args.log, args.broken, args.go_keys, args.preempt_none)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(ext))
     server.daemon_threads = True
     port = server.server_address[1]
@@ -270,13 +356,21 @@ def calls(args):
             e = json.loads(line)
             if args.prefix and e["prefix"] != args.prefix:
                 continue
+            if args.prefix_start and not e["prefix"].startswith(args.prefix_start):
+                continue
             if args.verb and e["verb"] != args.verb:
                 continue
             if args.pod and e["pod"] != args.pod:
                 continue
+            if args.field:
+                print(json.dumps(e.get(args.field), sort_keys=True))
+                continue
             ns, _, name = e["pod"].partition("/")
-            print("\t".join([strip(e["prefix"]), e["verb"], ns + "/" + strip(name), e["args"],
-                             str(e["count"]), str(e["status"]), ",".join(e["keys"])]))
+            cols = [strip(e["prefix"]), e["verb"], ns + "/" + strip(name), e["args"],
+                    str(e["count"]), str(e["status"]), ",".join(e["keys"])]
+            if e["verb"] == "preempt":
+                cols.append(str(e.get("victims", "")))
+            print("\t".join(cols))
 
 
 def main():
@@ -289,12 +383,15 @@ def main():
     s.add_argument("--port-file")
     s.add_argument("--broken", action="append", default=[])
     s.add_argument("--go-keys", action="append", default=[])
+    s.add_argument("--preempt-none", action="append", default=[])
     c = sub.add_parser("calls")
     c.add_argument("log")
     c.add_argument("--prefix")
+    c.add_argument("--prefix-start", help="only prefixes starting with this, e.g. ours-")
     c.add_argument("--verb")
     c.add_argument("--pod")
     c.add_argument("--strip")
+    c.add_argument("--field")
     args = parser.parse_args()
     if args.cmd == "serve":
         serve(args)

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -270,8 +271,9 @@ struct Runtime {
   std::unique_ptr<DefaultPreemption> plugin;
 
   Runtime(std::vector<std::shared_ptr<const ksched::api::Node>> nodes, std::vector<Pod> pods,
-          DefaultPreemptionArgs args = {}) {
+          DefaultPreemptionArgs args = {}, std::vector<ksched::framework::PreemptionExtender*> extenders = {}) {
     ksched::framework::FrameworkServices services;
+    services.preemption_extenders = std::move(extenders);
     services.parallelizer = &parallelizer;
     services.cluster_api = &api;
     services.event_recorder = &api;
@@ -436,3 +438,100 @@ TEST_CASE("DefaultPreemption: upstream's messages when preemption cannot help",
     CHECK(status.Message() == "preemption: not eligible due to a terminating pod on the nominated node.");
   }
 }
+
+namespace {
+
+// An extender with a preemptVerb answering from a function (upstream's fake extender's
+// ProcessPreemption).
+class FakePreemptionExtender final : public ksched::framework::PreemptionExtender {
+ public:
+  using Fn = std::function<absl::StatusOr<ksched::framework::NodeVictims>(const ksched::framework::NodeVictims&)>;
+  FakePreemptionExtender(Fn fn, bool ignorable) : fn_(std::move(fn)), ignorable_(ignorable) {}
+  const std::string& name() const override { return name_; }
+  bool SupportsPreemption() const override { return true; }
+  bool IsInterested(const Pod&) const override { return true; }
+  bool IsIgnorable() const override { return ignorable_; }
+  absl::StatusOr<ksched::framework::NodeVictims> ProcessPreemption(const Pod&, const ksched::framework::NodeVictims& victims,
+                                                                   const ksched::framework::Snapshot&) override {
+    seen.push_back(victims.size());
+    return fn_(victims);
+  }
+  std::vector<std::size_t> seen;  // how many candidate nodes each call got
+
+ private:
+  std::string name_ = "http://fake";
+  Fn fn_;
+  bool ignorable_;
+};
+
+FakePreemptionExtender::Fn Keep(std::string node) {
+  return [node](const ksched::framework::NodeVictims& victims) -> absl::StatusOr<ksched::framework::NodeVictims> {
+    ksched::framework::NodeVictims kept;
+    if (auto it = victims.find(node); it != victims.end()) kept.emplace(node, it->second);
+    return kept;
+  };
+}
+
+}  // namespace
+
+TEST_CASE("DefaultPreemption: extenders with a preemptVerb narrow the candidates (upstream callExtenders)",
+          "[plugins][default_preemption]") {
+  // n1 and n2 are alike (one low-priority pod each); left alone the choice would be n1.
+  auto nodes = [] { return std::vector{CapacityNode("n1", {{"cpu", "4"}}), CapacityNode("n2", {{"cpu", "4"}})}; };
+  auto pods = [] { return std::vector{NamedPod("on-n1", 0, "4", "n1"), NamedPod("on-n2", 0, "4", "n2")}; };
+  const Pod preemptor = NamedPod("preemptor", 10, "2");
+
+  SECTION("the extender's choice stands; a failing ignorable one is skipped") {
+    FakePreemptionExtender broken([](const auto&) -> absl::StatusOr<ksched::framework::NodeVictims> {
+      return absl::UnavailableError("down");
+    }, true);
+    FakePreemptionExtender keep_n2(Keep("n2"), false);
+    Runtime rt(nodes(), pods(), {}, {&broken, &keep_n2});
+    auto [result, status] = rt.Preempt(preemptor);
+    INFO(status.ToString());
+    REQUIRE(status.IsSuccess());
+    CHECK(result.nominating_info.nominated_node_name == "n2");
+    CHECK(keep_n2.seen == std::vector<std::size_t>{2});
+    REQUIRE(rt.api.WaitEvicted(1));
+    CHECK(rt.api.evicted() == std::vector<std::string>{"on-n2"});
+  }
+  SECTION("an error of an extender that is not ignorable fails the preemption") {
+    FakePreemptionExtender broken([](const auto&) -> absl::StatusOr<ksched::framework::NodeVictims> {
+      return absl::UnavailableError("failed preempt with extender at URL http://fake/preempt, code 500");
+    }, false);
+    Runtime rt(nodes(), pods(), {}, {&broken});
+    auto [result, status] = rt.Preempt(preemptor);
+    CHECK(status.code() == Code::kError);
+    CHECK(status.Message() == "preemption: failed preempt with extender at URL http://fake/preempt, code 500");
+  }
+  SECTION("a node without victims: an error, or dropped by an ignorable extender") {
+    auto empty_n1 = [](const ksched::framework::NodeVictims& victims) -> absl::StatusOr<ksched::framework::NodeVictims> {
+      ksched::framework::NodeVictims kept = victims;
+      kept["n1"].pods.clear();
+      return kept;
+    };
+    FakePreemptionExtender strict(empty_n1, false);
+    Runtime strict_rt(nodes(), pods(), {}, {&strict});
+    auto [unused, status] = strict_rt.Preempt(preemptor);
+    CHECK(status.Message() == "preemption: expected at least one victim pod on node \"n1\"");
+
+    FakePreemptionExtender lenient(empty_n1, true);
+    Runtime lenient_rt(nodes(), pods(), {}, {&lenient});
+    auto [result, ok] = lenient_rt.Preempt(preemptor);
+    REQUIRE(ok.IsSuccess());
+    CHECK(result.nominating_info.nominated_node_name == "n2");
+  }
+  SECTION("no candidate left: no preemption, and the later extenders are not asked") {
+    FakePreemptionExtender none([](const auto&) -> absl::StatusOr<ksched::framework::NodeVictims> {
+      return ksched::framework::NodeVictims{};
+    }, false);
+    FakePreemptionExtender later(Keep("n1"), false);
+    Runtime rt(nodes(), pods(), {}, {&none, &later});
+    auto [result, status] = rt.Preempt(preemptor);
+    CHECK(status.code() == Code::kUnschedulable);
+    CHECK(status.Message() == "preemption: no candidate node for preemption");
+    CHECK(later.seen.empty());
+    CHECK(rt.api.evicted().empty());
+  }
+}
+

@@ -64,6 +64,11 @@ class FakeExtender final : public Extender {
   absl::StatusOr<std::vector<ExtenderHostScore>> Prioritize(const api::Pod&, const Nodes& nodes) override {
     return prioritize(nodes);
   }
+  bool SupportsPreemption() const override { return false; }
+  absl::StatusOr<framework::NodeVictims> ProcessPreemption(const api::Pod&, const framework::NodeVictims&,
+                                                           const framework::Snapshot&) override {
+    return absl::UnimplementedError("no preemptVerb");
+  }
   absl::Status Bind(const api::Pod& pod, const std::string& node) override {
     absl::Status status = bind(node);
     if (status.ok()) bound.push_back(pod.metadata.name + "@" + node);
@@ -309,6 +314,7 @@ TEST_CASE("ScheduleAlgorithm with extenders: their filter and scores decide with
 class FakeObjects final : public ExtenderObjects {
  public:
   absl::StatusOr<std::string> PodJson(const api::Pod& pod) override {
+    if (pod.metadata.name == "gone") return absl::NotFoundError("pods \"gone\" not found");
     return R"({"metadata":{"name":")" + pod.metadata.name + R"("}})";
   }
   absl::StatusOr<std::vector<std::string>> NodesJson(const std::vector<std::string_view>& names) override {
@@ -444,6 +450,60 @@ TEST_CASE("HttpExtender: prioritize and bind", "[extender]") {
   CHECK(none.transport->requests().empty());
   CHECK_FALSE(none.extender->IsFilter());
   CHECK(none.extender->IsBinder());
+}
+
+TEST_CASE("HttpExtender: preempt sends the victims (UIDs when nodeCacheCapable) and maps the answer back",
+          "[extender]") {
+  // node1 holds v1 and v2, node2 holds v3.
+  std::vector<std::shared_ptr<const api::Node>> node_objects{testing::MakeNode("node1"), testing::MakeNode("node2")};
+  std::vector<framework::PodInfoPtr> pods;
+  for (const auto& [name, node] : std::vector<std::pair<std::string, std::string>>{
+           {"v1", "node1"}, {"v2", "node1"}, {"v3", "node2"}}) {
+    pods.push_back(framework::PodInfo::CreateOrDie(
+        std::make_shared<const api::Pod>(PodBuilder(name).Uid(name + "-uid").Node(node).Obj())));
+  }
+  const auto snapshot = framework::Snapshot::FromObjects(node_objects, pods);
+  framework::NodeVictims victims;
+  victims["node1"] = {{pods[0], pods[1]}, 1};
+  victims["node2"] = {{pods[2]}, 0};
+  const api::Pod preemptor = PodBuilder("p").Obj();
+  config::Extender config = Config(true);
+  config.preempt_verb = "preempt";
+
+  Wire meta(config);
+  CHECK(meta.extender->SupportsPreemption());
+  meta.Answer(200, R"({"NodeNameToMetaVictims":{"node1":{"Pods":[{"UID":"v2-uid"}],"NumPDBViolations":0}}})");
+  absl::StatusOr<framework::NodeVictims> kept = meta.extender->ProcessPreemption(preemptor, victims, *snapshot);
+  REQUIRE(kept.ok());
+  CHECK(meta.transport->requests().back().target == "/preempt");
+  CHECK(meta.transport->requests().back().body ==
+        R"({"Pod":{"metadata":{"name":"p"}},"NodeNameToVictims":null,"NodeNameToMetaVictims":{"node1":{"Pods":)"
+        R"([{"UID":"v1-uid"},{"UID":"v2-uid"}],"NumPDBViolations":1},"node2":{"Pods":[{"UID":"v3-uid"}],)"
+        R"("NumPDBViolations":0}}})");
+  REQUIRE(kept->size() == 1);
+  REQUIRE(kept->at("node1").pods.size() == 1);
+  CHECK(kept->at("node1").pods[0] == pods[1]);  // the snapshot's own PodInfo
+
+  meta.Answer(200, R"({"NodeNameToMetaVictims":{"node2":{"Pods":[{"UID":"v1-uid"}]}}})");
+  CHECK(meta.extender->ProcessPreemption(preemptor, victims, *snapshot).status().message() ==
+        "extender: http://127.0.0.1:1/ext/ claims to preempt pod (UID: &{v1-uid}) on node: node2, but the pod is "
+        "not found on that node");
+  meta.Answer(200, R"({"NodeNameToMetaVictims":{"node7":{"Pods":[]}}})");
+  CHECK(meta.extender->ProcessPreemption(preemptor, victims, *snapshot).status().message() ==
+        "nodeinfo not found for node name \"node7\"");
+  meta.Answer(200, R"({})");
+  CHECK(meta.extender->ProcessPreemption(preemptor, victims, *snapshot).value().empty());
+
+  config.node_cache_capable = false;
+  Wire full(config);
+  full.Answer(200, R"({"nodeNameToMetaVictims":{"node2":{"pods":[{"uid":"v3-uid"}],"numPDBViolations":0}}})");
+  kept = full.extender->ProcessPreemption(preemptor, victims, *snapshot);
+  REQUIRE(kept.ok());
+  CHECK(kept->at("node2").pods.at(0) == pods[2]);
+  CHECK(full.transport->requests().back().body ==
+        R"({"Pod":{"metadata":{"name":"p"}},"NodeNameToVictims":{"node1":{"Pods":[{"metadata":{"name":"v1"}},)"
+        R"({"metadata":{"name":"v2"}}],"NumPDBViolations":1},"node2":{"Pods":[{"metadata":{"name":"v3"}}],)"
+        R"("NumPDBViolations":0}},"NodeNameToMetaVictims":null})");
 }
 
 }  // namespace
