@@ -1,25 +1,25 @@
 #include "scheduler/http_extender.h"
 
 #include <cctype>
-#include <fstream>
 #include <future>
-#include <sstream>
 
 #include "absl/container/flat_hash_map.h"
 #include "api/json_writer.h"
 #include "client/http_transport.h"
+#include "client/read_file.h"
 #include "framework/snapshot.h"
 #include "rapidjson/document.h"
 
 namespace ksched::scheduler {
 namespace {
 
+// A TLS file named by `field`, read with the client's reader ("<field>: cannot read <path>: <why>").
 absl::StatusOr<std::string> ReadFile(const std::string& path, std::string_view field) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InvalidArgumentError(std::string(field) + ": cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  absl::StatusOr<std::string> bytes = client::ReadFileToString(path);
+  if (!bytes.ok()) {
+    return absl::InvalidArgumentError(std::string(field) + ": cannot read " + std::string(bytes.status().message()));
+  }
+  return bytes;
 }
 
 std::string TrimTrailingSlashes(std::string text) {

@@ -187,46 +187,20 @@ Value Value::BorrowedQuantity(const api::Quantity* quantity) {
   v.p_ = quantity;
   return v;
 }
-Value Value::Quantity(api::Quantity quantity) {
-  auto owned = std::make_shared<const api::Quantity>(std::move(quantity));
+template <typename T>
+Value Value::Boxed(ValueKind kind, T object) {
+  auto owned = std::make_shared<const T>(std::move(object));
   Value v;
-  v.kind_ = ValueKind::kQuantity;
+  v.kind_ = kind;
   v.p_ = owned.get();
   v.owner_ = std::move(owned);
   return v;
 }
-Value Value::Semver(cel::Semver version) {
-  auto owned = std::make_shared<const cel::Semver>(std::move(version));
-  Value v;
-  v.kind_ = ValueKind::kSemver;
-  v.p_ = owned.get();
-  v.owner_ = std::move(owned);
-  return v;
-}
-Value Value::IP(IPAddr address) {
-  auto owned = std::make_shared<const IPAddr>(address);
-  Value v;
-  v.kind_ = ValueKind::kIP;
-  v.p_ = owned.get();
-  v.owner_ = std::move(owned);
-  return v;
-}
-Value Value::CIDR(IPPrefix prefix) {
-  auto owned = std::make_shared<const IPPrefix>(prefix);
-  Value v;
-  v.kind_ = ValueKind::kCIDR;
-  v.p_ = owned.get();
-  v.owner_ = std::move(owned);
-  return v;
-}
-Value Value::URL(Url url) {
-  auto owned = std::make_shared<const Url>(std::move(url));
-  Value v;
-  v.kind_ = ValueKind::kURL;
-  v.p_ = owned.get();
-  v.owner_ = std::move(owned);
-  return v;
-}
+Value Value::Quantity(api::Quantity quantity) { return Boxed(ValueKind::kQuantity, std::move(quantity)); }
+Value Value::Semver(cel::Semver version) { return Boxed(ValueKind::kSemver, std::move(version)); }
+Value Value::IP(IPAddr address) { return Boxed(ValueKind::kIP, address); }
+Value Value::CIDR(IPPrefix prefix) { return Boxed(ValueKind::kCIDR, prefix); }
+Value Value::URL(Url url) { return Boxed(ValueKind::kURL, std::move(url)); }
 Value Value::Error(std::string message) {
   Value v = String(std::move(message));
   v.kind_ = ValueKind::kError;

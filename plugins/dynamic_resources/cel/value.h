@@ -146,6 +146,10 @@ class Value {
   const Url& url() const { return *static_cast<const Url*>(p_); }
 
  private:
+  // A value of `kind` owning a heap copy of `object` (Quantity, Semver, IP, CIDR, URL).
+  template <typename T>
+  static Value Boxed(ValueKind kind, T object);
+
   ValueKind kind_;
   MapRep map_rep_;
   union {  // 8 bytes
