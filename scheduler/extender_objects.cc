@@ -38,7 +38,19 @@ absl::StatusOr<std::string> RestExtenderObjects::PodJson(const api::Pod& pod) {
   return json;
 }
 
-absl::StatusOr<std::vector<std::string>> RestExtenderObjects::NodesJson(const std::vector<std::string_view>& names) {
+const NodeVersion* RestExtenderObjects::Collect(const NodeMap& listed, std::span<const NodeVersion> nodes, bool exact,
+                                                 std::vector<NodeJson>& out) {
+  out.clear();
+  out.reserve(nodes.size());
+  for (const NodeVersion& node : nodes) {
+    auto it = listed.find(absl::string_view(node.name.data(), node.name.size()));
+    if (it == listed.end() || (exact && it->second.resource_version != node.resource_version)) return &node;
+    out.push_back(it->second.json);
+  }
+  return nullptr;
+}
+
+absl::StatusOr<std::shared_ptr<const RestExtenderObjects::NodeMap>> RestExtenderObjects::ListNodes() {
   client::ListOptions options;
   options.resource_version = "0";  // the watch cache: what the informers see
   absl::StatusOr<std::string> list = client_->List("/api/v1/nodes", options);
@@ -49,28 +61,45 @@ absl::StatusOr<std::vector<std::string>> RestExtenderObjects::NodesJson(const st
       !document["items"].IsArray()) {
     return absl::InternalError("listing nodes for an extender: the API server's answer is not a NodeList");
   }
-  absl::flat_hash_map<std::string_view, const rapidjson::Value*> by_name;
+  auto listed = std::make_shared<NodeMap>();
   for (const rapidjson::Value& item : document["items"].GetArray()) {
     if (!item.IsObject()) continue;
     auto metadata = item.FindMember("metadata");
     if (metadata == item.MemberEnd() || !metadata->value.IsObject()) continue;
     auto name = metadata->value.FindMember("name");
     if (name == metadata->value.MemberEnd() || !name->value.IsString()) continue;
-    by_name.emplace(std::string_view(name->value.GetString(), name->value.GetStringLength()), &item);
-  }
-  std::vector<std::string> nodes;
-  nodes.reserve(names.size());
-  for (std::string_view name : names) {
-    auto it = by_name.find(name);
-    if (it == by_name.end()) {
-      return absl::NotFoundError("listing nodes for an extender: node \"" + std::string(name) + "\" not found");
-    }
+    auto version = metadata->value.FindMember("resourceVersion");
     rapidjson::StringBuffer buffer;
     api::json::JsonWriter writer(buffer);
-    it->second->Accept(writer);
-    nodes.emplace_back(buffer.GetString(), buffer.GetSize());
+    item.Accept(writer);
+    ListedNode node;
+    if (version != metadata->value.MemberEnd() && version->value.IsString()) {
+      node.resource_version.assign(version->value.GetString(), version->value.GetStringLength());
+    }
+    node.json = std::make_shared<const std::string>(buffer.GetString(), buffer.GetSize());
+    listed->insert_or_assign(std::string(name->value.GetString(), name->value.GetStringLength()), std::move(node));
   }
-  return nodes;
+  return listed;
+}
+
+absl::StatusOr<std::vector<NodeJson>> RestExtenderObjects::NodesJson(std::span<const NodeVersion> nodes) {
+  std::vector<NodeJson> out;
+  std::shared_ptr<const NodeMap> kept;
+  {
+    std::lock_guard lock(mu_);
+    kept = listed_nodes_;
+  }
+  if (kept != nullptr && Collect(*kept, nodes, /*exact=*/true, out) == nullptr) return out;
+  absl::StatusOr<std::shared_ptr<const NodeMap>> listed = ListNodes();
+  if (!listed.ok()) return listed.status();
+  {
+    std::lock_guard lock(mu_);
+    listed_nodes_ = *listed;
+  }
+  if (const NodeVersion* missing = Collect(**listed, nodes, /*exact=*/false, out)) {
+    return absl::NotFoundError("listing nodes for an extender: node \"" + std::string(missing->name) + "\" not found");
+  }
+  return out;
 }
 
 }  // namespace ksched::scheduler

@@ -170,9 +170,13 @@ absl::StatusOr<std::string> HttpExtender::Args(const api::Pod& pod,
                                                const std::vector<const framework::NodeInfo*>& nodes) {
   absl::StatusOr<std::string> pod_json = objects_.PodJson(pod);
   if (!pod_json.ok()) return pod_json.status();
-  std::vector<std::string_view> names;
-  names.reserve(nodes.size());
-  for (const framework::NodeInfo* node : nodes) names.push_back(node->name());
+  std::vector<NodeVersion> versions;
+  versions.reserve(nodes.size());
+  for (const framework::NodeInfo* node : nodes) {
+    // No version (a NodeInfo without its Node) never matches a kept node: it is listed afresh.
+    versions.push_back({node->name(), node->node() != nullptr ? std::string_view(node->node()->metadata.resource_version)
+                                                              : std::string_view()});
+  }
   rapidjson::StringBuffer buffer;
   api::json::JsonWriter writer(buffer);
   writer.StartObject();
@@ -182,7 +186,7 @@ absl::StatusOr<std::string> HttpExtender::Args(const api::Pod& pod,
   if (node_cache_capable_) {
     writer.Null();
   } else {
-    absl::StatusOr<std::vector<std::string>> items = objects_.NodesJson(names);
+    absl::StatusOr<std::vector<NodeJson>> items = objects_.NodesJson(versions);
     if (!items.ok()) return items.status();
     writer.StartObject();
     api::json::String(writer, "metadata");
@@ -190,14 +194,14 @@ absl::StatusOr<std::string> HttpExtender::Args(const api::Pod& pod,
     writer.EndObject();
     api::json::String(writer, "items");
     writer.StartArray();
-    for (const std::string& item : *items) writer.RawValue(item.data(), item.size(), rapidjson::kObjectType);
+    for (const NodeJson& item : *items) writer.RawValue(item->data(), item->size(), rapidjson::kObjectType);
     writer.EndArray();
     writer.EndObject();
   }
   api::json::String(writer, "NodeNames");
   if (node_cache_capable_) {
     writer.StartArray();
-    for (std::string_view name : names) api::json::String(writer, name);
+    for (const NodeVersion& node : versions) api::json::String(writer, node.name);
     writer.EndArray();
   } else {
     writer.Null();

@@ -59,6 +59,14 @@
 #     equal upstream's for both pods, and so do the keys of the victims objects and of their pods
 #     (MetaPod / whole v1.Pod) as sent to g and h, and the keys of the Pod argument and of its
 #     metadata. The Pod argument's keys of every call of the three phases are printed (`note`).
+# Phase 4, both schedulers restarted with four HTTPS extenders on a second fake extender (a server
+# certificate for the name ext-extender.test only, made here with its CA; client certificates
+# required): j (filter + prioritize; caFile, serverName, certFile/keyFile) and k (filter,
+# nodeCacheCapable; insecure, certData/keyData) are called with the client certificate and decide as
+# in phase 1; l (filter, example.com/strict; caData of another CA) and m (bind, example.com/ext; no
+# serverName, so the certificate does not match 127.0.0.1) fail their handshakes: those pods stay
+# unbound with SchedulerError and a message naming the URL as Go's client does (`Post "URL": ...`;
+# the TLS wording is OpenSSL's, not Go's), and l and m never receive a request.
 # A scheduler that exits at startup (e.g. rejecting `extenders`) fails the test at once, with its log.
 # KSCHED_EXTENDER_TEST_ONLY=upstream (or =ours) runs one scheduler alone, skipping the other's
 # checks and the comparisons (used to validate the test against upstream alone; the cluster then
@@ -85,11 +93,11 @@ mkdir -p "$work"
 calls_log="$work/calls.jsonl"
 : >"$calls_log"
 
-extender_pid="" ours_pid="" upstream_pid=""
+extender_pid="" tls_extender_pid="" ours_pid="" upstream_pid=""
 cleanup() {
   local p
-  for p in $ours_pid $upstream_pid $extender_pid; do kill "$p" 2>/dev/null || true; done
-  for p in $ours_pid $upstream_pid $extender_pid; do wait "$p" 2>/dev/null || true; done
+  for p in $ours_pid $upstream_pid $extender_pid $tls_extender_pid; do kill "$p" 2>/dev/null || true; done
+  for p in $ours_pid $upstream_pid $extender_pid $tls_extender_pid; do wait "$p" 2>/dev/null || true; done
   stop_controlplane
 }
 trap cleanup EXIT
@@ -179,6 +187,47 @@ EOF
   - name: example.com/nopreempt
 EOF
       ;;
+    4)
+      cat <<EOF
+- urlPrefix: $tls_url/$who-j
+  filterVerb: filter
+  prioritizeVerb: prioritize
+  weight: 5
+  enableHTTPS: true
+  tlsConfig:
+    serverName: $tls_name
+    caFile: $tls/ca.crt
+    certFile: $tls/client.crt
+    keyFile: $tls/client.key
+- urlPrefix: $tls_url/$who-k
+  filterVerb: filter
+  nodeCacheCapable: true
+  enableHTTPS: true
+  tlsConfig:
+    insecure: true
+    certData: $(base64 -w0 "$tls/client.crt")
+    keyData: $(base64 -w0 "$tls/client.key")
+- urlPrefix: $tls_url/$who-l
+  filterVerb: filter
+  managedResources:
+  - name: example.com/strict
+  enableHTTPS: true
+  tlsConfig:
+    serverName: $tls_name
+    caData: $(base64 -w0 "$tls/other-ca.crt")
+    certFile: $tls/client.crt
+    keyFile: $tls/client.key
+- urlPrefix: $tls_url/$who-m
+  bindVerb: bind
+  managedResources:
+  - name: example.com/ext
+  enableHTTPS: true
+  tlsConfig:
+    caFile: $tls/ca.crt
+    certFile: $tls/client.crt
+    keyFile: $tls/client.key
+EOF
+      ;;
     esac
   } >"$3"
 }
@@ -199,6 +248,17 @@ stop_scheduler() {  # stop_scheduler WHO: SIGTERM, returns its exit status
   kill -TERM "$pid" 2>/dev/null || true
   wait "$pid" || rc=$?
   return "$rc"
+}
+stop_phase() {  # stop_phase N: stops both schedulers; ours must exit 0 on SIGTERM
+  local who rc
+  for who in $whos; do
+    if [ "$who" = ours ]; then
+      rc=0; stop_scheduler ours || rc=$?
+      check_eq "SIGTERM stops kube-scheduler-cpp (phase $1) with exit status 0" 0 "$rc"
+    else
+      stop_scheduler upstream || true
+    fi
+  done
 }
 pid_of() { if [ "$1" = ours ]; then echo "$ours_pid"; else echo "$upstream_pid"; fi; }
 pod() {  # pod WHO NAME [extra spec json] [extended resources json, e.g. "example.com/ext":"1"] [CPU]
@@ -306,14 +366,7 @@ fi
 for who in $whos; do
   for p in plain-0 ext; do note "$who calls for $p: $(call_set "$who" "$p" | tr '\t' ' ' | paste -sd';' | sed 's/;/; /g')"; done
 done
-for who in $whos; do
-  if [ "$who" = ours ]; then
-    rc=0; stop_scheduler ours || rc=$?
-    check_eq "SIGTERM stops kube-scheduler-cpp (phase 1) with exit status 0" 0 "$rc"
-  else
-    stop_scheduler upstream || true
-  fi
-done
+stop_phase 1
 kubectl_admin delete pod -l ext-test=yes --field-selector spec.nodeName= --wait=false >/dev/null 2>&1 || true
 
 # --- phase 2: non-ignorable extenders answering 500 ------------------------------------------------------
@@ -364,14 +417,7 @@ for p in strict:filter bindfail:bind; do
       "$(call_set upstream "$name")" "$(call_set ours "$name")"
   fi
 done
-for who in $whos; do
-  if [ "$who" = ours ]; then
-    rc=0; stop_scheduler ours || rc=$?
-    check_eq "SIGTERM stops kube-scheduler-cpp (phase 2) with exit status 0" 0 "$rc"
-  else
-    stop_scheduler upstream || true
-  fi
-done
+stop_phase 2
 kubectl_admin delete pod -l ext-test=yes --field-selector spec.nodeName= --wait=false >/dev/null 2>&1 || true
 
 # --- phase 3: preemption through extenders (preemptVerb) --------------------------------------------------
@@ -483,21 +529,112 @@ for who in $whos; do
   note "$who pre: keys sent to g: $(preempt_field "$who" g pre victim_keys) $(preempt_field "$who" g pre pod_keys), to h: $(preempt_field "$who" h pre victim_keys) $(preempt_field "$who" h pre pod_keys); the Pod argument's: $(preempt_field "$who" g pre pod_object_keys)"
   for p in pre nopre; do note "$who calls for $p: $(call_set "$who" "$p" | tr '\t' ' ' | paste -sd';' | sed 's/;/; /g')"; done
 done
-for who in $whos; do
-  if [ "$who" = ours ]; then
-    rc=0; stop_scheduler ours || rc=$?
-    check_eq "SIGTERM stops kube-scheduler-cpp (phase 3) with exit status 0" 0 "$rc"
-  else
-    stop_scheduler upstream || true
-  fi
+stop_phase 3
+# --- phase 4: HTTPS extenders (tlsConfig) ------------------------------------------------------------------
+# A second fake extender serves HTTPS on 127.0.0.1 with a certificate for the name $tls_name only (no
+# IP address), signed by a CA made here, and answers only clients presenting a certificate that CA
+# signed (CN ext-test-client). Each scheduler gets four extenders there:
+#   j  filter + prioritize (weight 5): caFile, serverName $tls_name, certFile / keyFile
+#   k  filter, nodeCacheCapable: insecure (server not verified), certData / keyData inline
+#   l  filter, managedResources [example.com/strict]: caData of ANOTHER CA -> the handshake fails
+#   m  bind, managedResources [example.com/ext]: caFile, no serverName -> the certificate is not
+#      valid for 127.0.0.1, the handshake fails
+kubectl_admin delete pod -l ext-test=yes --field-selector spec.nodeName= --wait=false >/dev/null 2>&1 || true
+tls="$work/tls" tls_name=ext-extender.test
+mkdir -p "$tls"
+mkcert() {  # mkcert NAME CN CA EXT: NAME.key, NAME.crt signed by CA (CA.crt / CA.key) with extensions EXT
+  openssl req -newkey rsa:2048 -nodes -keyout "$tls/$1.key" -out "$tls/$1.csr" -subj "/CN=$2" 2>/dev/null &&
+    printf '%s\n' "$4" >"$tls/$1.ext" &&
+    openssl x509 -req -in "$tls/$1.csr" -CA "$tls/$3.crt" -CAkey "$tls/$3.key" -CAcreateserial -days 2 \
+      -extfile "$tls/$1.ext" -out "$tls/$1.crt" 2>/dev/null
+}
+for ca in ca other-ca; do
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tls/$ca.key" -out "$tls/$ca.crt" -days 2 \
+    -subj "/CN=ext-test-$ca" -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>/dev/null
 done
+mkcert server "$tls_name" ca "subjectAltName=DNS:$tls_name
+extendedKeyUsage=serverAuth"
+mkcert client ext-test-client ca "extendedKeyUsage=clientAuth"
+check "test certificates made (CA, server, client, another CA)" \
+  test -s "$tls/ca.crt" -a -s "$tls/other-ca.crt" -a -s "$tls/server.crt" -a -s "$tls/client.crt"
+python3 "$fake_extender" serve --env "$cp_dir/env" --log "$calls_log" --port 0 --port-file "$work/tls-port" \
+  --tls-cert "$tls/server.crt" --tls-key "$tls/server.key" --tls-client-ca "$tls/ca.crt" \
+  >"$cp_dir/logs/fake-extender-tls.log" 2>&1 &
+tls_extender_pid=$!
+check "the HTTPS fake extender listens on 127.0.0.1" wait_for 20 test -s "$work/tls-port"
+tls_port=$(cat "$work/tls-port")
+tls_url="https://127.0.0.1:$tls_port"
+note "HTTPS fake extender at $tls_url"
+probe() {  # probe [CURL ARGS]: a filter call to the HTTPS fake extender by its name, trusting its CA
+  curl -fsS --max-time 5 --noproxy '*' --cacert "$tls/ca.crt" --resolve "$tls_name:$tls_port:127.0.0.1" \
+    -X POST -d '{"Nodes":{"Items":[]}}' -o /dev/null "$@" "https://$tls_name:$tls_port/probe/filter" 2>/dev/null
+}
+no_probe() { ! probe "$@"; }
+check "the HTTPS fake extender refuses a client without a certificate" no_probe
+check "the HTTPS fake extender serves a client with the client certificate" \
+  probe --cert "$tls/client.crt" --key "$tls/client.key"
+for who in $whos; do start_scheduler "$who" 4; done
+for who in $whos; do
+  pod "$who" tls-plain
+  pod "$who" tls-strict '' '"example.com/strict":"1"'
+  pod "$who" tls-ext '' '"example.com/ext":"1"'
+done
+for who in $whos; do require_running "$who" 4 tls-plain; done
+client_cns() {  # client_cns WHO LETTER POD: the distinct client certificate names of those calls
+  calls "$1" --prefix "$1-$2" --pod "default/$1-$3" --field client_cn | sort -u | paste -sd' '
+}
+for who in $whos; do
+  check "$who binds tls-plain" wait_for 60 bound "$who-tls-plain"
+  check_eq "$who puts tls-plain on ext-fav-0 (j's prioritize over HTTPS wins)" ext-fav-0 "$(node_of "$who-tls-plain")"
+  check_eq "$who: j's filter call for tls-plain (caFile + serverName, client certificate files)" "j filter nodes 200" \
+    "$(first_call "$who" j filter tls-plain | awk '{print $1, $2, $3, $5}')"
+  check_eq "$who: k's filter call for tls-plain (insecure, inline client certificate)" "k filter nodenames 200" \
+    "$(first_call "$who" k filter tls-plain | awk '{print $1, $2, $3, $5}')"
+  check_eq "$who: j's prioritize call for tls-plain" "j prioritize nodes 200" \
+    "$(first_call "$who" j prioritize tls-plain | awk '{print $1, $2, $3, $5}')"
+  check_eq "$who: j and k were called with the client certificate (CN)" '"ext-test-client" "ext-test-client"' \
+    "$(client_cns "$who" j tls-plain) $(client_cns "$who" k tls-plain)"
+  for p in tls-strict:l tls-ext:m; do
+    name=${p%%:*} letter=${p##*:}
+    check "$who reports $name as not scheduled" wait_for 60 has_condition "$who-$name"
+    check_eq "$who: $name is not bound" "" "$(node_of "$who-$name")"
+    check_eq "$who: $name: PodScheduled False, SchedulerError" "False SchedulerError" \
+      "$(condition "$who-$name" status) $(condition "$who-$name" reason)"
+    check_eq "$who: $letter never got a request (its handshake failed)" 0 \
+      "$(calls "$who" --prefix "$who-$letter" | grep -c . || true)"
+    note "$who $name: $(condition "$who-$name" message)"
+  done
+  check "$who: tls-strict's message names the filter URL, as Go's client does" \
+    message_has "$who-tls-strict" "Post \"$tls_url/$who-l/filter\": "
+  check "$who: tls-ext's message names the bind URL, as Go's client does" \
+    message_has "$who-tls-ext" "Post \"$tls_url/$who-m/bind\": "
+done
+if runs upstream; then
+  check "upstream: tls-strict fails on the unknown CA" message_has upstream-tls-strict "certificate signed by unknown authority"
+  check "upstream: tls-ext fails on the certificate's names" message_has upstream-tls-ext "cannot validate certificate for 127.0.0.1"
+fi
+if runs ours; then
+  check "ours: tls-strict fails on the unknown CA (naming caData)" \
+    message_has ours-tls-strict "(trusting the CA from tlsConfig.caData; extender $tls_url/ours-l)"
+  check "ours: tls-strict's message says the certificate failed verification" \
+    message_has ours-tls-strict "TLS: the certificate of $tls_url/ours-l failed verification: "
+  check "ours: tls-ext fails on the certificate's names" message_has ours-tls-ext "failed verification: IP address mismatch"
+fi
+if both_run; then
+  for p in tls-plain tls-strict tls-ext; do
+    check_eq "$p: ours' extender calls (verb, args, node count, status, JSON keys) equal upstream's" \
+      "$(call_set upstream "$p")" "$(call_set ours "$p")"
+  done
+fi
+stop_phase 4
 for who in $whos; do
   note "$who: the Pod argument's keys, all calls: $(calls "$who" --prefix-start "$who-" --field pod_object_keys | grep -v '^\[\]$' | sort -u | paste -sd' ')"
   note "$who: its metadata's keys, all calls: $(calls "$who" --prefix-start "$who-" --field pod_meta_keys | grep -v '^\[\]$' | sort -u | paste -sd' ')"
 done
 note "extender calls logged: $(grep -c . "$calls_log")"
 if [ "$failed" != 0 ]; then
-  for who in $whos; do scheduler_log_tail "$who" 1; scheduler_log_tail "$who" 2; scheduler_log_tail "$who" 3; done
+  for who in $whos; do for ph in 1 2 3 4; do scheduler_log_tail "$who" "$ph"; done; done
   echo "--- fake-extender.log (tail)"; tail -n 10 "$cp_dir/logs/fake-extender.log"
+  echo "--- fake-extender-tls.log (tail)"; tail -n 10 "$cp_dir/logs/fake-extender-tls.log" 2>/dev/null || true
 fi
 finish

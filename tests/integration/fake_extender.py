@@ -3,8 +3,11 @@
 
   fake_extender.py serve --env RUN/env --log CALLS.jsonl [--port 0] [--port-file FILE]
                          [--broken PREFIX]... [--go-keys PREFIX]... [--preempt-none PREFIX]...
+                         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]]
       Serve on 127.0.0.1:PORT (0: any free port, written to --port-file once listening) until
-      killed. Every URL is /PREFIX/VERB: each PREFIX is one extender "instance" (e.g. /ours-a/filter,
+      killed; HTTPS with --tls-cert/--tls-key, and then, with --tls-client-ca, only to clients
+      presenting a certificate that CA signed (a handshake that fails is logged to stderr, not as
+      a call; a call's log line then carries client_cn, the client certificate's common name). Every URL is /PREFIX/VERB: each PREFIX is one extender "instance" (e.g. /ours-a/filter,
       /upstream-a/filter), VERB one of filter, prioritize, bind, preempt (anything else: 404).
   fake_extender.py calls CALLS.jsonl [--prefix P] [--prefix-start S] [--verb V] [--pod NS/NAME]
                          [--strip WHO-] [--field NAME]
@@ -66,6 +69,7 @@ MetaVictims objects and of their pods, as sent) and kept, the nodes answered).
 import argparse
 import json
 import os
+import ssl
 import sys
 import threading
 import time
@@ -250,6 +254,12 @@ def make_handler(ext):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
+        def setup(self):
+            if isinstance(self.request, ssl.SSLSocket):
+                self.request.settimeout(10)
+                self.request.do_handshake()  # a failure ends this connection (traceback on stderr)
+            super().setup()
+
         def read_body(self):
             if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
                 data = b""
@@ -276,6 +286,9 @@ def make_handler(ext):
             parts = self.path.strip("/").split("/")
             prefix, verb = ("/".join(parts[:-1]), parts[-1]) if len(parts) >= 2 else ("", parts[0])
             entry = {"prefix": prefix, "verb": verb, "path": self.path}
+            peer = self.connection.getpeercert() if isinstance(self.connection, ssl.SSLSocket) else None
+            if peer:
+                entry["client_cn"] = dict(kv[0] for kv in peer.get("subject", ())).get("commonName")
             try:
                 args = json.loads(raw or b"{}")
             except ValueError as e:
@@ -338,13 +351,23 @@ def serve(args):
     ext = Extender(api, args.log, args.broken, args.go_keys, args.preempt_none)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(ext))
     server.daemon_threads = True
+    if bool(args.tls_cert) != bool(args.tls_key) or (args.tls_client_ca and not args.tls_cert):
+        sys.exit("fake_extender.py serve: --tls-cert and --tls-key go together; --tls-client-ca needs them")
+    if args.tls_cert:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(args.tls_cert, args.tls_key)
+        if args.tls_client_ca:
+            ctx.verify_mode = ssl.CERT_REQUIRED
+            ctx.load_verify_locations(args.tls_client_ca)
+        # The handshake runs in the handler's thread (a client that fails it cannot stall the rest).
+        server.socket = ctx.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     port = server.server_address[1]
     if args.port_file:
         tmp = args.port_file + ".tmp"
         with open(tmp, "w") as f:
             f.write("%d\n" % port)
         os.rename(tmp, args.port_file)
-    print("fake extender on 127.0.0.1:%d (broken: %s)" % (port, " ".join(args.broken) or "none"), flush=True)
+    print("fake extender on %s://127.0.0.1:%d (broken: %s)" % ("https" if args.tls_cert else "http", port, " ".join(args.broken) or "none"), flush=True)
     server.serve_forever()
 
 
@@ -384,6 +407,9 @@ def main():
     s.add_argument("--broken", action="append", default=[])
     s.add_argument("--go-keys", action="append", default=[])
     s.add_argument("--preempt-none", action="append", default=[])
+    s.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM)")
+    s.add_argument("--tls-key", help="the key of --tls-cert (PEM)")
+    s.add_argument("--tls-client-ca", help="require client certificates signed by this CA (PEM)")
     c = sub.add_parser("calls")
     c.add_argument("log")
     c.add_argument("--prefix")

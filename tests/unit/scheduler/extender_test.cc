@@ -317,9 +317,11 @@ class FakeObjects final : public ExtenderObjects {
     if (pod.metadata.name == "gone") return absl::NotFoundError("pods \"gone\" not found");
     return R"({"metadata":{"name":")" + pod.metadata.name + R"("}})";
   }
-  absl::StatusOr<std::vector<std::string>> NodesJson(const std::vector<std::string_view>& names) override {
-    std::vector<std::string> out;
-    for (std::string_view name : names) out.push_back(R"({"metadata":{"name":")" + std::string(name) + R"("}})");
+  absl::StatusOr<std::vector<NodeJson>> NodesJson(std::span<const NodeVersion> nodes) override {
+    std::vector<NodeJson> out;
+    for (const NodeVersion& node : nodes) {
+      out.push_back(std::make_shared<const std::string>(R"({"metadata":{"name":")" + std::string(node.name) + R"("}})"));
+    }
     return out;
   }
 };
