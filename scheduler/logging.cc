@@ -226,6 +226,8 @@ absl::StatusOr<std::unique_ptr<spdlog::formatter>> NewLogFormatter(const std::st
   return absl::InvalidArgumentError(message);
 }
 
+void SetLogVerbosity(uint32_t verbosity) { spdlog::default_logger()->set_level(LevelForVerbosity(verbosity)); }
+
 absl::Status ConfigureLogging(const LoggingOptions& options) {
   absl::StatusOr<std::unique_ptr<spdlog::formatter>> formatter = NewLogFormatter(options.format);
   if (!formatter.ok()) return formatter.status();

@@ -72,4 +72,7 @@ absl::StatusOr<std::unique_ptr<spdlog::formatter>> NewLogFormatter(const std::st
 // nothing changes.
 absl::Status ConfigureLogging(const LoggingOptions& options);
 
+// Changes the verbosity of the default logger while running (PUT /debug/flags/v).
+void SetLogVerbosity(uint32_t verbosity);
+
 }  // namespace ksched::scheduler

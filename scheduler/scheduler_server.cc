@@ -6,6 +6,9 @@
 #include "client/in_cluster_config.h"
 #include "client/new_rest_client.h"
 #include "config/write.h"
+#include "scheduler/debug_flags.h"
+#include "scheduler/logging.h"
+#include "scheduler/metrics/process_metrics.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -86,6 +89,26 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     response.body = metrics_text ? metrics_text() : std::string();
     return response;
   });
+  state.health_check_metrics =
+      std::make_shared<metrics::HealthCheckMetrics>(metrics::ProcessMetrics().StartTimeSeconds());
+  for (serving::HealthChecks* family : {&server->healthz(), &server->livez(), &server->readyz()}) {
+    family->SetObserver([slis = state.health_check_metrics](std::string_view check, std::string_view type, bool passed) {
+      slis->Observe(check, type, passed);
+    });
+  }
+  server->AddHandler("/metrics/slis", [slis = state.health_check_metrics](const serving::ServingRequest&) {
+    serving::ServingResponse response;
+    response.content_type = "text/plain; version=0.0.4; charset=utf-8; escaping=underscores";
+    response.body = slis->SerializeText();
+    return response;
+  });
+  if (cfg.enable_profiling) {
+    server->AddHandler("/debug/flags/v", [](const serving::ServingRequest& request) {
+      return ServeVerbosityFlag(request, SetLogVerbosity);
+    });
+    server->AddHandler("/debug/flags", ServeDebugFlagsIndex);
+    server->AddPrefixHandler("/debug/flags/", ServeDebugFlagsIndex);
+  }
   // The configuration does not change while running: render it once.
   server->AddHandler("/configz", [configz = config::ConfigzJson(cfg)](const serving::ServingRequest&) {
     serving::ServingResponse response;

@@ -6,6 +6,9 @@
 //   /metrics   the Prometheus text exposition (`metrics_text`); `observer` sees the TokenReview
 //              and SubjectAccessReview requests (rest_client_* metrics)
 //   /configz   {"componentconfig": ...} of the configuration in use
+//   /metrics/slis  the health checks' results (metrics/health_check_metrics.h)
+//   /debug/flags/v, /debug/flags  with enableProfiling (the default): the log verbosity set by PUT
+//              (debug_flags.h)
 // behind delegated authentication (TokenReview through --authentication-kubeconfig) and
 // authorization (SubjectAccessReview through --authorization-kubeconfig), --authorization-always-
 // allow-paths skipping authorization. Without a kubeconfig flag the in-cluster configuration is
@@ -28,6 +31,7 @@
 #include "client/request_observer.h"
 #include "config/kube_scheduler_configuration.h"
 #include "scheduler/command_flags.h"
+#include "scheduler/metrics/health_check_metrics.h"
 #include "serving/secure_server.h"
 
 namespace ksched::scheduler {
@@ -36,6 +40,8 @@ struct SchedulerServerState {
   std::atomic<bool> handlers_synced{false};  // sched-handler-sync
   std::atomic<bool> shutting_down{false};    // shutdown
   client::LeaderHealthCheck leader_check;    // leaderElection (registered with leader election only)
+  // /metrics/slis, fed by the health endpoints (made by NewSchedulerServer).
+  std::shared_ptr<metrics::HealthCheckMetrics> health_check_metrics;
 };
 
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(

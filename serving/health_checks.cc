@@ -58,7 +58,17 @@ std::vector<std::string> HealthChecks::CheckNames() const {
   return names;
 }
 
+void HealthChecks::SetObserver(Observer observer) {
+  std::lock_guard lock(mu_);
+  observer_ = std::move(observer);
+}
+
 ServingResponse HealthChecks::ServeRoot(std::string_view query) const {
+  Observer observer;
+  {
+    std::lock_guard lock(mu_);
+    observer = observer_;
+  }
   const std::vector<std::string> excluded_list = QueryValues(query, "exclude");
   std::set<std::string> unknown_excluded(excluded_list.begin(), excluded_list.end());
   const std::set<std::string> excluded = unknown_excluded;
@@ -73,6 +83,7 @@ ServingResponse HealthChecks::ServeRoot(std::string_view query) const {
       continue;
     }
     const absl::Status status = check.check();
+    if (observer) observer(check.name, family_, status.ok());
     if (status.ok()) {
       output += fmt::format("[+]{} ok\n", check.name);
     } else {

@@ -11,7 +11,9 @@
 //                                 (the reasons go to the log at level 2 instead);
 //   GET /<family>/<check>         200 "ok", or 500 "internal server error: <reason>\n".
 // A family without checks serves the single check "ping" (always passes), as upstream installs
-// PingHealthz when a path gets no checks. Checks run in registration order.
+// PingHealthz when a path gets no checks. Checks run in registration order. Each check the root
+// path runs (not an excluded one, not /<family>/<check>) is reported to the observer, if one is
+// set, as upstream reports it to the SLI metrics (slis.ObserveHealthcheck).
 //
 // Thread-safety: all methods may be called concurrently; AddCheck may be called while serving (a
 // check becomes visible to the next request). Check functions are called from server threads,
@@ -33,6 +35,8 @@ namespace ksched::serving {
 class HealthChecks {
  public:
   using Check = std::function<absl::Status()>;
+  // Told (check name, family, passed) for every check a root request ran; called on server threads.
+  using Observer = std::function<void(std::string_view check, std::string_view family, bool passed)>;
 
   // `family`: "healthz", "livez" or "readyz" (the path without '/', and the word in the bodies).
   explicit HealthChecks(std::string family);
@@ -42,6 +46,8 @@ class HealthChecks {
   // Adds a named check. A name that is empty, contains '/', or is already registered is a
   // programming error and aborts.
   void AddCheck(std::string name, Check check);
+  // Replaces the observer (none by default).
+  void SetObserver(Observer observer);
 
   const std::string& family() const { return family_; }
   // "/healthz" etc.
@@ -64,6 +70,7 @@ class HealthChecks {
   const std::string family_;
   mutable std::mutex mu_;
   std::vector<NamedCheck> checks_;  // guarded by mu_
+  Observer observer_;               // guarded by mu_
 };
 
 }  // namespace ksched::serving

@@ -23,6 +23,7 @@ struct ServingRequest {
   std::string authorization;  // the Authorization header; empty when absent
   std::string user_agent;     // the User-Agent header (error bodies are indented for curl, as upstream)
   std::string remote;         // peer "ip:port", for logs
+  std::string body;           // the request body (at most the server's body limit, 1 MiB)
 };
 
 struct ServingResponse {

@@ -38,12 +38,42 @@ void Router::Handle(std::string path, Handler handler) {
   }
 }
 
+void Router::HandlePrefix(std::string prefix, Handler handler) {
+  std::string check_name;
+  const bool covers_family = [&] {
+    for (const HealthChecks* family : {&healthz_, &livez_, &readyz_}) {
+      if (family->root_path().starts_with(prefix) || prefix.starts_with(family->root_path() + "/")) return true;
+    }
+    return false;
+  }();
+  if (prefix.size() < 2 || prefix.front() != '/' || prefix.back() != '/' || !handler || covers_family) {
+    spdlog::critical("serving: cannot register a handler for the prefix '{}'", prefix);
+    std::abort();
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!prefix_handlers_.emplace(prefix, std::move(handler)).second) {
+    spdlog::critical("serving: prefix '{}' registered twice", prefix);
+    std::abort();
+  }
+}
+
 ServingResponse Router::Serve(const ServingRequest& request) const {
   Handler handler;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = handlers_.find(request.path);
-    if (it != handlers_.end()) handler = it->second;
+    if (it != handlers_.end()) {
+      handler = it->second;
+    } else {
+      // The longest prefix of the path: the last key not after it that it starts with.
+      for (auto p = prefix_handlers_.upper_bound(request.path); p != prefix_handlers_.begin();) {
+        --p;
+        if (request.path.starts_with(p->first)) {
+          handler = p->second;
+          break;
+        }
+      }
+    }
   }
   if (handler) return handler(request);
 

@@ -1,7 +1,8 @@
 // Router: exact-path handlers plus the three health families, as kube-scheduler's
 // PathRecorderMux is filled by server.go (healthz.InstallHandler / InstallLivezHandler /
 // InstallReadyzHandler, then /metrics, /configz, ...). Matching is on the exact path: "/metrics/"
-// is not "/metrics". Anything unmatched is Go's 404 "404 page not found\n".
+// is not "/metrics"; then on the longest registered prefix (Go's HandlePrefix, e.g.
+// "/debug/flags/"). Anything unmatched is Go's 404 "404 page not found\n".
 //
 // Thread-safety: Handle may be called while Serve runs on other threads (a handler added later
 // serves the next request). Serve calls the handler without the router's lock held.
@@ -26,6 +27,9 @@ class Router {
   // by a health family ("/healthz", "/livez", "/readyz") or one of their sub-paths. Aborts on
   // misuse (a programming error).
   void Handle(std::string path, Handler handler);
+  // Serves every path starting with `prefix` that no exact handler takes. The prefix must start and
+  // end with '/', must not be taken and must not cover a health family; aborts on misuse.
+  void HandlePrefix(std::string prefix, Handler handler);
 
   HealthChecks& healthz() { return healthz_; }
   HealthChecks& livez() { return livez_; }
@@ -40,7 +44,8 @@ class Router {
   HealthChecks livez_{"livez"};
   HealthChecks readyz_{"readyz"};
   mutable std::mutex mu_;
-  std::map<std::string, Handler> handlers_;  // guarded by mu_
+  std::map<std::string, Handler> handlers_;         // guarded by mu_
+  std::map<std::string, Handler> prefix_handlers_;  // guarded by mu_
 };
 
 }  // namespace ksched::serving

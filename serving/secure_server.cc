@@ -48,7 +48,7 @@ constexpr std::uint64_t kMaxRequestBodyBytes = 1 << 20;
 constexpr std::uint32_t kMaxHeaderBytes = 64 << 10;
 
 // ServingRequest from a parsed request; nullopt when the path is not valid percent-encoding.
-std::optional<ServingRequest> ToServingRequest(const http::request<http::string_body>& req, std::string remote) {
+std::optional<ServingRequest> ToServingRequest(http::request<http::string_body>& req, std::string remote) {
   ServingRequest out;
   out.method = std::string(req.method_string());
   out.target = std::string(req.target());
@@ -60,6 +60,7 @@ std::optional<ServingRequest> ToServingRequest(const http::request<http::string_
   out.authorization = std::string(req[http::field::authorization]);
   out.user_agent = std::string(req[http::field::user_agent]);
   out.remote = std::move(remote);
+  out.body = std::move(req.body());
   return out;
 }
 
@@ -298,6 +299,9 @@ SecureServer::SecureServer(SecureServingOptions serving, DelegatingAuthOptions a
 SecureServer::~SecureServer() { Stop(); }
 
 void SecureServer::AddHandler(std::string path, Handler handler) { router_.Handle(std::move(path), std::move(handler)); }
+void SecureServer::AddPrefixHandler(std::string prefix, Handler handler) {
+  router_.HandlePrefix(std::move(prefix), std::move(handler));
+}
 
 int SecureServer::port() const { return impl_ == nullptr ? 0 : impl_->port(); }
 

@@ -50,6 +50,8 @@ class SecureServer {
 
   // Serves `path` exactly (see Router::Handle: aborts on a taken or health path).
   void AddHandler(std::string path, Handler handler);
+  // Serves every path under `prefix` (ending in '/') no exact handler takes (Router::HandlePrefix).
+  void AddPrefixHandler(std::string prefix, Handler handler);
   HealthChecks& healthz() { return router_.healthz(); }
   HealthChecks& livez() { return router_.livez(); }
   HealthChecks& readyz() { return router_.readyz(); }

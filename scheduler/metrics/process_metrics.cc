@@ -65,7 +65,33 @@ std::optional<double> SoftLimit(const std::string& limits, std::string_view name
   }
 }
 
+// The boot time from /proc/stat's btime, as client_golang's procfs reads it.
+std::optional<double> BootTimeSeconds(const std::string& proc_root) {
+  std::optional<std::string> system = ReadWhole(proc_root + "/stat");
+  if (!system) return std::nullopt;
+  const std::size_t at = system->find("\nbtime ");
+  if (at == std::string::npos) return std::nullopt;
+  try {
+    return std::stod(system->substr(at + 7));
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
+
+std::optional<double> ProcessMetrics::StartTimeSeconds() const {
+  std::optional<std::string> stat = ReadWhole(proc_self_ + "/stat");
+  if (!stat) return std::nullopt;
+  std::optional<std::vector<std::string>> fields = StatFields(*stat);
+  std::optional<double> boot = BootTimeSeconds(proc_root_);
+  if (!fields || !boot) return std::nullopt;
+  try {
+    return *boot + std::stod((*fields)[19]) / static_cast<double>(sysconf(_SC_CLK_TCK));  // starttime, field 22
+  } catch (...) {
+    return std::nullopt;
+  }
+}
 
 ProcessMetrics::ProcessMetrics(std::string proc_self, std::string proc_root)
     : proc_self_(std::move(proc_self)), proc_root_(std::move(proc_root)) {}
@@ -92,15 +118,10 @@ std::vector<prometheus::MetricFamily> ProcessMetrics::Collect() const {
                              MetricType::Gauge, vsize));
         out.push_back(Family("process_resident_memory_bytes", "Resident memory size in bytes.",
                              MetricType::Gauge, rss * page_size));
-        // Boot time from /proc/stat's btime, as client_golang's procfs.
-        if (std::optional<std::string> system = ReadWhole(proc_root_ + "/stat")) {
-          const std::size_t at = system->find("\nbtime ");
-          if (at != std::string::npos) {
-            const double boot = std::stod(system->substr(at + 7));
-            out.push_back(Family("process_start_time_seconds",
-                                 "Start time of the process since unix epoch in seconds.",
-                                 MetricType::Gauge, boot + start_ticks / ticks));
-          }
+        if (std::optional<double> boot = BootTimeSeconds(proc_root_)) {
+          out.push_back(Family("process_start_time_seconds",
+                               "Start time of the process since unix epoch in seconds.",
+                               MetricType::Gauge, *boot + start_ticks / ticks));
         }
       } catch (...) {
         // A malformed stat line: these metrics are left out of this scrape.

@@ -9,6 +9,7 @@
 // Thread-safety: Collect is safe from any thread (it holds no state).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ class ProcessMetrics {
   explicit ProcessMetrics(std::string proc_self = "/proc/self", std::string proc_root = "/proc");
 
   std::vector<prometheus::MetricFamily> Collect() const;
+  // The process's start time (seconds since the epoch); nullopt when /proc cannot tell.
+  std::optional<double> StartTimeSeconds() const;
 
  private:
   const std::string proc_self_;

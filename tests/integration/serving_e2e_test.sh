@@ -16,8 +16,11 @@
 #     process_start_time_seconds; every family both serve has upstream's type; the families only one
 #     side serves are listed (notes);
 #   - /configz with a system:masters token -> {"componentconfig": ...} of the configuration in use,
-#     field by field as upstream's; other paths upstream serves (/metrics/slis, ...) are listed (notes)
+#     field by field as upstream's; other paths upstream serves (/debug/pprof/, ...) are listed (notes)
 #     when ours answers otherwise;
+#   - /metrics/slis: the health checks' results (HELP/TYPE lines, series, last results) as upstream's;
+#   - PUT /debug/flags/v: the same answers as upstream's (good and bad values); -v 4 makes ours log
+#     its V(4) lines (Lease renewals) and -v 2 stops them; GET /debug/flags[/...] as upstream's;
 #   - Prometheus scrapes it over HTTPS with the token (target up, scheduler_schedule_attempts_total
 #     {result="scheduled"} > 0), and a job without credentials is refused (target down, 403);
 #   - SIGTERM stops it with status 0.
@@ -262,6 +265,52 @@ PY
 for path in /metrics/slis /metrics/resources /debug/pprof/ /debug/flags/v /flagz /statusz /nonexistent; do
   up_code=$(fetch "$up_port" "$path" "$admin_token"); our_code=$(fetch "$port" "$path" "$admin_token")
   [ "$up_code" = "$our_code" ] || note "$path with a system:masters token: upstream $up_code, kube-scheduler-cpp $our_code"
+done
+
+# /metrics/slis: the results of the health checks the probes above ran, as upstream's registry
+# writes them: the same HELP/TYPE lines, the same series, the same last result per check (the
+# run counts differ: each was probed its own number of times while starting).
+slis() {  # slis PORT: /metrics/slis with the admin token into $work/body; the status on stdout
+  fetch "$1" /metrics/slis "$admin_token"
+}
+check_eq "/metrics/slis with a system:masters token: 200 (ours, upstream)" "200 200" "$(slis "$port") $(slis "$up_port")"
+slis "$up_port" >/dev/null; cp "$work/body" "$work/slis-upstream"
+slis "$port" >/dev/null; cp "$work/body" "$work/slis-ours"
+check_eq "/metrics/slis: HELP and TYPE lines as upstream's" "$(grep '^#' "$work/slis-upstream")" "$(grep '^#' "$work/slis-ours")"
+# (A check that failed while its scheduler started, e.g. sched-handler-sync, adds a status="error"
+# series on one side only: those are listed, not compared.)
+slis_series() { grep -v '^#' "$1" | grep -v 'status="error"' | sed 's/ [^ ]*$//' | sort; }
+check_eq "/metrics/slis: the same series as upstream's" "$(slis_series "$work/slis-upstream")" "$(slis_series "$work/slis-ours")"
+note "/metrics/slis failures while starting: upstream: $(grep -c 'status="error"' "$work/slis-upstream" || true), ours: $(grep -c 'status="error"' "$work/slis-ours" || true)"
+check_eq "/metrics/slis: kubernetes_healthcheck as upstream's (every check's last result)" \
+  "$(grep '^kubernetes_healthcheck{' "$work/slis-upstream" | sort)" "$(grep '^kubernetes_healthcheck{' "$work/slis-ours" | sort)"
+check "/metrics/slis counts ours' readyz sched-handler-sync successes" \
+  grep -q '^kubernetes_healthchecks_total{name="sched-handler-sync",status="success",type="readyz"} [1-9]' "$work/slis-ours"
+check "/metrics/slis without a token: 403" test "$(fetch "$port" /metrics/slis)" = 403
+
+# /debug/flags/v (profiling is on by default): PUT sets the log verbosity, as upstream answers it.
+put_flag() {  # put_flag PORT BODY: "status body" of PUT /debug/flags/v
+  local code
+  code=$(curl -sk --noproxy '*' --max-time 15 -H "Authorization: Bearer $admin_token" -X PUT \
+    --data-binary "$2" -o "$work/body" -w '%{http_code}' "https://127.0.0.1:$1/debug/flags/v" || echo curl-failed)
+  echo "$code $(body)"
+}
+# Ours runs with --v=2: the Lease renewals (a V(4) line every 2 s) are not logged until -v 4.
+renewals() { grep -c "successfully renewed lease" "$cp_dir/logs/ours.log" || true; }
+check_eq "ours logs no V(4) line at --v=2" 0 "$(renewals)"
+for value in 4 abc 4294967296 2147483648 2; do
+  check_eq "PUT /debug/flags/v '$value': as upstream" "$(put_flag "$up_port" "$value")" "$(put_flag "$port" "$value")"
+done
+check_eq "PUT /debug/flags/v 4: ours says it is set" "200 successfully set klog.logging.verbosity to 4" "$(put_flag "$port" 4)"
+some_renewals() { [ "$(renewals)" -gt 0 ]; }
+check "ours logs the Lease renewals (V(4)) after it" wait_for 20 some_renewals
+check_eq "PUT /debug/flags/v 2: ours says it is set" "200 successfully set klog.logging.verbosity to 2" "$(put_flag "$port" 2)"
+logged=$(renewals); sleep 5
+check_eq "no V(4) line within 5 s after it" "$logged" "$(renewals)"
+for path in /debug/flags/v /debug/flags /debug/flags/ /debug/flags/x; do
+  code=$(fetch "$up_port" "$path" "$admin_token"); expected="$code $(content_type) $(body)"
+  code=$(fetch "$port" "$path" "$admin_token"); actual="$code $(content_type) $(body)"
+  check_eq "GET $path: as upstream (status, type, body)" "$expected" "$actual"
 done
 
 # --- a real Prometheus ---------------------------------------------------------------------------------

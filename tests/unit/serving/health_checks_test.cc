@@ -80,5 +80,23 @@ TEST_CASE("/<family>/<check> shows the reason", "[serving]") {
   CHECK_FALSE(healthz.ServeCheck("ping").has_value());
 }
 
+TEST_CASE("the observer hears every check a root request ran, not excluded ones or single checks", "[serving]") {
+  HealthChecks readyz("readyz");
+  bool synced = false;
+  readyz.AddCheck("shutdown", [] { return absl::OkStatus(); });
+  readyz.AddCheck("sched-handler-sync", [&] { return synced ? absl::OkStatus() : absl::InternalError("not yet"); });
+  std::vector<std::string> heard;
+  readyz.ServeRoot("");  // no observer yet
+  readyz.SetObserver([&](std::string_view check, std::string_view family, bool passed) {
+    heard.push_back(std::string(family) + "/" + std::string(check) + (passed ? " ok" : " failed"));
+  });
+  readyz.ServeRoot("verbose");
+  synced = true;
+  readyz.ServeRoot("exclude=shutdown");
+  readyz.ServeCheck("shutdown");
+  CHECK(heard == std::vector<std::string>{"readyz/shutdown ok", "readyz/sched-handler-sync failed",
+                                          "readyz/sched-handler-sync ok"});
+}
+
 }  // namespace
 }  // namespace ksched::serving

@@ -53,6 +53,32 @@ TEST_CASE("Router matches exact paths, health families and sub-paths, else 404",
   }
 }
 
+TEST_CASE("Router: prefix handlers serve what no exact handler takes, the longest prefix first", "[serving]") {
+  Router router;
+  auto answer = [](std::string body) {
+    return [body](const ServingRequest&) {
+      ServingResponse response;
+      response.body = body;
+      return response;
+    };
+  };
+  router.Handle("/debug/flags", answer("index"));
+  router.Handle("/debug/flags/v", answer("v"));
+  router.HandlePrefix("/debug/flags/", answer("index/"));
+  router.HandlePrefix("/debug/flags/deep/", answer("deep/"));
+  router.HandlePrefix("/debug/z/", answer("z/"));
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/debug/flags", "index"},       {"/debug/flags/v", "v"},           {"/debug/flags/", "index/"},
+      {"/debug/flags/x", "index/"},    {"/debug/flags/v/x", "index/"},    {"/debug/flags/deep/a", "deep/"},
+      {"/debug/flags/deep", "index/"}, {"/debug/flags/e", "index/"},      {"/debug/z/q", "z/"},
+      {"/debug/fla", "404 page not found\n"}, {"/debug/", "404 page not found\n"}, {"/healthz", "ok"},
+  };
+  for (const auto& [path, body] : cases) {
+    INFO(path);
+    CHECK(router.Serve(Get(path)).body == body);
+  }
+}
+
 TEST_CASE("a handler added after the first request serves the next one", "[serving]") {
   Router router;
   CHECK(router.Serve(Get("/configz")).status == 404);

@@ -58,10 +58,12 @@ std::unique_ptr<client::HttpTransport> ClientFor(int port, const std::string& ca
 }
 
 client::HttpResponse Get(client::HttpTransport& transport, std::string target,
-                         client::HttpMethod method = client::HttpMethod::kGet) {
+                         client::HttpMethod method = client::HttpMethod::kGet, std::string body = "") {
   client::HttpRequest request;
   request.method = method;
   request.target = std::move(target);
+  request.body = std::move(body);
+  if (!request.body.empty()) request.content_type = "text/plain";
   request.accept = "*/*";
   absl::StatusOr<client::HttpResponse> response = transport.SendSync(request);
   REQUIRE(response.ok());
@@ -82,7 +84,8 @@ TEST_CASE("SecureServer serves health, handlers and refusals over TLS with keep-
     ++calls;
     ServingResponse response;
     response.content_type = "application/json";
-    response.body = "{\"method\":\"" + r.method + "\",\"query\":\"" + r.query + "\"}";
+    response.body = "{\"method\":\"" + r.method + "\",\"query\":\"" + r.query + "\"" +
+                    (r.body.empty() ? "" : ",\"body\":\"" + r.body + "\"") + "}";
     return response;
   });
   std::atomic<bool> shutting_down{false};
@@ -119,6 +122,7 @@ TEST_CASE("SecureServer serves health, handlers and refusals over TLS with keep-
   CHECK(open.content_type == "application/json");
   CHECK(open.body == "{\"method\":\"DELETE\",\"query\":\"a=b%20c\"}");
   CHECK(Get(*transport, "/open/").status == 403);  // always-allow entries are exact paths
+  CHECK(Get(*transport, "/open", client::HttpMethod::kPut, "4").body == "{\"method\":\"PUT\",\"query\":\"\",\"body\":\"4\"}");
 
   client::HttpResponse metrics = Get(*transport, "/metrics");
   CHECK(metrics.status == 403);
@@ -128,7 +132,7 @@ TEST_CASE("SecureServer serves health, handlers and refusals over TLS with keep-
 
   // Every exchange above went over one kept-alive connection.
   CHECK(transport->stats().connections_opened == 1);
-  CHECK(transport->stats().connections_reused == 7);
+  CHECK(transport->stats().connections_reused == 8);
 
   auto by_name = ClientFor(server.port(), Slurp(crt), "localhost");
   CHECK(Get(*by_name, "/healthz").status == 200);

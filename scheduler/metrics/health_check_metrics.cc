@@ -1,0 +1,67 @@
+#include "scheduler/metrics/health_check_metrics.h"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/registry.h>
+
+#include "scheduler/metrics/buckets.h"
+#include "scheduler/metrics/text_format.h"
+
+namespace ksched::scheduler::metrics {
+
+HealthCheckMetrics::HealthCheckMetrics(std::optional<double> process_start_seconds)
+    : registry_(std::make_shared<prometheus::Registry>()),
+      healthcheck_(&prometheus::BuildGauge()
+                        .Name("kubernetes_healthcheck")
+                        .Help(WithStability(Stability::kStable, "This metric records the result of a single healthcheck."))
+                        .Register(*registry_)),
+      healthchecks_total_(&prometheus::BuildCounter()
+                               .Name("kubernetes_healthchecks_total")
+                               .Help(WithStability(Stability::kStable, "This metric records the results of all healthcheck."))
+                               .Register(*registry_)) {
+  if (process_start_seconds.has_value()) {
+    prometheus::BuildGauge()
+        .Name("process_start_time_seconds")
+        .Help(WithStability(Stability::kAlpha, "Start time of the process since unix epoch in seconds."))
+        .Register(*registry_)
+        .Add({})
+        .Set(*process_start_seconds);
+  }
+}
+
+HealthCheckMetrics::~HealthCheckMetrics() = default;
+
+void HealthCheckMetrics::Observe(std::string_view name, std::string_view type, bool passed) {
+  const std::string check(name), family(type);
+  healthcheck_->Add({{"name", check}, {"type", family}}).Set(passed ? 1 : 0);
+  healthchecks_total_->Add({{"name", check}, {"type", family}, {"status", passed ? "success" : "error"}}).Increment();
+}
+
+std::string HealthCheckMetrics::SerializeText() const {
+  std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  // client_golang gathers no family without series (no check has run yet), and sorts families by
+  // name and series by their label values (label names in order).
+  std::erase_if(families, [](const prometheus::MetricFamily& family) { return family.metric.empty(); });
+  std::sort(families.begin(), families.end(),
+            [](const prometheus::MetricFamily& a, const prometheus::MetricFamily& b) { return a.name < b.name; });
+  for (prometheus::MetricFamily& family : families) {
+    std::sort(family.metric.begin(), family.metric.end(),
+              [](const prometheus::ClientMetric& a, const prometheus::ClientMetric& b) {
+                return std::lexicographical_compare(
+                    a.label.begin(), a.label.end(), b.label.begin(), b.label.end(),
+                    [](const prometheus::ClientMetric::Label& x, const prometheus::ClientMetric::Label& y) {
+                      return x.value < y.value;
+                    });
+              });
+  }
+  std::ostringstream out;
+  WriteTextFormat(out, families);
+  return out.str();
+}
+
+}  // namespace ksched::scheduler::metrics

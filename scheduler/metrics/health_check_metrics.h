@@ -1,0 +1,50 @@
+// HealthCheckMetrics: what kube-scheduler serves on /metrics/slis (component-base
+// metrics/prometheus/slis): the result of every health check a /healthz, /livez or /readyz request
+// ran, as
+//   kubernetes_healthcheck{name, type}                 1 if the last run passed, else 0
+//   kubernetes_healthchecks_total{name, type, status}  runs by status "success" / "error"
+// (type: the family, e.g. "readyz"; both [STABLE]) and process_start_time_seconds ([ALPHA], the
+// registry's RegisterProcessStartTime), in the Go text format (text_format.h).
+//
+// Not done: upstream's HandlerWithReset clears the series on a DELETE request; here DELETE is
+// served as GET (as this scheduler's /metrics does).
+//
+// Thread-safety: Observe and SerializeText may be called concurrently from any thread.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace prometheus {
+class Registry;
+class Counter;
+class Gauge;
+template <typename T>
+class Family;
+}  // namespace prometheus
+
+namespace ksched::scheduler::metrics {
+
+class HealthCheckMetrics {
+ public:
+  // `process_start_seconds`: the value of process_start_time_seconds (the series is left out
+  // when unknown).
+  explicit HealthCheckMetrics(std::optional<double> process_start_seconds);
+  ~HealthCheckMetrics();
+  HealthCheckMetrics(const HealthCheckMetrics&) = delete;
+  HealthCheckMetrics& operator=(const HealthCheckMetrics&) = delete;
+
+  // One run of check `name` of family `type` (slis.ObserveHealthcheck).
+  void Observe(std::string_view name, std::string_view type, bool passed);
+
+  std::string SerializeText() const;
+
+ private:
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Gauge>* healthcheck_;
+  prometheus::Family<prometheus::Counter>* healthchecks_total_;
+};
+
+}  // namespace ksched::scheduler::metrics
