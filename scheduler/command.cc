@@ -31,6 +31,8 @@
 #include "plugins/in_tree_registry.h"
 #include "scheduler/command_flags.h"
 #include "scheduler/component_config.h"
+#include "scheduler/feature_gates.h"
+#include "scheduler/metrics/feature_metrics.h"
 #include "scheduler/logging.h"
 #include "scheduler/metrics/metrics.h"
 #include "scheduler/scheduler_server.h"
@@ -137,6 +139,14 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     return 1;
   }
   for (const std::string& warning : flags.warnings) SPDLOG_WARN("{}", warning);
+  // As upstream, the feature gates are set before the other options are validated.
+  std::vector<std::string> gate_warnings;
+  absl::StatusOr<FeatureGates> gates = FeatureGates::Parse(flags.feature_gates, &gate_warnings);
+  if (!gates.ok()) return Fail(std::string(gates.status().message()));
+  if (absl::Status implemented = CheckImplementedGates(*gates); !implemented.ok()) {
+    return Fail(std::string(implemented.message()));  // one line: the warnings would not matter
+  }
+  for (const std::string& warning : gate_warnings) SPDLOG_WARN("{}", warning);
   if (absl::Status serving = ValidateServing(flags.serving); !serving.ok()) {
     return Fail(std::string(serving.message()));
   }
@@ -170,6 +180,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
 
   // Outlives everything that reports to it (declared first, destroyed last).
   metrics::Metrics metrics;
+  metrics::AddFeatureMetrics(metrics.registry(), *gates);
   const framework::Registry registry = plugins::NewInTreeRegistry();
   std::vector<std::string> left_out;
   SchedulerAppOptions options;
@@ -179,6 +190,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   options.parallelism = cfg->parallelism;
   options.percentage_of_nodes_to_score = cfg->percentage_of_nodes_to_score.value_or(0);
   options.queue = QueueOptions(*cfg, flags);
+  options.queue.pop_from_backoff_q = gates->Enabled("SchedulerPopFromBackoffQ");
   options.metrics = &metrics;
   options.extenders = cfg->extenders;
   absl::StatusOr<std::unique_ptr<SchedulerApp>> app = SchedulerApp::Create(std::move(options), registry);

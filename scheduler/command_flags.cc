@@ -275,8 +275,17 @@ std::vector<FlagSpec> FlagTable(CommandFlags& f) {
                 &f.leader_election.retry_period);
 
   // feature gates
-  string_flag("feature-gates", "Comma-separated list of component:key=value pairs that describe "
-              "feature gates for alpha/experimental features.", &f.feature_gates);
+  {
+    // Repeatable: every value adds its comma-separated items (component-base's
+    // ColonSeparatedMultimapStringString), as a string list does here.
+    FlagSpec s{"feature-gates", "", Kind::kStringList,
+               "Comma-separated list of component:key=value pairs that describe feature gates for "
+               "alpha/experimental features of different components. If the component is not specified, "
+               "defaults to \"kube\". This flag can be repeatedly invoked.",
+               {}, {}, {}, {}, {}, {}, "", false};
+    s.set_list = [&f](std::vector<std::string> items) { f.feature_gates = std::move(items); };
+    t.push_back(std::move(s));
+  }
   ignored_flag("emulated-version", Kind::kStringList, "The versions different components emulate "
                "their capabilities (APIs, features, ...) of.",
                "this scheduler implements Kubernetes v1.34 only");

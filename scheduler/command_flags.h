@@ -98,7 +98,7 @@ struct CommandFlags {
   DeprecatedFlags deprecated;
   LeaderElectionFlags leader_election;
   LoggingFlags logging;
-  std::string feature_gates;
+  std::vector<std::string> feature_gates;  // the --feature-gates items of every value, in order (feature_gates.h)
 
   bool help = false;
   std::string help_text;  // filled when help is set

@@ -73,6 +73,42 @@ bad "positional argument" 'does not take any arguments, got ["extra"]' extra
 bad "bad duration" '"--leader-elect-lease-duration" flag' --leader-elect-lease-duration=abc
 bad "port not a number" '"--secure-port" flag' --secure-port=x
 bad "port out of range" "--secure-port 70000 must be between 1 and 65535" --secure-port=70000
+
+# --feature-gates: upstream's errors, word for word (its err="..." equals ours); a gate kube-scheduler
+# reads set to a value this scheduler does not implement is refused (upstream would run with it).
+upstream_err() {  # upstream_err ARGS...: the err="..." of the upstream kube-scheduler's failure
+  timeout 30 "$upstream" "$@" --master https://127.0.0.1:1 --secure-port 0 2>&1 | grep -o 'err=".*"$' | head -n 1
+}
+bad_gate() {  # bad_gate NAME EXPECTED VALUE...: ours refuses, and names it as upstream does
+  local name=$1 expected=$2; shift 2
+  local args=() v
+  for v in "$@"; do args+=(--feature-gates "$v"); done
+  bad "feature gates: $name" "$expected" "${args[@]}"
+  if [ -x "$upstream" ]; then
+    check_eq "feature gates: $name: upstream's error" "$(grep -o 'err=".*"$' "$work/raw")" "$(upstream_err "${args[@]}")"
+  fi
+}
+bad_gate "unknown gate" 'unrecognized feature gate: NoSuchGate' SchedulerAsyncPreemption=true,NoSuchGate=true
+bad_gate "locked gate" 'cannot set feature gate SchedulerQueueingHints to false, feature is locked to true' \
+  SchedulerQueueingHints=false
+# Two errors: upstream joins them in Go map order (either may come first); ours in the flags' order.
+bad "feature gates: two locked gates (repeated flag)" \
+  '[cannot set feature gate SchedulerQueueingHints to false, feature is locked to true, cannot set feature gate SidecarContainers to false, feature is locked to true]' \
+  --feature-gates kube:SchedulerQueueingHints=false --feature-gates 'SidecarContainers = false'
+if [ -x "$upstream" ]; then
+  two=$(upstream_err --feature-gates SchedulerQueueingHints=false --feature-gates 'SidecarContainers = false' || true)
+  check "feature gates: two locked gates: upstream names both ($two)" \
+    bash -c '[[ $1 == *"gate SchedulerQueueingHints to false"* && $1 == *"gate SidecarContainers to false"* ]]' _ "$two"
+fi
+bad_gate "not a bool" 'invalid value of DRAAdminAccess=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax' \
+  DRAAdminAccess=maybe
+bad_gate "no value" 'missing bool value for DRAAdminAccess' DRAAdminAccess
+bad_gate "unknown component" 'component not registered: wardle' wardle:featureA=true
+bad "feature gates: a gate read by kube-scheduler at a value not implemented here" \
+  'feature gate SchedulerAsyncPreemption=false is not supported by kube-scheduler-cpp: it implements SchedulerAsyncPreemption=true only' \
+  --feature-gates SchedulerAsyncPreemption=false
+bad "feature gates: AllAlpha=true reaches an alpha gate not implemented here" \
+  '(set by AllAlpha=true) is not supported by kube-scheduler-cpp' --feature-gates AllAlpha=true
 bad "bind address not an IP" '"--bind-address" flag: failed to parse IP' --bind-address=foo
 bad "verbosity not a number" '"-v, --v" flag' -v=x
 bad "bad boolean" '"--leader-elect" flag' --leader-elect=maybe

@@ -11,6 +11,8 @@
 #   - /metrics anonymous -> 403, with a garbage token -> 401, with the token of a ServiceAccount
 #     whose ClusterRole allows get on /metrics -> 200; that token is still refused /configz (403);
 #     the refusals' bodies equal upstream's;
+#   - both run with --feature-gates=SchedulerPopFromBackoffQ=false: kubernetes_feature_enabled lists
+#     every gate with the same stage and value as upstream's;
 #   - after pods are bound: scheduler_schedule_attempts_total, scheduler_pending_pods,
 #     rest_client_requests_total, leader_election_master_status{name="kube-scheduler"} 1,
 #     process_start_time_seconds; every family both serve has upstream's type; the families only one
@@ -92,7 +94,8 @@ python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix 
 port=$(free_port)
 "$ours" --kubeconfig "$KUBECONFIG_SCHEDULER" \
   --authentication-kubeconfig "$KUBECONFIG_SCHEDULER" --authorization-kubeconfig "$KUBECONFIG_SCHEDULER" \
-  --bind-address=127.0.0.1 --secure-port="$port" --leader-elect=true --v=2 >"$cp_dir/logs/ours.log" 2>&1 &
+  --bind-address=127.0.0.1 --secure-port="$port" --leader-elect=true --v=2 \
+  --feature-gates=SchedulerPopFromBackoffQ=false >"$cp_dir/logs/ours.log" 2>&1 &
 ours_pid=$!
 ours_started=$(date +%s)
 
@@ -111,7 +114,8 @@ EOF
 up_port=$(free_port)
 "$upstream" --config "$work/upstream.yaml" \
   --authentication-kubeconfig "$KUBECONFIG_SCHEDULER" --authorization-kubeconfig "$KUBECONFIG_SCHEDULER" \
-  --bind-address=127.0.0.1 --secure-port="$up_port" --v=2 >"$cp_dir/logs/upstream.log" 2>&1 &
+  --bind-address=127.0.0.1 --secure-port="$up_port" --v=2 \
+  --feature-gates=SchedulerPopFromBackoffQ=false >"$cp_dir/logs/upstream.log" 2>&1 &
 upstream_pid=$!
 note "kube-scheduler-cpp on 127.0.0.1:$port (pid $ours_pid), upstream on 127.0.0.1:$up_port (pid $upstream_pid)"
 
@@ -210,6 +214,15 @@ check "leader_election_master_status{name=\"kube-scheduler\"} 1" \
 start_time=$(sample 'process_start_time_seconds ')
 check "process_start_time_seconds ($start_time) is when the process started (±5 s)" python3 -c \
   "import sys; v = float('$start_time' or 'nan'); sys.exit(0 if abs(v - $ours_started) <= 5 else 1)"
+
+# Both run with --feature-gates=SchedulerPopFromBackoffQ=false: the same gates, stages and values.
+feature_lines() { grep '^kubernetes_feature_enabled{' "$1" | LC_ALL=C sort; }
+check_eq "kubernetes_feature_enabled: every gate as upstream's ($(feature_lines "$work/upstream.metrics" | wc -l) series)" \
+  "$(feature_lines "$work/upstream.metrics")" "$(feature_lines "$work/ours.metrics")"
+check "kubernetes_feature_enabled shows SchedulerPopFromBackoffQ off" \
+  grep -qx 'kubernetes_feature_enabled{name="SchedulerPopFromBackoffQ",stage="BETA"} 0' "$work/ours.metrics"
+check_eq "kubernetes_feature_enabled: the same HELP line as upstream's" \
+  "$(grep '^# HELP kubernetes_feature_enabled ' "$work/upstream.metrics")" "$(grep '^# HELP kubernetes_feature_enabled ' "$work/ours.metrics")"
 
 families() { awk '$1 == "#" && $2 == "TYPE" {print $3, $4}' "$1" | LC_ALL=C sort; }
 families "$work/ours.metrics" >"$work/ours.families"

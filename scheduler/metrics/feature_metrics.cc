@@ -1,0 +1,25 @@
+#include "scheduler/metrics/feature_metrics.h"
+
+#include <string>
+
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+
+#include "scheduler/metrics/buckets.h"
+
+namespace ksched::scheduler::metrics {
+
+void AddFeatureMetrics(prometheus::Registry& registry, const FeatureGates& gates) {
+  prometheus::Family<prometheus::Gauge>& family =
+      prometheus::BuildGauge()
+          .Name("kubernetes_feature_enabled")
+          .Help(WithStability(Stability::kBeta,
+                              "This metric records the data about the stage and enablement of a k8s feature."))
+          .Register(registry);
+  for (const FeatureSpec& spec : KnownFeatures()) {
+    family.Add({{"name", std::string(spec.name)}, {"stage", std::string(StageName(spec.stage))}})
+        .Set(gates.Enabled(spec.name) ? 1 : 0);
+  }
+}
+
+}  // namespace ksched::scheduler::metrics
