@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -963,6 +965,47 @@ std::optional<std::int64_t> Quantity::AsInt64() const {
   auto [value, ok] = PositiveScaleInt64(value_, scale_);
   if (!ok) return std::nullopt;
   return value;
+}
+
+namespace {
+
+// Go's math.Pow10: exact powers from its tables, so the product below rounds as Go's does.
+double GoPow10(std::int64_t n) {
+  static constexpr double kPow10Small[] = {
+      1e00, 1e01, 1e02, 1e03, 1e04, 1e05, 1e06, 1e07, 1e08, 1e09, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31};
+  static constexpr double kPow10Positive32[] = {1e00,  1e32,  1e64,  1e96,  1e128,
+                                                1e160, 1e192, 1e224, 1e256, 1e288};
+  static constexpr double kPow10Negative32[] = {1e-00,  1e-32,  1e-64,  1e-96,  1e-128, 1e-160,
+                                                1e-192, 1e-224, 1e-256, 1e-288, 1e-320};
+  if (n >= 0 && n <= 308) return kPow10Positive32[n / 32] * kPow10Small[n % 32];
+  if (n < 0 && n >= -323) return kPow10Negative32[-n / 32] / kPow10Small[-n % 32];
+  return n > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+}
+
+}  // namespace
+
+double Quantity::AsApproximateFloat64() const {
+  double base = 0;
+  std::int64_t exponent = 0;
+  if (IsBig()) {
+    // inf.Dec's unscaled integer is the value times 10^scale; big.Float rounds it to nearest even,
+    // as strtod does with its decimal digits.
+    const BigDecimal& big = *rare_->big;
+    if (big.sign != 0) {
+      std::string digits = big.sign < 0 ? "-" : "";
+      digits += LimbsToString(big.magnitude);
+      digits += 'e';
+      digits += std::to_string(big.exponent + rare_->big_scale);
+      base = std::strtod(digits.c_str(), nullptr);
+    }
+    exponent = -rare_->big_scale;
+  } else {
+    base = static_cast<double>(value_);
+    exponent = scale_;
+  }
+  if (exponent == 0) return base;
+  return base * GoPow10(exponent);
 }
 
 int Quantity::Cmp(const Quantity& other) const {

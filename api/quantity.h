@@ -140,6 +140,10 @@ class Quantity {
   // Upstream AsInt64: the value when it is an integer that fits and the quantity is held as an
   // int64 with a scale >= 0; otherwise nullopt (always for an inf.Dec-backed quantity).
   std::optional<std::int64_t> AsInt64() const;
+  // Upstream AsApproximateFloat64, bit for bit: the unscaled integer (int64 amount, or the inf.Dec
+  // unscaled value correctly rounded) times Go's math.Pow10 of the decimal exponent; +-Inf or 0
+  // when that leaves the double range. What metrics report quantities as.
+  double AsApproximateFloat64() const;
 
   // -1, 0, 1 as this is less than, equal to, greater than other (exact, format ignored).
   int Cmp(const Quantity& other) const;

@@ -86,6 +86,15 @@ std::vector<T> Reflector<T>::List() const {
 }
 
 template <api::DecodableObject T>
+std::vector<std::shared_ptr<const T>> Reflector<T>::SharedList() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::shared_ptr<const T>> out;
+  out.reserve(store_.size());
+  for (const auto& [key, object] : store_) out.push_back(object);
+  return out;
+}
+
+template <api::DecodableObject T>
 std::size_t Reflector<T>::size() const {
   std::lock_guard<std::mutex> lock(mu_);
   return store_.size();

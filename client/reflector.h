@@ -136,6 +136,9 @@ class Reflector {
   std::optional<T> Get(const std::string& key) const;
   // A copy of every stored object, in key order.
   std::vector<T> List() const;
+  // Every stored object, shared rather than copied (immutable; the store may replace them
+  // afterwards), in key order. Holds the store's lock only while copying the pointers.
+  std::vector<std::shared_ptr<const T>> SharedList() const;
   std::size_t size() const;
   ReflectorStats stats() const;
   // The resourceVersion the next watch would start from ("" before the first list).

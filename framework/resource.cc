@@ -120,32 +120,56 @@ api::ResourceList ContainerRequests(const api::Pod& pod, const api::Container& c
   return requests;
 }
 
-// upstream AggregateContainerRequests (KEP-753): the containers' sum plus restartable init
-// containers (sidecars), raised to what each init container needs while it runs: its own request
-// plus the sidecars started before it.
-api::ResourceList AggregateContainerRequests(const api::Pod& pod, bool use_status,
-                                             const api::ResourceList& non_missing) {
+// upstream AggregateContainerRequests / AggregateContainerLimits (KEP-753): the containers' sum
+// plus restartable init containers (sidecars), raised to what each init container needs while it
+// runs: its own amount plus the sidecars started before it. `amounts(container, is_init)` gives
+// one container's requests or limits.
+template <typename AmountsFn>
+api::ResourceList AggregateContainers(const api::Pod& pod, const AmountsFn& amounts) {
   api::ResourceList result;
   for (const api::Container& container : pod.spec.containers) {
-    AddList(result, ContainerRequests(pod, container, use_status, non_missing));
+    AddList(result, amounts(container, false));
   }
   api::ResourceList sidecars;
   api::ResourceList init_peak;
   for (const api::Container& container : pod.spec.init_containers) {
-    // upstream reads the status of restartable init containers only.
-    api::ResourceList requests =
-        ContainerRequests(pod, container, use_status && container.IsRestartable(), non_missing);
+    api::ResourceList amount = amounts(container, true);
     if (container.IsRestartable()) {
-      AddList(result, requests);
-      AddList(sidecars, requests);
+      AddList(result, amount);
+      AddList(sidecars, amount);
       MaxList(init_peak, sidecars);
     } else {
-      AddList(requests, sidecars);
-      MaxList(init_peak, requests);
+      AddList(amount, sidecars);
+      MaxList(init_peak, amount);
     }
   }
   MaxList(result, init_peak);
   return result;
+}
+
+api::ResourceList AggregateContainerRequests(const api::Pod& pod, bool use_status,
+                                             const api::ResourceList& non_missing) {
+  return AggregateContainers(pod, [&](const api::Container& container, bool is_init) {
+    // upstream reads the status of restartable init containers only.
+    const bool status = use_status && (!is_init || container.IsRestartable());
+    return ContainerRequests(pod, container, status, non_missing);
+  });
+}
+
+// upstream determineContainerLimits: with a resize in progress, the larger of what the spec and
+// the runtime say (the runtime's alone when the resize is infeasible).
+api::ResourceList ContainerLimits(const api::Pod& pod, const api::Container& container,
+                                  bool use_status) {
+  if (use_status) {
+    const api::ContainerStatus* status = FindContainerStatus(pod, container.name);
+    if (status != nullptr && status->resources.has_value()) {
+      if (IsPodResizeInfeasible(pod)) return status->resources->limits;
+      api::ResourceList result = container.resources.limits;
+      MaxList(result, status->resources->limits);
+      return result;
+    }
+  }
+  return container.resources.limits;
 }
 
 // upstream IsSupportedPodLevelResource.
@@ -293,16 +317,39 @@ std::int64_t Resource::Get(std::string_view name) const noexcept {
   return Scalar(name);
 }
 
-Resource PodRequests(const api::Pod& pod, const PodRequestsOptions& options) {
-  const api::ResourceList no_defaults;
-  api::ResourceList requests = PodRequestList(pod, options, no_defaults);
-  if (options.non_zero_defaults) {
-    // upstream PodInfo.CalculateResource: a second pass with per-container defaults.
-    const api::ResourceList defaults =
-        NonMissingContainerRequests(requests, IsPodLevelRequestsSet(pod));
-    if (!defaults.empty()) requests = PodRequestList(pod, options, defaults);
+api::ResourceList PodRequestQuantities(const api::Pod& pod, const PodRequestsOptions& options) {
+  api::ResourceList requests = PodRequestList(pod, options, api::ResourceList());
+  if (!options.non_zero_defaults) return requests;
+  // upstream PodInfo.CalculateResource: a second pass with per-container defaults.
+  const api::ResourceList defaults = NonMissingContainerRequests(requests, IsPodLevelRequestsSet(pod));
+  return defaults.empty() ? requests : PodRequestList(pod, options, defaults);
+}
+
+api::ResourceList PodLimitQuantities(const api::Pod& pod, const PodLimitsOptions& options) {
+  api::ResourceList limits =
+      AggregateContainers(pod, [&](const api::Container& container, bool is_init) {
+        const bool status = options.use_status_resources && (!is_init || container.IsRestartable());
+        return ContainerLimits(pod, container, status);
+      });
+  // Pod-level limits of supported resources replace the containers' (upstream guards this with
+  // IsPodLevelResourcesSet, which any such limit satisfies).
+  for (const auto& [name, quantity] : pod.spec.resources.limits) {
+    if (IsSupportedPodLevelResource(name)) limits.Set(name, quantity);
   }
-  return Resource::FromList(requests);
+  if (options.include_overhead) {
+    for (const auto& [name, quantity] : pod.spec.overhead) {
+      const api::Quantity* limit = limits.Get(name);
+      if (limit == nullptr || limit->IsZero()) continue;
+      api::Quantity sum = *limit;
+      sum.Add(quantity);
+      limits.Set(name, std::move(sum));
+    }
+  }
+  return limits;
+}
+
+Resource PodRequests(const api::Pod& pod, const PodRequestsOptions& options) {
+  return Resource::FromList(PodRequestQuantities(pod, options));
 }
 
 }  // namespace ksched::framework

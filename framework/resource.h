@@ -8,7 +8,8 @@
 // either (the hot paths: NodeInfo accounting and the Fit filter).
 //
 // Also here: the pod's effective requests (upstream resourcehelper.PodRequests with the
-// scheduler's options) and the non-zero requests used for scoring.
+// scheduler's options) and the non-zero requests used for scoring, and, as exact quantities, its
+// requests and limits (resourcehelper.PodRequests / PodLimits; /metrics/resources reports them).
 //
 // Thread-safety: value types; concurrent const use is safe.
 #pragma once
@@ -83,5 +84,24 @@ struct PodRequestsOptions {
 // raised to each init container's request (restartable sidecars accumulate), pod-level resources
 // (spec.resources.requests) taking precedence for cpu/memory when set, plus overhead.
 Resource PodRequests(const api::Pod& pod, const PodRequestsOptions& options = {});
+// The same as exact quantities, every resource name kept (upstream's ResourceList result).
+api::ResourceList PodRequestQuantities(const api::Pod& pod, const PodRequestsOptions& options);
+
+// Options of PodLimitQuantities; the defaults are upstream's zero PodResourcesOptions.
+struct PodLimitsOptions {
+  // Add the pod's overhead to each limit that is present and non-zero.
+  bool include_overhead = true;
+  // For each container with status.containerStatuses[*].resources: the larger of spec and status
+  // limits, or the status limits alone while the resize is Infeasible (upstream
+  // determineContainerLimits; sidecars only among init containers).
+  bool use_status_resources = false;
+};
+
+// The pod's effective limits as exact quantities (upstream resourcehelper.PodLimits): the sum of
+// the containers' limits, raised to each init container's limit (restartable sidecars
+// accumulate), pod-level limits (spec.resources.limits) taking precedence for cpu, memory and
+// hugepages-* when pod-level resources are set, plus overhead on present non-zero limits.
+// Resources without a limit are absent.
+api::ResourceList PodLimitQuantities(const api::Pod& pod, const PodLimitsOptions& options = {});
 
 }  // namespace ksched::framework

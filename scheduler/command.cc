@@ -213,6 +213,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
 
   SchedulerApp& scheduler = **app;
   SchedulerServerState server_state;
+  server_state.informer_pods = [&scheduler] { return scheduler.InformerPods(); };
   std::function<std::string()> metrics_text = [&metrics] { return metrics.SerializeText(); };
 
   // Leader election: its own client with few retries (a renewal stuck in retries cannot be
@@ -243,6 +244,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     callbacks.on_started_leading = [&scheduler, &activation, &server_state, &metrics, delay_cache] {
       SPDLOG_INFO("became leader: scheduling");
       metrics.SetLeaderElectionMasterStatus("kube-scheduler", true);
+      server_state.leading = true;
       if (!delay_cache) {
         scheduler.StartScheduling();
         return;
@@ -313,6 +315,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
                  cfg->leader_election.resource_name);
     elector->Start();
   } else {
+    server_state.leading = true;
     scheduler.StartScheduling();
   }
 

@@ -392,6 +392,10 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   return std::unique_ptr<SchedulerApp>(new SchedulerApp(std::move(impl)));
 }
 
+std::vector<std::shared_ptr<const api::Pod>> SchedulerApp::InformerPods() const {
+  return impl_->pod_reflector->SharedList();
+}
+
 bool SchedulerApp::synced() const {
   for (const Informer& informer : impl_->informers) {
     if (!informer.has_synced()) return false;

@@ -16,7 +16,7 @@
 // election only once leading) -> Stop (closes the queue, finishes the binds in flight, stops the
 // reflectors).
 //
-// Thread-safety: Create/Start/Stop from one owning thread; stats from any thread.
+// Thread-safety: Create/Start/Stop from one owning thread; stats and InformerPods from any thread.
 #pragma once
 
 #include <chrono>
@@ -84,6 +84,10 @@ class SchedulerApp {
   const Scheduler& scheduler() const { return *scheduler_; }
   const Cache& cache() const { return *cache_; }
   bool synced() const;
+  // The pod informer's pods, shared (no copy): every non-terminal pod, assigned or not, of any
+  // scheduler, as the API server last showed it (an assumed pod still without its node), as
+  // upstream's pod lister lists them for /metrics/resources. Safe from any thread.
+  std::vector<std::shared_ptr<const api::Pod>> InformerPods() const;
 
  private:
   class Impl;

@@ -8,6 +8,7 @@
 #include "config/write.h"
 #include "scheduler/debug_flags.h"
 #include "scheduler/logging.h"
+#include "scheduler/metrics/pod_resource_metrics.h"
 #include "scheduler/metrics/process_metrics.h"
 
 namespace ksched::scheduler {
@@ -87,6 +88,15 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     serving::ServingResponse response;
     response.content_type = "text/plain; version=0.0.4; charset=utf-8; escaping=underscores";
     response.body = metrics_text ? metrics_text() : std::string();
+    return response;
+  });
+  server->AddHandler("/metrics/resources", [&state](const serving::ServingRequest&) {
+    serving::ServingResponse response;
+    // Not leading: upstream's handler returns without writing (no Content-Type, empty body).
+    response.content_type.clear();
+    if (!state.leading.load()) return response;
+    response.content_type = "text/plain; version=0.0.4; charset=utf-8; escaping=underscores";
+    if (state.informer_pods) response.body = metrics::PodResourceMetricsText(state.informer_pods());
     return response;
   });
   state.health_check_metrics =

@@ -7,6 +7,8 @@
 //              and SubjectAccessReview requests (rest_client_* metrics)
 //   /configz   {"componentconfig": ...} of the configuration in use
 //   /metrics/slis  the health checks' results (metrics/health_check_metrics.h)
+//   /metrics/resources  while leading, kube_pod_resource_request / _limit of the informer's pods
+//              (metrics/pod_resource_metrics.h); an empty 200 otherwise
 //   /debug/flags/v, /debug/flags  with enableProfiling (the default): the log verbosity set by PUT
 //              (debug_flags.h)
 // behind delegated authentication (TokenReview through --authentication-kubeconfig) and
@@ -25,8 +27,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "api/pod.h"
 #include "client/leader_health_check.h"
 #include "client/request_observer.h"
 #include "config/kube_scheduler_configuration.h"
@@ -42,6 +46,12 @@ struct SchedulerServerState {
   client::LeaderHealthCheck leader_check;    // leaderElection (registered with leader election only)
   // /metrics/slis, fed by the health endpoints (made by NewSchedulerServer).
   std::shared_ptr<metrics::HealthCheckMetrics> health_check_metrics;
+  // /metrics/resources answers with an empty body until this is set (upstream isLeader: once
+  // leadership starts, or once the informers synced without leader election; never cleared).
+  std::atomic<bool> leading{false};
+  // /metrics/resources: the pod informer's pods (SchedulerApp::InformerPods). Set before the server
+  // starts and not changed after; empty: no series.
+  std::function<std::vector<std::shared_ptr<const api::Pod>>()> informer_pods;
 };
 
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(

@@ -8,18 +8,22 @@
 namespace ksched::scheduler::metrics {
 namespace {
 
+// Runs without a character to escape are written whole (a stream write per character made
+// large expositions slow).
 void WriteEscaped(std::ostream& out, std::string_view text, bool escape_quote) {
-  for (char c : text) {
-    if (c == '\\') {
-      out << "\\\\";
-    } else if (c == '\n') {
-      out << "\\n";
-    } else if (c == '"' && escape_quote) {
-      out << "\\\"";
-    } else {
-      out << c;
-    }
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char* escaped = c == '\\'                  ? "\\\\"
+                          : c == '\n'                 ? "\\n"
+                          : c == '"' && escape_quote ? "\\\""
+                                                     : nullptr;
+    if (escaped == nullptr) continue;
+    out.write(text.data() + run, static_cast<std::streamsize>(i - run));
+    out << escaped;
+    run = i + 1;
   }
+  out.write(text.data() + run, static_cast<std::streamsize>(text.size() - run));
 }
 
 std::string_view TypeName(prometheus::MetricType type) {
@@ -108,6 +112,8 @@ std::string FormatGoFloat(double value) {
   }
   return out;
 }
+
+void WriteLabelValue(std::ostream& out, std::string_view value) { WriteEscaped(out, value, true); }
 
 void WriteTextFormat(std::ostream& out, const std::vector<prometheus::MetricFamily>& families) {
   for (const prometheus::MetricFamily& family : families) {

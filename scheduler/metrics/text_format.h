@@ -13,6 +13,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <prometheus/metric_family.h>
@@ -20,6 +21,10 @@
 namespace ksched::scheduler::metrics {
 
 std::string FormatGoFloat(double value);
+
+// Writes `value` escaped as a label value is (\\, \" and newline), for writers of series that do
+// not go through MetricFamily.
+void WriteLabelValue(std::ostream& out, std::string_view value);
 
 void WriteTextFormat(std::ostream& out, const std::vector<prometheus::MetricFamily>& families);
 

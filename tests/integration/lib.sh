@@ -49,3 +49,15 @@ wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds
   local deadline=$((SECONDS + $1)); shift
   until "$@"; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.2; done
 }
+
+# fetch PORT PATH [TOKEN]: a GET of https://127.0.0.1:PORT/PATH (certificate not verified), the
+# body into $work/body, the headers into $work/headers, the status code on stdout ("curl-failed"
+# when there is none). The caller sets $work.
+fetch() {
+  local auth=()
+  [ -n "${3:-}" ] && auth=(-H "Authorization: Bearer $3")
+  curl -sk --noproxy '*' --max-time 15 "${auth[@]}" -D "$work/headers" -o "$work/body" \
+    -w '%{http_code}' "https://127.0.0.1:$1$2" || echo "curl-failed"
+}
+# content_type: the Content-Type of the last fetch.
+content_type() { tr -d '\r' <"$work/headers" | awk -F': ' 'tolower($1) == "content-type" {print $2}'; }

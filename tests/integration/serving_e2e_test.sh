@@ -48,16 +48,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# fetch PORT PATH [TOKEN]: the body into $work/body, the status code on stdout, the headers into
-# $work/headers. Loopback only.
-fetch() {
-  local auth=()
-  [ -n "${3:-}" ] && auth=(-H "Authorization: Bearer $3")
-  curl -sk --noproxy '*' --max-time 15 "${auth[@]}" -D "$work/headers" -o "$work/body" \
-    -w '%{http_code}' "https://127.0.0.1:$1$2" || echo "curl-failed"
-}
 body() { cat "$work/body"; }
-content_type() { tr -d '\r' <"$work/headers" | awk -F': ' 'tolower($1) == "content-type" {print $2}'; }
 json() {  # json PYTHON-EXPRESSION: evaluated with d = the JSON document on stdin
   python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"
 }

@@ -6,6 +6,7 @@
 #include "api/quantity.h"
 
 #include <catch2/catch.hpp>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -1058,4 +1059,70 @@ TEST_CASE("Quantity: 24 bytes; copies and assignments keep the out-of-line forms
   CHECK(binary.String() == "500Mi");  // the parse-time text still wins, as upstream
   binary.Add(MustParse("0"));
   CHECK(binary.String() == "524288k");
+}
+
+TEST_CASE("AsApproximateFloat64 (TestQuantityAsApproximateFloat64)", "[api][quantity]") {
+  // Upstream's table (its decQuantity rows are inf.Dec-backed; its "as int quantity" check runs
+  // the same values int64-backed, as Q builds them here).
+  constexpr double kSeven = 7.0 * 1024 * 1024;
+  struct Row {
+    Quantity in;
+    double out;
+  };
+  const Row rows[] = {
+      {Q(0, 0, kDecimalSI), 0.0},
+      {Q(0, 0, kDecimalExponent), 0.0},
+      {Q(0, 0, kBinarySI), 0.0},
+      {Q(1, 0, kDecimalSI), 1},
+      {Q(1, 0, kDecimalExponent), 1},
+      {Q(1, 0, kBinarySI), 1},
+      {Q(1024, 0, kBinarySI), 1024},
+      {Q(8 * 1024, 0, kBinarySI), 8 * 1024},
+      {Q(7 * 1024 * 1024, 0, kBinarySI), kSeven},
+      {Q(7 * 1024 * 1024, 1, kBinarySI), kSeven * 10},
+      {Q(7 * 1024 * 1024, 4, kBinarySI), kSeven * 10000},
+      {Q(7 * 1024 * 1024, 8, kBinarySI), kSeven * 100000000},
+      {Q(7 * 1024 * 1024, -1, kBinarySI), kSeven * 0.1},  // Go's Pow10(-1) is 1/10 == 0.1
+      {Q(7 * 1024 * 1024, -8, kBinarySI), kSeven / 100000000.0},
+      {Q(1024, 0, kDecimalSI), 1024},
+      {Q(7 * 1024 * 1024, 8, kDecimalSI), kSeven * 100000000},
+      {Q(7 * 1024 * 1024, -1, kDecimalSI), kSeven * 0.1},
+      {Q(7 * 1024 * 1024, -8, kDecimalSI), kSeven / 100000000.0},
+      {Q(7 * 1024 * 1024, -1, kDecimalExponent), kSeven * 0.1},
+      {Q(7 * 1024 * 1024, -8, kDecimalExponent), kSeven / 100000000.0},
+      {Q(kMostPositive, 0, kDecimalSI), static_cast<double>(kMostPositive)},
+      {Q(kMostPositive, 0, kBinarySI), static_cast<double>(kMostPositive)},
+      {Q(12, 18, kDecimalSI), 1.2e19},
+      {Q(12, 500, kDecimalSI), std::numeric_limits<double>::infinity()},
+      {Q(-12, 500, kDecimalSI), -std::numeric_limits<double>::infinity()},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.in.String());
+    CHECK(row.in.AsApproximateFloat64() == row.out);
+  }
+}
+
+TEST_CASE("AsApproximateFloat64 of parsed quantities (upstream v0.34.4 output)", "[api][quantity]") {
+  // Bits printed by Go 1.26 for MustParse(text).AsApproximateFloat64(): the int64 path, the
+  // inf.Dec path (a fractional BinarySI value, more than 18 digits) and Go's Pow10 rounding.
+  struct Row {
+    const char* text;
+    std::uint64_t bits;
+  };
+  const Row rows[] = {
+      {"1", 0x3ff0000000000000},      {"0.5", 0x3fe0000000000000},
+      {"1.25", 0x3ff4000000000000},   {"250m", 0x3fd0000000000000},
+      {"2.5Gi", 0x41e4000000000000},  {"1G", 0x41cdcd6500000000},
+      {"0.75G", 0x41c65a0bc0000000},  {"1n", 0x3e112e0be826d695},
+      {"1Ki", 0x4090000000000000},    {"-3", 0xc008000000000000},
+      {"1e3", 0x408f400000000000},    {"12345678901234567890", 0x43e56a95319d63e2},
+      {"0.1", 0x3fb999999999999a},    {"1.1", 0x3ff199999999999a},
+      {"333m", 0x3fd54fdf3b645a1d},   {"0.3", 0x3fd3333333333334},
+      {"1.0000000001", 0x3ff000000044b830}, {"100Mi", 0x4199000000000000},
+      {"0.0001", 0x3f1a36e2eb1c432d},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.text);
+    CHECK(std::bit_cast<std::uint64_t>(MustParse(row.text).AsApproximateFloat64()) == row.bits);
+  }
 }

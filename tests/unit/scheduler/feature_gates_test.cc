@@ -38,7 +38,7 @@ TEST_CASE("the v1.34.4 gate table: sorted, with the scheduler's gates as upstrea
   CHECK(CheckImplementedGates(defaults).ok());
 }
 
-TEST_CASE("--feature-gates syntax and errors as component-base's", "[feature_gates]") {
+TEST_CASE("feature gates: --feature-gates syntax and errors as component-base's", "[feature_gates]") {
   CHECK(ErrorOf({"Foo=true"}) == "unrecognized feature gate: Foo");
   CHECK(ErrorOf({"=true"}) == "unrecognized feature gate: ");
   CHECK(ErrorOf({"SchedulerAsyncPreemption"}) == "missing bool value for SchedulerAsyncPreemption");
@@ -61,7 +61,7 @@ TEST_CASE("--feature-gates syntax and errors as component-base's", "[feature_gat
   CHECK(ErrorOf({"SchedulerQueueingHints=false,SchedulerQueueingHints=true"}) == "ok");
 }
 
-TEST_CASE("--feature-gates warnings, AllAlpha and AllBeta", "[feature_gates]") {
+TEST_CASE("feature gates: warnings, AllAlpha and AllBeta", "[feature_gates]") {
   std::vector<std::string> warnings;
   REQUIRE(Parse({"KMSv1=true,SchedulerQueueingHints=true"}, &warnings).ok());
   CHECK(warnings == std::vector<std::string>{
