@@ -11,37 +11,6 @@ namespace ksched::api {
 
 namespace {
 
-constexpr std::size_t kQualifiedNameMaxLength = 63;
-constexpr std::size_t kLabelValueMaxLength = 63;
-constexpr std::size_t kDns1123SubdomainMaxLength = 253;
-
-constexpr std::string_view kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-constexpr std::string_view kQualifiedNameErrMsg =
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character";
-constexpr std::string_view kLabelValueFmt = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-constexpr std::string_view kLabelValueErrMsg =
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-    "and must start and end with an alphanumeric character";
-constexpr std::string_view kDns1123SubdomainFmt =
-    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-constexpr std::string_view kDns1123SubdomainErrMsg =
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-    "and must start and end with an alphanumeric character";
-
-std::vector<std::string_view> Split(std::string_view s, char separator) {
-  std::vector<std::string_view> parts;
-  for (std::size_t start = 0;;) {
-    const std::size_t end = s.find(separator, start);
-    if (end == std::string_view::npos) {
-      parts.push_back(s.substr(start));
-      return parts;
-    }
-    parts.push_back(s.substr(start, end - start));
-    start = end + 1;
-  }
-}
-
 template <typename Strings>
 std::string Join(const Strings& parts, std::string_view separator) {
   std::string out;
@@ -52,70 +21,6 @@ std::string Join(const Strings& parts, std::string_view separator) {
     out += part;
   }
   return out;
-}
-
-// validation.RegexError, including its doubled space before "or".
-std::string RegexError(std::string_view msg, std::string_view re,
-                       std::initializer_list<std::string_view> examples) {
-  std::string out(msg);
-  if (examples.size() == 0) {
-    out += " (regex used for validation is '";
-    out += re;
-    out += "')";
-    return out;
-  }
-  out += " (e.g. ";
-  bool first = true;
-  for (std::string_view example : examples) {
-    if (!first) out += " or ";
-    first = false;
-    out += '\'';
-    out += example;
-    out += "', ";
-  }
-  out += "regex used for validation is '";
-  out += re;
-  out += "')";
-  return out;
-}
-
-std::string MaxLenError(std::size_t length) {
-  return "must be no more than " + std::to_string(length) + " characters";
-}
-
-bool IsAsciiAlnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-// ^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$
-bool MatchesQualifiedNameRegex(std::string_view s) {
-  if (s.empty() || !IsAsciiAlnum(s.front()) || !IsAsciiAlnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return IsAsciiAlnum(c) || c == '-' || c == '_' || c == '.'; });
-}
-
-// ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$
-bool MatchesDns1123SubdomainRegex(std::string_view s) {
-  auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  for (std::string_view label : Split(s, '.')) {
-    if (label.empty() || !lower_alnum(label.front()) || !lower_alnum(label.back())) return false;
-    if (!std::all_of(label.begin(), label.end(),
-                     [&](char c) { return lower_alnum(c) || c == '-'; })) {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::vector<std::string> IsDns1123Subdomain(std::string_view value) {
-  std::vector<std::string> errs;
-  if (value.size() > kDns1123SubdomainMaxLength) {
-    errs.push_back(MaxLenError(kDns1123SubdomainMaxLength));
-  }
-  if (!MatchesDns1123SubdomainRegex(value)) {
-    errs.push_back(RegexError(kDns1123SubdomainErrMsg, kDns1123SubdomainFmt, {"example.com"}));
-  }
-  return errs;
 }
 
 // strconv.ParseInt(s, 10, 64): optional sign, then one or more ASCII digits, within int64.
@@ -152,51 +57,6 @@ void SortByKey(std::vector<LabelRequirement>& requirements) {
 }
 
 }  // namespace
-
-std::vector<std::string> IsQualifiedName(std::string_view value) {
-  std::vector<std::string> errs;
-  std::vector<std::string_view> parts = Split(value, '/');
-  std::string_view name;
-  if (parts.size() == 1) {
-    name = parts[0];
-  } else if (parts.size() == 2) {
-    const std::string_view prefix = parts[0];
-    name = parts[1];
-    if (prefix.empty()) {
-      errs.emplace_back("prefix part must be non-empty");
-    } else {
-      for (const std::string& msg : IsDns1123Subdomain(prefix)) {
-        errs.push_back("prefix part " + msg);
-      }
-    }
-  } else {
-    errs.push_back(
-        "a qualified name " +
-        RegexError(kQualifiedNameErrMsg, kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}) +
-        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
-    return errs;
-  }
-  if (name.empty()) {
-    errs.emplace_back("name part must be non-empty");
-  } else if (name.size() > kQualifiedNameMaxLength) {
-    errs.push_back("name part " + MaxLenError(kQualifiedNameMaxLength));
-  }
-  if (!MatchesQualifiedNameRegex(name)) {
-    errs.push_back(
-        "name part " +
-        RegexError(kQualifiedNameErrMsg, kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}));
-  }
-  return errs;
-}
-
-std::vector<std::string> IsValidLabelValue(std::string_view value) {
-  std::vector<std::string> errs;
-  if (value.size() > kLabelValueMaxLength) errs.push_back(MaxLenError(kLabelValueMaxLength));
-  if (!value.empty() && !MatchesQualifiedNameRegex(value)) {
-    errs.push_back(RegexError(kLabelValueErrMsg, kLabelValueFmt, {"MyValue", "my_value", "12345"}));
-  }
-  return errs;
-}
 
 std::string_view SelectionOperatorName(SelectionOperator op) {
   switch (op) {

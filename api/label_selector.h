@@ -25,16 +25,9 @@
 #include "absl/status/statusor.h"
 #include "api/field_errors.h"
 #include "api/labels.h"
+#include "api/name_validation.h"  // IsQualifiedName, IsValidLabelValue
 
 namespace ksched::api {
-
-// Upstream's label key ("qualified name") validation: [prefix/]name, the prefix a DNS-1123
-// subdomain of at most 253 characters, the name at most 63 characters of [-A-Za-z0-9_.] starting
-// and ending alphanumeric. Returns the problems found (empty when valid), worded as upstream's.
-std::vector<std::string> IsQualifiedName(std::string_view value);
-// Upstream's label value validation: empty, or at most 63 characters of [-A-Za-z0-9_.] starting and
-// ending alphanumeric. Returns the problems found (empty when valid).
-std::vector<std::string> IsValidLabelValue(std::string_view value);
 
 // k8s.io/apimachinery/pkg/selection.Operator.
 enum class SelectionOperator {

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "plugins/dynamic_resources/cel/library_strings_format.h"
+#include "plugins/dynamic_resources/cel/library_time.h"
 #include "plugins/dynamic_resources/cel/regex.h"
 
 namespace ksched::plugins::dynamic_resources::cel {
@@ -21,6 +23,20 @@ TypePtr FieldType(const Type& structure, std::string_view field) {
   if (field == "attributes") return kAttributes;
   if (field == "capacity") return kCapacity;
   return nullptr;
+}
+
+// A literal's runtime value (strings borrow the AST).
+Value ConstantValue(const Constant& c) {
+  switch (c.kind) {
+    case Constant::Kind::kNull: return Value::Null();
+    case Constant::Kind::kBool: return Value::Bool(c.bool_value);
+    case Constant::Kind::kInt: return Value::Int(c.int_value);
+    case Constant::Kind::kUint: return Value::Uint(c.uint_value);
+    case Constant::Kind::kDouble: return Value::Double(c.double_value);
+    case Constant::Kind::kString: return Value::BorrowedString(c.string_value);
+    case Constant::Kind::kBytes: return Value::BorrowedBytes(c.string_value);
+  }
+  return Value::Null();
 }
 
 std::string_view StripLeadingDot(std::string_view name) {
@@ -377,16 +393,28 @@ class Checker {
 
   // --- validators -------------------------------------------------------------------------------
 
-  void Validate(const Expr& e) {
+  // `in_format`: below a call of "format", where list and map literals need not be homogeneous
+  // (the string.format validator's exemption).
+  void Validate(const Expr& e, bool in_format = false) {
     switch (e.kind) {
       case ExprKind::kCall:
+        ValidateFormatLiteral(e);
         if (e.name == "matches" && !e.args.empty() && e.args[0]->kind == ExprKind::kConstant &&
             e.args[0]->constant.kind == Constant::Kind::kString &&
             !CompileRegex(e.args[0]->constant.string_value).ok()) {
           Report(e.args[0]->id, "invalid matches argument");
         }
+        // cel.ValidateDurationLiterals / ValidateTimestampLiterals: a literal argument must
+        // convert.
+        if ((e.name == "duration" || e.name == "timestamp") && !e.args.empty() &&
+            e.args[0]->kind == ExprKind::kConstant) {
+          const Value converted = e.name == "duration" ? ToDuration(ConstantValue(e.args[0]->constant))
+                                                       : ToTimestamp(ConstantValue(e.args[0]->constant));
+          if (converted.IsError()) Report(e.args[0]->id, "invalid " + e.name + " argument");
+        }
         break;
       case ExprKind::kList: {
+        if (in_format) break;
         TypePtr first;
         for (std::size_t i = 0; i < e.args.size(); ++i) {
           TypePtr type = TypeOf(*e.args[i]);
@@ -404,6 +432,7 @@ class Checker {
         break;
       }
       case ExprKind::kMap: {
+        if (in_format) break;
         TypePtr first_key;
         TypePtr first_value;
         for (const MapEntry& entry : e.entries) {
@@ -429,16 +458,34 @@ class Checker {
       default:
         break;
     }
-    if (e.operand) Validate(*e.operand);
-    for (const ExprPtr& arg : e.args) Validate(*arg);
+    const bool children_in_format = in_format || (e.kind == ExprKind::kCall && e.name == "format" &&
+                                                  !result_.calls[static_cast<std::size_t>(e.id)].namespaced);
+    if (e.operand) Validate(*e.operand, children_in_format);
+    for (const ExprPtr& arg : e.args) Validate(*arg, children_in_format);
     for (const MapEntry& entry : e.entries) {
-      Validate(*entry.key);
-      Validate(*entry.value);
+      Validate(*entry.key, children_in_format);
+      Validate(*entry.value, children_in_format);
     }
-    for (const StructField& field : e.fields) Validate(*field.value);
+    for (const StructField& field : e.fields) Validate(*field.value, children_in_format);
     for (const ExprPtr* child : {&e.iter_range, &e.accu_init, &e.loop_condition, &e.loop_step, &e.result}) {
-      if (*child) Validate(**child);
+      if (*child) Validate(**child, children_in_format);
     }
+  }
+
+  // ext.Strings' format validator: "<literal>".format([<literals>]) resolved to string_format.
+  void ValidateFormatLiteral(const Expr& e) {
+    if (e.name != "format" || !e.operand || e.args.size() != 1 || e.args[0]->kind != ExprKind::kList) return;
+    if (e.operand->kind != ExprKind::kConstant || e.operand->constant.kind != Constant::Kind::kString) return;
+    const CallReference& reference = result_.calls[static_cast<std::size_t>(e.id)];
+    if (reference.function == nullptr || reference.namespaced) return;
+    bool string_format = reference.overloads.empty();
+    for (std::size_t index : reference.overloads) {
+      string_format = string_format || reference.function->overloads[index].id == "string_format";
+    }
+    if (!string_format) return;
+    std::optional<FormatIssue> issue = ValidateFormatCall(e.operand->constant.string_value, *e.args[0], e.id,
+                                                          [this](const Expr& node) { return TypeOf(node); });
+    if (issue.has_value()) Report(issue->id, std::move(issue->message));
   }
 
   const std::vector<std::int32_t>& offsets_;
@@ -478,6 +525,8 @@ TypePtr TypeIdentifier(std::string_view name) {
   if (name == "optional_type") return Type::TypeOf(Type::Optional(nullptr));
   if (name == "net.IP") return Type::TypeOf(Type::IP());
   if (name == "net.CIDR") return Type::TypeOf(Type::CIDR());
+  if (name == "google.protobuf.Timestamp" || name == "timestamp") return Type::TypeOf(Type::Timestamp());
+  if (name == "google.protobuf.Duration" || name == "duration") return Type::TypeOf(Type::Duration());
   return nullptr;
 }
 

@@ -2,14 +2,18 @@
 // environment's AST validators), over the parsed AST:
 //   - Declarations: the variable `device` (struct kubernetes.DRADevice with fields driver: string,
 //     attributes: map(string, map(string, any)), capacity: map(string, map(string,
-//     kubernetes.Quantity))), the type names (int, string, list, ..., optional_type, and the dotted
-//     net.IP and net.CIDR) and the functions of functions.h. Anything else is "undeclared
+//     kubernetes.Quantity))), the type names (int, string, list, ..., optional_type, the dotted
+//     net.IP, net.CIDR, google.protobuf.Timestamp and google.protobuf.Duration, and timestamp and
+//     duration, which apiserver's type provider resolves though the planner then rejects them)
+//     and the functions of functions.h. Anything else is "undeclared
 //     reference to 'x' (in container '')".
 //   - Overload resolution with type parameters as cel-go's (a call matching no overload is "found
 //     no matching overload for '_<_' applied to '(int, string)'"), field selection ("undefined
 //     field 'foo'", "type 'int' does not support field selection"), comprehension ranges.
-//   - Validators: homogeneous list and map literals ("expected type 'int' but found 'double'")
-//     and literal patterns of matches() ("invalid matches argument").
+//   - Validators: homogeneous list and map literals ("expected type 'int' but found 'double'"),
+//     except below a format() call; literal patterns of matches() ("invalid matches argument");
+//     literal arguments of duration() and timestamp() that do not convert ("invalid duration
+//     argument"); "<literal>".format([<list literal>]) calls (library_strings_format.h).
 // Issues are reported all at once, as cel-go does.
 //
 // Thread-safety: a free function over its input.

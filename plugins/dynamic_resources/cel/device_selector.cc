@@ -27,6 +27,7 @@ std::string BoolConversionError(const cel::Value& value) {
     case cel::ValueKind::kIP: return "type conversion error from 'IP' to 'bool'";
     case cel::ValueKind::kCIDR: return "type conversion error from 'CIDR' to 'bool'";
     case cel::ValueKind::kURL: return "type conversion error from 'URL' to 'bool'";
+    case cel::ValueKind::kNamedFormat: return "type conversion error from 'Format' to 'bool'";
     default: return "type conversion error";
   }
 }

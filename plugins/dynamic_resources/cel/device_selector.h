@@ -4,9 +4,10 @@
 //
 // Contract:
 //   - Compile parses and type-checks an expression in the DRA environment (the variable
-//     `device`; cel-go's standard library with optional types, ext.Strings v2, ext.Lists v3,
-//     ext.Sets, two-variable comprehensions, cel.bind; the Kubernetes quantity, semver, lists,
-//     regex, url, ip and cidr libraries). Errors, word for word upstream's
+//     `device`; cel-go's standard library with timestamps and durations, optional types,
+//     ext.Strings v2 with string.format, ext.Lists v3, ext.Sets, two-variable comprehensions,
+//     cel.bind; the Kubernetes quantity, semver, lists, regex, url, ip, cidr and format libraries;
+//     see cel/functions.h). Errors, word for word upstream's
 //     CompilationResult.Error.Detail:
 //       "compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')
 //        | foo == 1
@@ -21,15 +22,17 @@
 //     differs).
 //
 // Not supported (cel-go has them; an expression using them fails to compile with "undeclared
-// reference to '<name>' (in container '')"): timestamp() and duration() and their methods,
-// string.format(), the Kubernetes format/authz libraries, message literals. Other
-// known deviations: only the first syntax error is reported, in wording close to ANTLR's; the
-// order of elements with equal keys after sortBy() may differ (upstream's sort is unstable);
-// maps iterate in a fixed order (names sorted, literals as written) where upstream's Go maps
-// iterate randomly; a device with both "id" and "<driver>/id" reads the unqualified one (upstream:
-// either); expressions nested deeper than 3000 AST levels (impossible within the API's 10 KiB
-// selector limit) are rejected as "max recursion depth exceeded"; where cel-go panics ("internal
-// error: ..."), an error is returned instead.
+// reference to '<name>' (in container '')"): message literals and protobuf message type names; the
+// authz library is declared but, as upstream in DRA, never callable. Other known deviations: Go's
+// %v of a timestamp in a non-UTC local zone (only in a "no such key" message) prints an offset
+// where Go prints the zone's abbreviation; time zones come from the system's tzdata only (not Go's
+// embedded fallback, see cel/time_zone.h); only the first syntax error is reported, in wording
+// close to ANTLR's; the order of elements with equal keys after sortBy() may differ (upstream's
+// sort is unstable); maps iterate in a fixed order (names sorted, literals as written) where
+// upstream's Go maps iterate randomly; a device with both "id" and "<driver>/id" reads the
+// unqualified one (upstream: either); expressions nested deeper than 3000 AST levels (impossible
+// within the API's 10 KiB selector limit) are rejected as "max recursion depth exceeded"; where
+// cel-go panics ("internal error: ..."), an error is returned instead.
 //
 // Cost: upstream's cost estimation and runtime cost limit (resourceapi.CELSelectorExpressionMaxCost)
 // are not implemented. Instead an evaluation has a work budget of 1000000 units (comprehension

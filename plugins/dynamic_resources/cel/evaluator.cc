@@ -40,7 +40,7 @@ enum class Op : std::uint8_t {
 std::string_view StaticTypeName(std::string_view name) {
   static constexpr std::string_view kNames[] = {
       "bool", "bytes", "double", "int", "uint", "string", "list", "map", "null_type", "type", "optional_type",
-      "net.IP", "net.CIDR"};
+      "net.IP", "net.CIDR", "google.protobuf.Timestamp", "google.protobuf.Duration"};
   for (std::string_view known : kNames) {
     if (known == name) return known;
   }
@@ -48,8 +48,9 @@ std::string_view StaticTypeName(std::string_view name) {
 }
 
 bool IsConversion(std::string_view function) {
-  return function == "bool" || function == "bytes" || function == "double" || function == "dyn" ||
-         function == "int" || function == "string" || function == "type" || function == "uint";
+  return function == "bool" || function == "bytes" || function == "double" || function == "duration" ||
+         function == "dyn" || function == "int" || function == "string" || function == "timestamp" ||
+         function == "type" || function == "uint";
 }
 
 bool UsesRegex(std::string_view function) {
@@ -531,6 +532,11 @@ class Builder {
     if (name == "device") {
       node.op = Op::kDevice;
       return;
+    }
+    if (name == "timestamp" || name == "duration") {
+      // The checker knows these names as types (apiserver's type provider); cel-go's planner
+      // does not.
+      Fail("reference to undefined type: " + std::string(name));
     }
     node.op = Op::kConst;
     node.upstream_const = true;

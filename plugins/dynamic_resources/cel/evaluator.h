@@ -1,14 +1,15 @@
 // The CEL evaluator: a checked AST planned into a tree of nodes (cel-go's interpreter.Planner with
 // the Kubernetes program options), then evaluated against one device.
 //
-// Planning resolves identifiers (comprehension variables get frame slots, `device` the device
-// view, type names constants), picks each call's implementation, and, as cel.OptOptimize does,
-// folds type conversions of constants (an error is a compile error, "program instantiation
-// failed: integer overflow") and list/map literals of constants, compiles constant regex patterns
-// of matches/find/findAll ("program instantiation failed: error parsing regexp: ..."), rejects
-// constant indexes of unusable types ("invalid qualifier type: *types.Type") and turns `x in []`
-// into false. Beyond upstream, and without changing any result, other calls of constants
-// (quantity("10Gi"), semver("1.0.0")) are computed once when that succeeds.
+// Planning resolves identifiers (comprehension variables get frame slots, `device` the device view,
+// type names constants; `timestamp` and `duration` as values fail with "reference to undefined
+// type"), picks each call's implementation, and, as cel.OptOptimize does, folds type conversions of
+// constants, timestamp() and duration() included (an error is a compile error, "program
+// instantiation failed: integer overflow") and list/map literals of constants, compiles constant
+// regex patterns of matches/find/findAll ("program instantiation failed: error parsing regexp:
+// ..."), rejects constant indexes of unusable types ("invalid qualifier type: *types.Type") and
+// turns `x in []` into false. Beyond upstream, and without changing any result, other calls of
+// constants (quantity("10Gi"), semver("1.0.0")) are computed once when that succeeds.
 //
 // Evaluation follows cel-go's semantics: strict calls return their first erroneous argument;
 // && and || absorb errors when the other side decides (false && error == false, error || true ==

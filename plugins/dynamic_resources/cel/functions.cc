@@ -88,6 +88,10 @@ const FunctionRegistry& Functions() {
     RegisterOptionalLibrary(*r);
     RegisterKubernetesLibrary(*r);
     RegisterNetLibrary(*r);
+    RegisterTimeLibrary(*r);
+    RegisterStringFormat(*r);
+    RegisterFormatLibrary(*r);
+    RegisterAuthzLibrary(*r);
     return r;
   }();
   return *registry;
@@ -120,11 +124,13 @@ bool MatchesRuntimeType(const Type& type, const Value& value) {
     case TypeKind::kString: return value.kind() == ValueKind::kString;
     case TypeKind::kBytes: return value.kind() == ValueKind::kBytes;
     case TypeKind::kType: return value.kind() == ValueKind::kType;
+    case TypeKind::kTimestamp: return value.kind() == ValueKind::kTimestamp;
+    case TypeKind::kDuration: return value.kind() == ValueKind::kDuration;
     case TypeKind::kOpaque:
     case TypeKind::kStruct:
       return type.name == TypeNameOf(value);  // optional_type, kubernetes.Quantity, kubernetes.Semver
     default:
-      return false;  // timestamps and durations: no such values here
+      return false;
   }
 }
 

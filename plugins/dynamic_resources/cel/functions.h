@@ -2,14 +2,22 @@
 // checker resolves, with type parameters) and implemented for the evaluator.
 //
 // The environment is what k8s.io/dynamic-resource-allocation@v0.34.4/cel/compile.go compiles
-// with (the StoredExpressions environment of apiserver's base EnvSet): cel-go's standard library,
-// optional types, ext.Strings v2 (without format), ext.Lists v3, ext.Sets, two-variable
-// comprehensions, ext.Bindings, and the Kubernetes quantity, semver, lists, regex, url, ip and cidr
-// libraries. Not provided (an expression using them fails to compile with "undeclared reference
-// to '<name>'"): timestamp() and duration() and their methods, string.format, the Kubernetes
-// format and authz libraries. The operators' timestamp and duration overloads are declared
-// all the same, since they take part in overload resolution (null < null type-checks upstream
-// through them), though no such value can be built.
+// with (the StoredExpressions environment of apiserver's base EnvSet): cel-go's standard library
+// with DefaultUTCTimeZone(true) (timestamps and durations included: library_time.cc),
+// optional types, ext.Strings v2 (string.format and strings.quote included:
+// library_strings_format.cc), ext.Lists v3, ext.Sets, two-variable comprehensions, ext.Bindings,
+// the Kubernetes quantity, semver, lists, regex, url, ip, cidr and format (format.named(),
+// format.dns1123Label(), ..., validate(): library_format.cc) libraries, and the AST validators
+// of base.go (duration, timestamp and regex literals, homogeneous aggregate literals) and of
+// ext.Strings (format calls), which the checker runs.
+//
+// The Kubernetes authz and authzSelectors libraries are declared only (library_authz.cc): their
+// functions are members of types only the `authorizer` variable of admission environments
+// yields, and DRA declares no such variable, so no call can succeed; declaring them keeps
+// type-checking and the runtime "no such overload: allowed(int)" as upstream's for dyn receivers.
+// Not provided at all: protobuf message types (message literals; google.protobuf.Any and the
+// other well-known message names are undeclared here, where upstream type-checks them and then
+// fails at program instantiation with "reference to undefined type").
 //
 // Runtime dispatch follows cel-go: operators ("singletons") check their operands themselves and
 // fail with "no such overload" (or "no such overload: _<_" when the left operand does not support
@@ -112,12 +120,16 @@ Value NoSuchOverload(std::string_view function, std::span<const Value> args);
 bool MatchesRuntimeType(const Type& type, const Value& value);
 
 // The libraries, one per file.
-void RegisterStandardLibrary(FunctionRegistry& registry);
+void RegisterStandardLibrary(FunctionRegistry& registry);  // operators, conversions, strings
 void RegisterStringsLibrary(FunctionRegistry& registry);
 void RegisterListsLibrary(FunctionRegistry& registry);
 void RegisterOptionalLibrary(FunctionRegistry& registry);
 void RegisterKubernetesLibrary(FunctionRegistry& registry);  // quantity, semver
 void RegisterNetLibrary(FunctionRegistry& registry);         // ip, cidr, url
+void RegisterTimeLibrary(FunctionRegistry& registry);        // timestamp, duration and getters
+void RegisterStringFormat(FunctionRegistry& registry);       // string.format
+void RegisterFormatLibrary(FunctionRegistry& registry);      // Kubernetes format.named(), ...
+void RegisterAuthzLibrary(FunctionRegistry& registry);       // authz declarations (never callable)
 
 // Helpers shared by the libraries.
 Value ErrorOrNoSuchOverload(const Value& arg);  // cel-go's MaybeNoSuchOverloadErr

@@ -37,11 +37,15 @@ Value IsSorted(CallContext&, std::span<const Value> args) {
 
 template <ValueKind kZero>
 Value Sum(CallContext& ctx, std::span<const Value> args) {
-  Value acc = kZero == ValueKind::kInt ? Value::Int(0) : kZero == ValueKind::kUint ? Value::Uint(0) : Value::Double(0);
+  Value acc = kZero == ValueKind::kInt        ? Value::Int(0)
+              : kZero == ValueKind::kUint     ? Value::Uint(0)
+              : kZero == ValueKind::kDuration ? Value::Duration(0)
+                                              : Value::Double(0);
   const FunctionDecl* add = Functions().Find("_+_");
   for (const Value& next : Elements(args[0])) {
     if (!next.IsNumber() && next.kind() != ValueKind::kString && next.kind() != ValueKind::kBytes &&
-        next.kind() != ValueKind::kList) {
+        next.kind() != ValueKind::kList && next.kind() != ValueKind::kTimestamp &&
+        next.kind() != ValueKind::kDuration) {
       return ErrorOrNoSuchOverload(next);
     }
     const Value operands[] = {acc, next};
@@ -249,8 +253,6 @@ Value MapInsert(CallContext& ctx, std::span<const Value> args) {
 }  // namespace
 
 void RegisterListsLibrary(FunctionRegistry& r) {
-  // Timestamps and durations are declared (they take part in overload resolution) but no value
-  // of those types can be built here.
   static constexpr const char* kComparable[] = {"int",      "uint",      "double", "bool",
                                                 "duration", "timestamp", "string", "bytes"};
   for (const char* type : kComparable) {
@@ -260,7 +262,7 @@ void RegisterListsLibrary(FunctionRegistry& r) {
   r.Member("sum", "list_int_sum_int", "list(int) -> int", Sum<ValueKind::kInt>);
   r.Member("sum", "list_uint_sum_uint", "list(uint) -> uint", Sum<ValueKind::kUint>);
   r.Member("sum", "list_double_sum_double", "list(double) -> double", Sum<ValueKind::kDouble>);
-  r.Member("sum", "list_duration_sum_duration", "list(duration) -> duration");
+  r.Member("sum", "list_duration_sum_duration", "list(duration) -> duration", Sum<ValueKind::kDuration>);
   for (const char* type : kComparable) {
     const std::string t = type;
     r.Member("max", "list_" + t + "_max_" + t, "list(" + t + ") -> " + t, MinMax<-1>);

@@ -1,5 +1,6 @@
 // cel-go's standard library (common/stdlib) as the DRA environment has it: operators, size, the
-// type conversions, the string predicates and matches. Timestamps and durations are left out.
+// type conversions, the string predicates and matches. The operators' and conversions' timestamp
+// and duration cases delegate to library_time.h.
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "plugins/dynamic_resources/cel/functions.h"
+#include "plugins/dynamic_resources/cel/library_time.h"
 #include "plugins/dynamic_resources/cel/regex.h"
 #include "plugins/dynamic_resources/cel/source.h"
 
@@ -19,10 +21,14 @@ constexpr std::uint64_t kMaxUint = std::numeric_limits<std::uint64_t>::max();
 
 Value IntOverflow() { return Value::Error("integer overflow"); }
 Value UintOverflow() { return Value::Error("unsigned integer overflow"); }
-// An operand without the operator's trait: "no such overload: _-_", except that a string, being a
-// traits.Receiver, answers cel-go's fallback String.Receive with a plain "no such overload".
+// An operand without the operator's trait: "no such overload: _-_", except that a string, a
+// timestamp or a duration, being a traits.Receiver, answers cel-go's fallback Receive with a plain
+// "no such overload".
 Value NoSuchOverloadFor(std::string_view function, const Value& operand) {
-  if (operand.kind() == ValueKind::kString) return Value::Error("no such overload");
+  if (operand.kind() == ValueKind::kString || operand.kind() == ValueKind::kTimestamp ||
+      operand.kind() == ValueKind::kDuration) {
+    return Value::Error("no such overload");
+  }
   return Value::Error("no such overload: " + std::string(function));
 }
 
@@ -66,6 +72,9 @@ Value Add(CallContext& ctx, std::span<const Value> args) {
       out.insert(out.end(), b.list().elements.begin(), b.list().elements.end());
       return MakeList(ctx, std::move(out));
     }
+    case ValueKind::kTimestamp:
+    case ValueKind::kDuration:
+      return AddTime(a, b);
     default:
       return NoSuchOverloadFor("_+_", a);
   }
@@ -88,6 +97,9 @@ Value Subtract(CallContext&, std::span<const Value> args) {
     case ValueKind::kDouble:
       if (b.kind() != ValueKind::kDouble) return ErrorOrNoSuchOverload(b);
       return Value::Double(a.double_value() - b.double_value());
+    case ValueKind::kTimestamp:
+    case ValueKind::kDuration:
+      return SubtractTime(a, b);
     default:
       return NoSuchOverloadFor("_-_", a);
   }
@@ -164,6 +176,8 @@ Value Negate(CallContext&, std::span<const Value> args) {
       return Value::Int(-a.int_value());
     case ValueKind::kDouble:
       return Value::Double(-a.double_value());
+    case ValueKind::kDuration:
+      return NegateDuration(a);
     case ValueKind::kBool:
       return Value::Error("no such overload");
     default:
@@ -349,6 +363,9 @@ Value ToInt(CallContext&, std::span<const Value> args) {
       if (!ParseDecimal(a.text(), true, i, u)) return ConversionError(a, "int");
       return Value::Int(i);
     }
+    case ValueKind::kTimestamp:
+    case ValueKind::kDuration:
+      return TimeToInt(a);
     default:
       return ConversionError(a, "int");
   }
@@ -411,6 +428,11 @@ Value ToString(CallContext& ctx, std::span<const Value> args) {
         }
       }
       return MakeString(ctx, std::string(text));
+    }
+    case ValueKind::kTimestamp:
+    case ValueKind::kDuration: {
+      const Value text = TimeToString(a);
+      return MakeString(ctx, std::string(text.text()));
     }
     default:
       return ConversionError(a, "string");

@@ -427,6 +427,7 @@ TypePtr ParseTypeSpec(std::string_view spec) {
       if (name == "timestamp") return Type::Timestamp();
       if (name == "duration") return Type::Duration();
       if (name == "Quantity") return Type::Quantity();
+      if (name == "NamedFormat") return Type::Struct("kubernetes.NamedFormat");
       if (name == "Semver") return Type::Semver();
       if (name == "IP") return Type::IP();
       if (name == "CIDR") return Type::CIDR();
@@ -436,6 +437,8 @@ TypePtr ParseTypeSpec(std::string_view spec) {
       if (name == "optional" && params.size() == 1) return Type::Optional(params[0]);
       if (name == "type" && params.size() <= 1) return Type::TypeOf(params.empty() ? nullptr : params[0]);
       if (name.size() == 1 && std::isupper(static_cast<unsigned char>(name[0]))) return Type::Param(std::string(name));
+      // Any other qualified name is a struct type (kubernetes.authorization.Decision, ...).
+      if (name.find('.') != std::string_view::npos && params.empty()) return Type::Struct(std::string(name));
       return nullptr;
     }
   };

@@ -30,14 +30,14 @@ enum class TypeKind : std::uint8_t {
   kDouble,
   kString,
   kBytes,
-  kTimestamp,  // declared in operator overloads only: no timestamp() or duration() is provided
-  kDuration,
+  kTimestamp,  // google.protobuf.Timestamp, formatted "timestamp"
+  kDuration,   // google.protobuf.Duration, formatted "duration"
   kList,       // params: element
   kMap,        // params: key, value
   kTypeParam,  // name: the parameter
   kType,       // the type of a type value; params: at most one (type(int))
   kOpaque,     // name + params: optional_type(T), net.IP, net.CIDR
-  kStruct,     // name: kubernetes.DRADevice, kubernetes.Quantity, kubernetes.Semver, kubernetes.URL
+  kStruct,     // name: kubernetes.DRADevice, .Quantity, .Semver, .URL, .NamedFormat, .authorization.*
 };
 
 struct Type;
@@ -109,8 +109,9 @@ TypePtr MostGeneral(const TypePtr& a, const TypePtr& b);
 
 // Parses a signature type written as in the function tables: int, uint, double, bool, string,
 // bytes, null, dyn, any, timestamp, duration, list(A), map(K, V), optional(V), type(A), Quantity,
-// Semver, IP, CIDR, URL; single
-// capital letters are type parameters. Returns null on a malformed spec.
+// Semver, IP, CIDR, URL, NamedFormat, any other qualified name as a struct type
+// (kubernetes.authorization.Decision); single capital letters are type parameters. Returns null
+// on a malformed spec.
 TypePtr ParseTypeSpec(std::string_view spec);
 
 }  // namespace ksched::plugins::dynamic_resources::cel

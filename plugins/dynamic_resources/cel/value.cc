@@ -5,8 +5,13 @@
 #include <limits>
 
 #include "plugins/dynamic_resources/cel/device_view.h"
+#include "plugins/dynamic_resources/cel/library_format.h"
+#include "plugins/dynamic_resources/cel/time_zone.h"
 
 namespace ksched::plugins::dynamic_resources::cel {
+
+static_assert(sizeof(Value) == 48, "timestamps keep their offset and nanoseconds in Value's padding");
+
 namespace {
 
 constexpr double kTwoTo63 = 9223372036854775808.0;   // float64(math.MaxInt64)
@@ -201,6 +206,37 @@ Value Value::Semver(cel::Semver version) { return Boxed(ValueKind::kSemver, std:
 Value Value::IP(IPAddr address) { return Boxed(ValueKind::kIP, address); }
 Value Value::CIDR(IPPrefix prefix) { return Boxed(ValueKind::kCIDR, prefix); }
 Value Value::URL(Url url) { return Boxed(ValueKind::kURL, std::move(url)); }
+namespace {
+constexpr std::int16_t kLocalOffset = std::numeric_limits<std::int16_t>::min();
+}  // namespace
+
+Value Value::Timestamp(const cel::Timestamp& t) {
+  Value v;
+  v.kind_ = ValueKind::kTimestamp;
+  v.i_ = t.seconds;
+  v.nanos_ = t.nanos;
+  v.offset_minutes_ = t.local ? kLocalOffset : static_cast<std::int16_t>(t.offset_seconds / 60);
+  return v;
+}
+
+cel::Timestamp Value::timestamp() const {
+  if (offset_minutes_ == kLocalOffset) {
+    return {i_, nanos_, static_cast<std::int32_t>(LocalOffsetAt(i_)), true};
+  }
+  return {i_, nanos_, std::int32_t{offset_minutes_} * 60, false};
+}
+Value Value::Duration(std::int64_t nanos) {
+  Value v;
+  v.kind_ = ValueKind::kDuration;
+  v.i_ = nanos;
+  return v;
+}
+Value Value::Format(const NamedFormat* format) {
+  Value v;
+  v.kind_ = ValueKind::kNamedFormat;
+  v.p_ = format;
+  return v;
+}
 Value Value::Error(std::string message) {
   Value v = String(std::move(message));
   v.kind_ = ValueKind::kError;
@@ -225,6 +261,9 @@ std::string_view TypeNameOf(const Value& value) {
     case ValueKind::kIP: return "net.IP";
     case ValueKind::kCIDR: return "net.CIDR";
     case ValueKind::kURL: return "kubernetes.URL";
+    case ValueKind::kTimestamp: return "google.protobuf.Timestamp";
+    case ValueKind::kDuration: return "google.protobuf.Duration";
+    case ValueKind::kNamedFormat: return "kubernetes.NamedFormat";
     case ValueKind::kError: return "*types.Err";
   }
   return "";
@@ -246,6 +285,9 @@ std::string_view GoTypeNameOf(const Value& value) {
     case ValueKind::kIP: return "cel.IP";
     case ValueKind::kCIDR: return "cel.CIDR";
     case ValueKind::kURL: return "cel.URL";
+    case ValueKind::kTimestamp: return "types.Timestamp";
+    case ValueKind::kDuration: return "types.Duration";
+    case ValueKind::kNamedFormat: return "cel.Format";
     case ValueKind::kList: return "*types.baseList";
     case ValueKind::kMap:
       return value.map_rep() == MapRep::kDeviceAttributes || value.map_rep() == MapRep::kDeviceCapacity
@@ -340,6 +382,14 @@ Value Equal(const Value& lhs, const Value& rhs) {
       // URLs are equal when they print the same (cel.URL.Equal).
       if (rhs.kind() != ValueKind::kURL) return Value::Error("no such overload");
       return Value::Bool(lhs.url().ToString() == rhs.url().ToString());
+    case ValueKind::kTimestamp:
+      return Value::Bool(rhs.kind() == ValueKind::kTimestamp &&
+                         CompareTimestamps(lhs.timestamp(), rhs.timestamp()) == 0);
+    case ValueKind::kDuration:
+      return Value::Bool(rhs.kind() == ValueKind::kDuration && lhs.duration_nanos() == rhs.duration_nanos());
+    case ValueKind::kNamedFormat:
+      if (rhs.kind() != ValueKind::kNamedFormat) return Value::Error("no such overload");
+      return Value::Bool(lhs.named_format().name == rhs.named_format().name);
     case ValueKind::kNull:
     case ValueKind::kError:
       break;
@@ -360,6 +410,8 @@ bool IsComparable(const Value& value) {
     case ValueKind::kDouble:
     case ValueKind::kString:
     case ValueKind::kBytes:
+    case ValueKind::kTimestamp:
+    case ValueKind::kDuration:
       return true;
     default:
       return false;
@@ -413,6 +465,13 @@ Value Compare(const Value& lhs, const Value& rhs) {
       }
       break;
     }
+    case ValueKind::kTimestamp:
+      if (rhs.kind() != ValueKind::kTimestamp) break;
+      return Value::Int(CompareTimestamps(lhs.timestamp(), rhs.timestamp()));
+    case ValueKind::kDuration:
+      if (rhs.kind() != ValueKind::kDuration) break;
+      return Value::Int(
+          Sign3(lhs.duration_nanos() < rhs.duration_nanos(), lhs.duration_nanos() > rhs.duration_nanos()));
     default:
       break;
   }
@@ -600,6 +659,9 @@ std::string FormatValue(const Value& value) {
     case ValueKind::kIP: return value.ip().ToString();
     case ValueKind::kCIDR: return value.cidr().ToString();
     case ValueKind::kURL: return value.url().ToString();
+    case ValueKind::kTimestamp: return FormatGoTime(value.timestamp());
+    case ValueKind::kDuration: return FormatGoDuration(value.duration_nanos());
+    case ValueKind::kNamedFormat: return "{" + std::string(value.named_format().name) + "}";
   }
   return "";
 }

@@ -1,15 +1,16 @@
 // Runtime CEL values, with cel-go's semantics for equality (heterogeneous: 1 == 1u == 1.0, values
-// of different types are unequal rather than an error, except that a Quantity, Semver, IP, CIDR or
-// URL compared with another type is "no such overload" as upstream), ordering (Comparer types:
-// bool, int, uint, double, string, bytes; NaN cannot be ordered) and map lookup (numeric keys
-// match across int, uint and whole doubles).
+// of different types are unequal rather than an error, except that a Quantity, Semver, IP, CIDR,
+// URL or NamedFormat compared with another type is "no such overload" as upstream), ordering
+// (Comparer types: bool, int, uint, double, string, bytes, timestamp, duration; NaN cannot be
+// ordered) and map lookup (numeric keys match across int, uint and whole doubles). Timestamps are
+// equal and ordered by instant, whatever offset they print with.
 //
-// A Value is 48 bytes and does not allocate for null, bool, numbers, types, strings it borrows,
-// Quantities it borrows and the views of the `device` variable: string data may point into the
-// compiled program (literals) or into the CelDevice being evaluated (attribute values, the
-// driver), and the device's maps are views answered from the CelDevice's sorted spans. Values
-// computed at runtime (concatenations, lists, Semvers, IPs, CIDRs, URLs, errors) own their data
-// through a shared_ptr. A Value borrowing device data must not outlive the evaluation (Matches
+// A Value is 48 bytes and does not allocate for null, bool, numbers, timestamps, durations, types,
+// formats, strings it borrows, Quantities it borrows and the views of the `device` variable: string data may
+// point into the compiled program (literals) or into the CelDevice being evaluated (attribute
+// values, the driver), and the device's maps are views answered from the CelDevice's sorted spans.
+// Values computed at runtime (concatenations, lists, Semvers, IPs, CIDRs, URLs, errors) own their
+// data through a shared_ptr. A Value borrowing device data must not outlive the evaluation (Matches
 // returns a bool only).
 //
 // Thread-safety: immutable once built; copies share owned data read-only.
@@ -27,6 +28,7 @@
 #include "api/quantity.h"
 #include "plugins/dynamic_resources/cel/netip.h"
 #include "plugins/dynamic_resources/cel/semver.h"
+#include "plugins/dynamic_resources/cel/timestamp.h"
 #include "plugins/dynamic_resources/cel/url.h"
 
 namespace ksched::plugins::dynamic_resources {
@@ -52,6 +54,9 @@ enum class ValueKind : std::uint8_t {
   kIP,    // net.IP
   kCIDR,  // net.CIDR
   kURL,   // kubernetes.URL
+  kTimestamp,  // google.protobuf.Timestamp
+  kDuration,   // google.protobuf.Duration
+  kNamedFormat,  // kubernetes.NamedFormat (the format library's formats)
   kError,
 };
 
@@ -66,6 +71,7 @@ enum class MapRep : std::uint8_t {
 };
 
 class Value;
+struct NamedFormat;
 
 struct ListData {
   std::vector<Value> elements;
@@ -105,6 +111,11 @@ class Value {
   static Value IP(IPAddr address);
   static Value CIDR(IPPrefix prefix);
   static Value URL(Url url);
+  // `t.offset_seconds` must be whole minutes (as RFC 3339 offsets are).
+  static Value Timestamp(const cel::Timestamp& t);
+  static Value Duration(std::int64_t nanos);
+  // One of the format library's formats (static storage).
+  static Value Format(const NamedFormat* format);
   static Value Error(std::string message);
 
   // A copy that does not share ownership: valid while this value lives (constants of a program
@@ -113,6 +124,8 @@ class Value {
     Value v;
     v.kind_ = kind_;
     v.map_rep_ = map_rep_;
+    v.offset_minutes_ = offset_minutes_;
+    v.nanos_ = nanos_;
     std::memcpy(&v.i_, &i_, sizeof(i_));  // the whole union (every member is at most 8 bytes)
     v.text_ = text_;
     return v;
@@ -144,6 +157,9 @@ class Value {
   const IPAddr& ip() const { return *static_cast<const IPAddr*>(p_); }
   const IPPrefix& cidr() const { return *static_cast<const IPPrefix*>(p_); }
   const Url& url() const { return *static_cast<const Url*>(p_); }
+  cel::Timestamp timestamp() const;
+  std::int64_t duration_nanos() const { return i_; }
+  const NamedFormat& named_format() const { return *static_cast<const NamedFormat*>(p_); }
 
  private:
   // A value of `kind` owning a heap copy of `object` (Quantity, Semver, IP, CIDR, URL).
@@ -152,6 +168,10 @@ class Value {
 
   ValueKind kind_;
   MapRep map_rep_;
+  // kTimestamp (in what would be padding): the offset it prints with (kLocalOffset: the local
+  // zone's) and the nanoseconds; the seconds are in i_.
+  std::int16_t offset_minutes_ = 0;
+  std::int32_t nanos_ = 0;
   union {  // 8 bytes
     bool b_;
     std::int64_t i_;

@@ -12,6 +12,8 @@
 // with a go 1.24 module's GODEBUG defaults) expression by expression.
 #include "plugins/dynamic_resources/cel/device_selector.h"
 
+#include "cel_case_checks.h"
+
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <string>
@@ -50,40 +52,15 @@ TestDevice NetDevice() {
   return d;
 }
 
-// The selector's result, as "true", "false" or "error: <message>"; compile errors as
-// "compile: <message>".
 std::string Eval(std::string_view expression, const TestDevice& device = NetDevice()) {
-  auto compiled = CompiledSelector::Compile(expression);
-  if (!compiled.ok()) return "compile: " + std::string(compiled.status().message());
-  absl::StatusOr<bool> matched = (*compiled)->Matches(device.View());
-  if (!matched.ok()) return "error: " + std::string(matched.status().message());
-  return *matched ? "true" : "false";
+  return ksched::plugins::dynamic_resources::testing::EvalSelector(expression, device.View());
 }
 
-// One upstream case: `expected` is a CEL expression of the expected value, or `error` the
-// expected runtime error (err.Error() upstream).
-struct Case {
-  std::string_view name;
-  std::string_view expression;
-  std::string_view expected;
-  std::string_view error = {};
-};
+using Case = ksched::plugins::dynamic_resources::testing::CelCase;
 
+// Error cases compare with the expected value, as upstream's tables do.
 void CheckCases(const std::vector<Case>& cases) {
-  for (const Case& c : cases) {
-    INFO(c.name << ": " << c.expression);
-    std::string comparison = "(";
-    comparison += c.expression;
-    comparison += ") == ";
-    comparison += c.expected;
-    if (c.error.empty()) {
-      CHECK(Eval(comparison) == "true");
-    } else {
-      std::string expected_error = "error: ";
-      expected_error += c.error;
-      CHECK(Eval(comparison) == expected_error);
-    }
-  }
+  ksched::plugins::dynamic_resources::testing::CheckCelCases(cases, NetDevice().View());
 }
 
 }  // namespace
