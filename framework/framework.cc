@@ -798,7 +798,7 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePluginsUntimed(
       }
       scores[k][i] = NodeScore{nodes[i], score};
     }
-  });
+  }, GoroutineOperation::kScore);
   if (first_error) return *first_error;
   return NormalizeAndWeighUntimed(state, pod, active, scores, nodes);
 }

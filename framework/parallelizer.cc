@@ -55,7 +55,20 @@ Parallelizer::~Parallelizer() {
   for (std::thread& worker : workers_) worker.join();
 }
 
-void Parallelizer::Until(std::size_t n, const std::function<void(std::size_t, Run&)>& fn) {
+std::int64_t Parallelizer::UpstreamWorkers(std::size_t n) const {
+  const std::size_t chunk = ChunkSizeFor(n, parallelism_);
+  const std::size_t chunks = (n + chunk - 1) / chunk;
+  return static_cast<std::int64_t>(std::min(chunks, static_cast<std::size_t>(parallelism_)));
+}
+
+void Parallelizer::Until(std::size_t n, const std::function<void(std::size_t, Run&)>& fn,
+                         GoroutineOperation operation) {
+  // Counted even when n is 0, as upstream's Until adds its (zero) workers then too.
+  const CountedGoroutines counted(goroutines_, operation, UpstreamWorkers(n));
+  RunJob(n, fn);
+}
+
+void Parallelizer::RunJob(std::size_t n, const std::function<void(std::size_t, Run&)>& fn) {
   if (n == 0) return;
   std::lock_guard<std::mutex> run_lock(run_mu_);
   Run run;

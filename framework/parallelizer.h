@@ -7,9 +7,13 @@
 // yet started when cancelled are skipped. Chunk size follows upstream's chunkSizeFor:
 // max(1, min(sqrt(n), n / parallelism + 1)).
 //
+// Every run names its operation (upstream Until's `operation` argument): with a counter set
+// (CountGoroutinesIn), the run counts upstream's worker count for its size under that operation
+// of scheduler_goroutines while it lasts (framework/running_goroutines.h).
+//
 // Thread-safety: Until() may be called from one thread at a time (the scheduling thread);
 // concurrent Until() calls from different threads are serialized. The function runs concurrently
-// on up to `parallelism` threads.
+// on up to `parallelism` threads. CountGoroutinesIn must be called before the first run.
 #pragma once
 
 #include <atomic>
@@ -19,6 +23,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "framework/running_goroutines.h"
 
 namespace ksched::framework {
 
@@ -53,27 +59,37 @@ class Parallelizer {
   // cgroup's CPU limit as Go lowers GOMAXPROCS (framework/cpu_quota.h).
   static int AvailableCpus();
 
+  // Where runs are counted (nullptr: nowhere, the default). Not owned; must outlive this object.
+  void CountGoroutinesIn(RunningGoroutines* counter) { goroutines_ = counter; }
+
   // Calls fn(i, run) for every i in [0, n) unless cancelled; returns when all calls finished.
-  void Until(std::size_t n, const std::function<void(std::size_t, Run&)>& fn);
+  void Until(std::size_t n, const std::function<void(std::size_t, Run&)>& fn,
+             GoroutineOperation operation);
 
   // Calls fn(begin, end, slice) once per slice of [0, n), split into SliceCount(n) slices of
   // consecutive indexes, in parallel. Each slice runs on one thread, so a loop that collects into
   // per-slice scratch needs no lock and allocates per slice, not per index.
   std::size_t SliceCount(std::size_t n) const;
+  // The run counts as an Until over the n indexes (upstream's loop), not over the slices.
   template <typename Fn>
-  void ForEachSlice(std::size_t n, Fn&& fn) {
+  void ForEachSlice(std::size_t n, Fn&& fn, GoroutineOperation operation) {
+    const CountedGoroutines counted(goroutines_, operation, UpstreamWorkers(n));
     const std::size_t slices = SliceCount(n);
     if (slices == 0) return;
-    Until(slices, [&](std::size_t slice, Run& /*run*/) {
+    RunJob(slices, [&](std::size_t slice, Run& /*run*/) {
       fn(n * slice / slices, n * (slice + 1) / slices, slice);
     });
   }
 
  private:
+  // upstream numWorkersForChunkSize for n pieces: the goroutines its Until would start.
+  std::int64_t UpstreamWorkers(std::size_t n) const;
+  void RunJob(std::size_t n, const std::function<void(std::size_t, Run&)>& fn);
   void WorkerLoop();
   void Drain();  // takes chunks of the current job until none is left
 
   const int parallelism_;
+  RunningGoroutines* goroutines_ = nullptr;  // written before the first run only
   std::mutex run_mu_;  // serializes Until()
 
   std::mutex mu_;

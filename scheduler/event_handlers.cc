@@ -2,14 +2,40 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <map>
 #include <string_view>
 
 #include "scheduler/cluster_events.h"
+#include "scheduler/metrics/metrics.h"
 #include "scheduler/pod_update_events.h"
 
 namespace ksched::scheduler {
 namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+namespace action = framework::action;
+using framework::EventResource;
+
+// Times a handler from construction to destruction into
+// scheduler_event_handling_duration_seconds{event=label} (upstream's deferred observations).
+// `label` must outlive the timer; nothing is timed without metrics.
+class EventHandlingTimer {
+ public:
+  EventHandlingTimer(metrics::Metrics* metrics, std::string_view label)
+      : metrics_(metrics), label_(label),
+        start_(metrics != nullptr ? SteadyClock::now() : SteadyClock::time_point{}) {}
+  ~EventHandlingTimer() {
+    if (metrics_ != nullptr) metrics_->ObserveEventHandling(label_, SteadyClock::now() - start_);
+  }
+  EventHandlingTimer(const EventHandlingTimer&) = delete;
+  EventHandlingTimer& operator=(const EventHandlingTimer&) = delete;
+
+ private:
+  metrics::Metrics* const metrics_;
+  const std::string_view label_;
+  const SteadyClock::time_point start_;
+};
 
 framework::PodInfoPtr MakePodInfo(std::shared_ptr<const api::Pod> pod) {
   // The API server does not validate every affinity selector; a pod with a bad one is still
@@ -76,8 +102,18 @@ std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChange(const api::N
   return events;
 }
 
-PodEventHandler::PodEventHandler(Cache& cache, SchedulingQueue& queue, const Scheduler& scheduler)
-    : cache_(cache), queue_(queue), scheduler_(scheduler) {}
+PodEventHandler::PodEventHandler(Cache& cache, SchedulingQueue& queue, const Scheduler& scheduler,
+                                 metrics::Metrics* metrics)
+    : cache_(cache),
+      queue_(queue),
+      scheduler_(scheduler),
+      metrics_(metrics),
+      unscheduled_add_(MakeClusterEvent(EventResource::kUnscheduledPod, action::kAdd)),
+      unscheduled_update_(MakeClusterEvent(EventResource::kUnscheduledPod, action::kUpdate)),
+      unscheduled_delete_(MakeClusterEvent(EventResource::kUnscheduledPod, action::kDelete)),
+      assigned_add_(MakeClusterEvent(EventResource::kAssignedPod, action::kAdd)),
+      assigned_update_(MakeClusterEvent(EventResource::kAssignedPod, action::kUpdate)),
+      assigned_delete_(MakeClusterEvent(EventResource::kAssignedPod, action::kDelete)) {}
 
 void PodEventHandler::AddAssigned(std::shared_ptr<const api::Pod> pod) {
   framework::PodInfoPtr info = MakePodInfo(std::move(pod));
@@ -119,8 +155,10 @@ void PodEventHandler::OnUpdate(const api::Pod& old_pod, const api::Pod& new_pod)
 
 void PodEventHandler::OnAddShared(const Shared& pod) {
   if (Assigned(*pod)) {
+    const EventHandlingTimer timer(metrics_, assigned_add_.label);
     AddAssigned(pod);
   } else if (scheduler_.Responsible(*pod)) {
+    const EventHandlingTimer timer(metrics_, unscheduled_add_.label);
     queue_.Add(MakePodInfo(pod));
   }
 }
@@ -133,30 +171,64 @@ void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new
   if (is_assigned) {
     if (!was_assigned) {
       // Bound (by us or someone else): leaves the queue, enters the cache.
-      if (scheduler_.Responsible(old_pod)) DeleteUnassigned(old_pod);
+      if (scheduler_.Responsible(old_pod)) {
+        const EventHandlingTimer timer(metrics_, unscheduled_delete_.label);
+        DeleteUnassigned(old_pod);
+      }
+      const EventHandlingTimer timer(metrics_, assigned_add_.label);
       AddAssigned(new_shared);
       return;
     }
+    const EventHandlingTimer timer(metrics_, assigned_update_.label);
+    const SteadyClock::time_point start = SteadyClock::now();
     framework::PodInfoPtr old_info = MakePodInfo(old_shared);
     framework::PodInfoPtr new_info = MakePodInfo(new_shared);
     if (absl::Status status = cache_.UpdatePod(old_info, new_info); !status.ok()) {
       SPDLOG_ERROR("Scheduler cache UpdatePod failed pod=\"{}/{}\": {}", new_pod.metadata.namespace_,
                    new_pod.metadata.name, std::string(status.message()));
     }
+    const SteadyClock::duration updating = SteadyClock::now() - start;
     for (const framework::ClusterEvent& event : PodSchedulingPropertiesChange(new_pod, old_pod)) {
+      const SteadyClock::time_point start_moving = SteadyClock::now();
       queue_.AssignedPodUpdated(old_info, new_info, event.action);
+      if (metrics_ != nullptr) {
+        metrics_->ObserveEventHandling(event.label, updating + (SteadyClock::now() - start_moving));
+      }
     }
     return;
   }
   if (was_assigned) {
     // Assigned -> unassigned does not happen in Kubernetes; treat it as delete + add.
-    DeleteAssigned(old_pod);
+    {
+      const EventHandlingTimer timer(metrics_, assigned_delete_.label);
+      DeleteAssigned(old_pod);
+    }
     OnAddShared(new_shared);
     return;
   }
   if (!scheduler_.Responsible(new_pod)) return;
   // Identical objects (a relist) must not send the pod through scheduling twice (k/k #96071).
   if (old_pod.metadata.resource_version == new_pod.metadata.resource_version) return;
+  // Timed under UnschedulablePodUpdate and, as well, under each other label the update amounts to
+  // (computed only for the metrics: the queue derives the events itself).
+  const EventHandlingTimer timer(metrics_, unscheduled_update_.label);
+  std::vector<framework::ClusterEvent> other_events;
+  if (metrics_ != nullptr) {
+    other_events = PodSchedulingPropertiesChange(new_pod, old_pod);
+    std::erase_if(other_events, [this](const framework::ClusterEvent& event) {
+      return event.label == unscheduled_update_.label;
+    });
+  }
+  struct OtherLabelsTimer {
+    metrics::Metrics* metrics;
+    const std::vector<framework::ClusterEvent>& events;
+    SteadyClock::time_point start;
+    ~OtherLabelsTimer() {
+      for (const framework::ClusterEvent& event : events) {
+        metrics->ObserveEventHandling(event.label, SteadyClock::now() - start);
+      }
+    }
+  } const other_timers{metrics_, other_events, SteadyClock::now()};
   if (cache_.IsAssumedPod(new_pod)) return;
   queue_.Update(MakePodInfo(old_shared), MakePodInfo(new_shared));
   if (!old_pod.status.nominated_node_name.empty() &&
@@ -167,14 +239,20 @@ void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new
 
 void PodEventHandler::OnDelete(const api::Pod& pod) {
   if (Assigned(pod)) {
+    const EventHandlingTimer timer(metrics_, assigned_delete_.label);
     DeleteAssigned(pod);
   } else if (scheduler_.Responsible(pod)) {
+    const EventHandlingTimer timer(metrics_, unscheduled_delete_.label);
     DeleteUnassigned(pod);
   }
 }
 
-NodeEventHandler::NodeEventHandler(Cache& cache, SchedulingQueue& queue)
-    : cache_(cache), queue_(queue) {}
+NodeEventHandler::NodeEventHandler(Cache& cache, SchedulingQueue& queue, metrics::Metrics* metrics)
+    : cache_(cache),
+      queue_(queue),
+      metrics_(metrics),
+      add_(NodeEvent(action::kAdd)),
+      delete_(NodeEvent(action::kDelete)) {}
 
 void NodeEventHandler::OnAdd(const api::Node& node) { OnAddShared(std::make_shared<const api::Node>(node)); }
 
@@ -183,27 +261,37 @@ void NodeEventHandler::OnUpdate(const api::Node& old_node, const api::Node& new_
 }
 
 void NodeEventHandler::OnAddShared(const Shared& node) {
+  const EventHandlingTimer timer(metrics_, add_.label);
   cache_.AddNode(node);
   framework::EventObjects objects;
   objects.new_node = node.get();
-  queue_.MoveAllToActiveOrBackoffQueue(NodeEvent(framework::action::kAdd), objects);
+  queue_.MoveAllToActiveOrBackoffQueue(add_, objects);
 }
 
 void NodeEventHandler::OnUpdateShared(const Shared& old_node, const Shared& new_node) {
+  const SteadyClock::time_point start = SteadyClock::now();
   cache_.UpdateNode(old_node, new_node);
   framework::EventObjects objects;
   objects.old_node = old_node.get();
   objects.new_node = new_node.get();
-  for (const framework::ClusterEvent& event : NodeSchedulingPropertiesChange(*new_node, *old_node)) {
+  const std::vector<framework::ClusterEvent> events = NodeSchedulingPropertiesChange(*new_node, *old_node);
+  // Each event is timed as the cache update plus its own queue move.
+  const SteadyClock::duration updating = SteadyClock::now() - start;
+  for (const framework::ClusterEvent& event : events) {
+    const SteadyClock::time_point start_moving = SteadyClock::now();
     queue_.MoveAllToActiveOrBackoffQueue(event, objects);
+    if (metrics_ != nullptr) {
+      metrics_->ObserveEventHandling(event.label, updating + (SteadyClock::now() - start_moving));
+    }
   }
 }
 
 void NodeEventHandler::OnDelete(const api::Node& node) {
+  const EventHandlingTimer timer(metrics_, delete_.label);
   // Upstream raises NodeDelete (PodTopologySpread, for one, may then fit a pod) before removing.
   framework::EventObjects objects;
   objects.old_node = &node;
-  queue_.MoveAllToActiveOrBackoffQueue(NodeEvent(framework::action::kDelete), objects);
+  queue_.MoveAllToActiveOrBackoffQueue(delete_, objects);
   cache_.RemoveNode(node);
 }
 

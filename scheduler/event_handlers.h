@@ -12,8 +12,18 @@
 //   nodes                                        -> cache, and NodeAdd / NodeUpdate* / NodeDelete
 //                                                   queue events
 //
-// Pods of other schedulers that are not assigned are ignored. Thread-safety: called on the
-// reflector threads (one per resource); the cache and the queue are thread-safe.
+// Pods of other schedulers that are not assigned are ignored.
+//
+// With metrics, each handled event is timed into scheduler_event_handling_duration_seconds{event}
+// as upstream's handlers time theirs: the whole handler under UnschedulablePodAdd/Delete,
+// AssignedPodAdd/Delete, NodeAdd/Delete; an unscheduled pod's update (unless its resourceVersion is
+// unchanged) under UnschedulablePodUpdate and each other label of its
+// PodSchedulingPropertiesChange; an assigned pod's update under AssignedPodUpdate and, per event
+// it raises, the cache update plus that event's queue move; a node's update likewise per
+// NodeSchedulingPropertiesChange event (none when nothing relevant changed).
+//
+// Thread-safety: called on the reflector threads (one per resource); the cache, the queue and the
+// metrics are thread-safe.
 #pragma once
 
 #include <functional>
@@ -27,6 +37,10 @@
 #include "scheduler/cache.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/scheduling_queue.h"
+
+namespace ksched::scheduler::metrics {
+class Metrics;
+}  // namespace ksched::scheduler::metrics
 
 namespace ksched::scheduler {
 
@@ -42,7 +56,9 @@ std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChange(const api::N
 class PodEventHandler final : public client::ReflectorHandler<api::Pod> {
  public:
   using Shared = std::shared_ptr<const api::Pod>;
-  PodEventHandler(Cache& cache, SchedulingQueue& queue, const Scheduler& scheduler);
+  // `metrics` (optional) must outlive the handler.
+  PodEventHandler(Cache& cache, SchedulingQueue& queue, const Scheduler& scheduler,
+                  metrics::Metrics* metrics = nullptr);
   void OnAdd(const api::Pod& pod) override;
   void OnUpdate(const api::Pod& old_pod, const api::Pod& new_pod) override;
   void OnDelete(const api::Pod& pod) override;
@@ -57,12 +73,17 @@ class PodEventHandler final : public client::ReflectorHandler<api::Pod> {
   Cache& cache_;
   SchedulingQueue& queue_;
   const Scheduler& scheduler_;
+  metrics::Metrics* const metrics_;
+  // The labels the handler's events are timed under.
+  const framework::ClusterEvent unscheduled_add_, unscheduled_update_, unscheduled_delete_;
+  const framework::ClusterEvent assigned_add_, assigned_update_, assigned_delete_;
 };
 
 class NodeEventHandler final : public client::ReflectorHandler<api::Node> {
  public:
   using Shared = std::shared_ptr<const api::Node>;
-  NodeEventHandler(Cache& cache, SchedulingQueue& queue);
+  // `metrics` (optional) must outlive the handler.
+  NodeEventHandler(Cache& cache, SchedulingQueue& queue, metrics::Metrics* metrics = nullptr);
   void OnAdd(const api::Node& node) override;
   void OnUpdate(const api::Node& old_node, const api::Node& new_node) override;
   void OnDelete(const api::Node& node) override;
@@ -72,6 +93,8 @@ class NodeEventHandler final : public client::ReflectorHandler<api::Node> {
  private:
   Cache& cache_;
   SchedulingQueue& queue_;
+  metrics::Metrics* const metrics_;
+  const framework::ClusterEvent add_, delete_;
 };
 
 }  // namespace ksched::scheduler

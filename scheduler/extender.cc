@@ -62,11 +62,14 @@ framework::Status FilterWithExtenders(std::span<Extender* const> extenders, cons
 
 void AddExtenderScores(std::span<Extender* const> extenders, const api::Pod& pod,
                        const std::vector<const framework::NodeInfo*>& nodes,
-                       std::vector<framework::NodePluginScores>& scores) {
+                       std::vector<framework::NodePluginScores>& scores,
+                       framework::RunningGoroutines* goroutines) {
   absl::flat_hash_map<std::string_view, std::size_t> index;
   for (std::size_t i = 0; i < scores.size(); ++i) index.emplace(scores[i].node->name(), i);
   for (Extender* extender : extenders) {
-    if (!extender->IsPrioritizer() || !extender->IsInterested(pod)) continue;
+    if (!extender->IsInterested(pod)) continue;
+    const framework::CountedGoroutines counted(goroutines, framework::GoroutineOperation::kPrioritizingExtender);
+    if (!extender->IsPrioritizer()) continue;
     absl::StatusOr<std::vector<ExtenderHostScore>> result = extender->Prioritize(pod, nodes);
     if (!result.ok()) {
       // As upstream: the other scores decide.

@@ -36,6 +36,7 @@
 #include "framework/framework.h"
 #include "framework/node_info.h"
 #include "framework/preemption_extender.h"
+#include "framework/running_goroutines.h"
 #include "framework/status.h"
 #include "scheduler/fit_error.h"
 
@@ -84,10 +85,14 @@ framework::Status FilterWithExtenders(std::span<Extender* const> extenders, cons
                                       Diagnosis& diagnosis);
 
 // prioritizeNodes' extender part: asks every interested prioritizer about `nodes` and adds its
-// weighted scores to the totals of `scores` (matched by node name).
+// weighted scores to the totals of `scores` (matched by node name). Each interested extender
+// counts as one "prioritizing_extender" goroutine in `goroutines` (when set) while it is asked,
+// prioritizer or not, as upstream starts a goroutine for each (a non-prioritizer's answers
+// nothing).
 void AddExtenderScores(std::span<Extender* const> extenders, const api::Pod& pod,
                        const std::vector<const framework::NodeInfo*>& nodes,
-                       std::vector<framework::NodePluginScores>& scores);
+                       std::vector<framework::NodePluginScores>& scores,
+                       framework::RunningGoroutines* goroutines = nullptr);
 
 // Whether an extender binds this pod (upstream extendersBinding's choice, before its call).
 bool ExtenderBindsPod(std::span<Extender* const> extenders, const api::Pod& pod);

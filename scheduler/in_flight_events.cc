@@ -50,12 +50,14 @@ bool InFlightEvents::AddPod(const std::shared_ptr<const api::Pod>& pod) {
   if (pods_.count(uid) > 0) return false;
   entries_.push_back(Entry{pod, {}});
   pods_.emplace(uid, std::prev(entries_.end()));
+  counts_.Add(kPodPoppedLabel, 1);
   return true;
 }
 
 bool InFlightEvents::AddEventIfAnyInFlight(const framework::ClusterEvent& event,
                                            SharedEventObjects objects) {
   if (pods_.empty()) return false;
+  counts_.Add(event.label, 1);
   entries_.push_back(Entry{nullptr, InFlightEvent{event, std::move(objects)}});
   return true;
 }
@@ -65,6 +67,7 @@ bool InFlightEvents::AddEventsIfPodInFlight(std::string_view uid,
                                             const SharedEventObjects& objects) {
   if (!IsInFlight(uid)) return false;
   for (const framework::ClusterEvent& event : events) {
+    counts_.Add(event.label, 1);
     entries_.push_back(Entry{nullptr, InFlightEvent{event, objects}});
   }
   return true;
@@ -86,13 +89,18 @@ void InFlightEvents::Done(std::string_view uid) {
   if (marker == pods_.end()) return;
   entries_.erase(marker->second);
   pods_.erase(marker);
+  counts_.Add(kPodPoppedLabel, -1);
   // Events before the oldest remaining pod concern nobody any more.
-  while (!entries_.empty() && entries_.front().pod == nullptr) entries_.pop_front();
+  while (!entries_.empty() && entries_.front().pod == nullptr) {
+    counts_.Add(entries_.front().event.event.label, -1);
+    entries_.pop_front();
+  }
 }
 
 void InFlightEvents::Clear() {
   entries_.clear();
   pods_.clear();
+  counts_.ZeroAll();
 }
 
 std::shared_ptr<const api::Pod> InFlightEvents::PodOf(std::string_view uid) const {

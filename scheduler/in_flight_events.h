@@ -10,6 +10,10 @@
 // Events keep their objects alive (shared pointers): hints may read them long after the informer
 // moved on.
 //
+// Counts (upstream ObserveInFlightEventsAsync's, for scheduler_inflight_events{event}): per event
+// label, the events in the list; under kPodPoppedLabel, the pods in flight. A label counted once
+// keeps its entry (at 0 when idle), as upstream's gauge series stay.
+//
 // Ownership: owns the list. Thread-safety: none; the scheduling queue guards it with its lock.
 #pragma once
 
@@ -27,6 +31,7 @@
 #include "api/resource.h"
 #include "api/storage.h"
 #include "framework/cluster_event.h"
+#include "scheduler/event_label_counts.h"
 
 namespace ksched::scheduler {
 
@@ -91,6 +96,9 @@ struct InFlightEvent {
   SharedEventObjects objects;
 };
 
+// upstream metrics.PodPoppedInFlightEvent: the label counting the pods in flight.
+inline constexpr std::string_view kPodPoppedLabel = "PodPopped";
+
 class InFlightEvents {
  public:
   // Marks the pod in flight; false (and nothing recorded) when its UID already is.
@@ -118,8 +126,10 @@ class InFlightEvents {
   std::shared_ptr<const api::Pod> PodOf(std::string_view uid) const;
   // The pods in flight, as they were when popped.
   std::vector<std::shared_ptr<const api::Pod>> Pods() const;
-  // Recorded events (tests and metrics: upstream scheduler_inflight_events).
+  // Recorded events (tests).
   std::size_t EventCount() const { return entries_.size() - pods_.size(); }
+  // The counts by label (see the file comment).
+  const std::vector<EventLabelCounts::Entry>& CountsByLabel() const { return counts_.counts(); }
 
  private:
   struct Entry {
@@ -129,6 +139,7 @@ class InFlightEvents {
 
   std::list<Entry> entries_;
   std::unordered_map<std::string, std::list<Entry>::iterator> pods_;  // UID -> marker
+  EventLabelCounts counts_;
 };
 
 }  // namespace ksched::scheduler

@@ -175,7 +175,7 @@ bool NodeResultCache::FilterPerCycle(std::size_t start, std::size_t to_find) {
     }
     // One feasible node beyond what the cycle keeps tells it that it has all it needs.
     if (!every_node && found.fetch_add(1, std::memory_order_relaxed) + 1 > to_find) run.Cancel();
-  });
+  }, framework::GoroutineOperation::kFilter);
   stats_.per_cycle_filtered_nodes += static_cast<std::int64_t>(evaluated.load());
   if (failed.load()) return false;
   all_feasible_ = every_node && evaluated.load() == n && rejected.load() == 0;
@@ -208,7 +208,7 @@ bool NodeResultCache::FilterNodes(framework::Framework& framework,
     framework.parallelizer().Until(count, [&](std::size_t j, framework::Parallelizer::Run& run) {
       filter_one(j);
       if (failed.load(std::memory_order_relaxed)) run.Cancel();
-    });
+    }, framework::GoroutineOperation::kFilter);
   }
   infeasible_count_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(infeasible_count_) +
                                                infeasible_delta.load());
@@ -266,7 +266,7 @@ absl::Status NodeResultCache::ScoreMissing(framework::Framework& framework,
     framework.parallelizer().Until(missing.size(),
                                    [&](std::size_t j, framework::Parallelizer::Run& run) {
                                      if (!score_one(j)) run.Cancel();
-                                   });
+                                   }, framework::GoroutineOperation::kScore);
   }
   if (first_error) return *std::move(first_error);
   return absl::OkStatus();
@@ -356,7 +356,7 @@ absl::Status NodeResultCache::ScorePerCycle(framework::Framework& framework,
       return;
     }
     for (std::size_t f = 0; f < fresh.size(); ++f) columns_[fresh_columns[f]][i].score = values[f];
-  });
+  }, framework::GoroutineOperation::kScore);
   if (first_error) return *std::move(first_error);
   return absl::OkStatus();
 }

@@ -6,13 +6,21 @@
 // and DynamicResources' (scheduler/resource_object_stores.h).
 //
 // A kind is described by ObjectEventKind<T>, declared with KSCHED_OBJECT_EVENT_KIND(Kind, group,
-// old, new) next to its store: the EventResource k<Kind>, the label stem "<Kind>", and the
+// old, new) next to its store: the EventResource k<Kind> and the
 // SharedEventObjects members (`group`.`old`, `group`.`new`) its objects go in.
 //
-// Ownership: shares the store and the objects (immutable) with the reflector. Thread-safety: the
-// handler calls come from the reflector's thread.
+// With metrics, the queue move of each event is timed into
+// scheduler_event_handling_duration_seconds{event} when some plugin registered for that action of
+// the kind, as upstream installs a handler only for the registered actions (buildEvtResHandler).
+// Labels are upstream's: the kind's EventResource name ("storage.k8s.io/StorageClass", ...) plus
+// the action ("Add", "Update", "Delete").
+//
+// Ownership: shares the store and the objects (immutable) with the reflector; `metrics`
+// (optional) must outlive the handler. Thread-safety: the handler calls come from the
+// reflector's thread.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,6 +29,7 @@
 #include "client/reflector.h"
 #include "framework/cluster_event.h"
 #include "scheduler/in_flight_events.h"
+#include "scheduler/metrics/metrics.h"
 #include "scheduler/namespaced_object_store.h"
 #include "scheduler/scheduling_queue.h"
 
@@ -33,7 +42,6 @@ struct ObjectEventKind;
   template <>                                                                                     \
   struct ObjectEventKind<api::Kind> {                                                             \
     static constexpr framework::EventResource kResource = framework::EventResource::k##Kind;      \
-    static constexpr std::string_view kLabel = #Kind;                                             \
     static constexpr auto kGroup = &SharedEventObjects::group;                                    \
     static constexpr auto kOld = &decltype(SharedEventObjects::group)::old_member;                \
     static constexpr auto kNew = &decltype(SharedEventObjects::group)::new_member;                \
@@ -43,8 +51,9 @@ template <typename T>
 class ObjectEventHandler final : public client::ReflectorHandler<T> {
  public:
   using Shared = std::shared_ptr<const T>;
-  ObjectEventHandler(std::shared_ptr<NamespacedObjectStore<T>> store, SchedulingQueue& queue)
-      : store_(std::move(store)), queue_(queue) {}
+  ObjectEventHandler(std::shared_ptr<NamespacedObjectStore<T>> store, SchedulingQueue& queue,
+                     metrics::Metrics* metrics = nullptr)
+      : store_(std::move(store)), queue_(queue), metrics_(metrics) {}
 
   void OnAddShared(const Shared& object) override {
     store_->OnAddShared(object);
@@ -66,13 +75,19 @@ class ObjectEventHandler final : public client::ReflectorHandler<T> {
     auto& group = objects.*Kind::kGroup;
     group.*Kind::kOld = std::move(old);
     group.*Kind::kNew = std::move(now);
-    queue_.MoveAllToActiveOrBackoffQueue(
-        framework::ClusterEvent{Kind::kResource, action, std::string(Kind::kLabel) + std::string(verb)},
-        objects);
+    const framework::ClusterEvent event{
+        Kind::kResource, action,
+        std::string(framework::EventResourceName(Kind::kResource)) + std::string(verb)};
+    const auto start = std::chrono::steady_clock::now();
+    queue_.MoveAllToActiveOrBackoffQueue(event, objects);
+    if (metrics_ != nullptr && queue_.HasRegistrationFor(Kind::kResource, action)) {
+      metrics_->ObserveEventHandling(event.label, std::chrono::steady_clock::now() - start);
+    }
   }
 
   std::shared_ptr<NamespacedObjectStore<T>> store_;
   SchedulingQueue& queue_;
+  metrics::Metrics* const metrics_;
 };
 
 }  // namespace ksched::scheduler

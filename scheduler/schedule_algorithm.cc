@@ -48,6 +48,11 @@ ScheduleOutcome ScheduleAlgorithm::SchedulePod(framework::Framework& framework,
   Diagnosis diagnosis;
   std::vector<const framework::NodeInfo*> feasible;
   framework::Status status = FindNodesThatFitPod(framework, state, pod, snapshot, diagnosis, feasible);
+  // Upstream's cycle runs its Filter loop through the parallelizer even when the nodes' results
+  // are reused or few; the series of scheduler_goroutines{operation="Filter"} exists likewise.
+  if (goroutines_ != nullptr && framework.HasFilterPlugins()) {
+    goroutines_->Add(framework::GoroutineOperation::kFilter, 0);
+  }
   if (!status.IsSuccess()) {
     outcome.status = std::move(status);
     outcome.result.nominating_info = framework::NominatingInfo{"", framework::NominatingMode::kOverride};
@@ -69,6 +74,10 @@ ScheduleOutcome ScheduleAlgorithm::SchedulePod(framework::Framework& framework,
   }
 
   std::vector<framework::NodePluginScores> scores;
+  // As with Filter: upstream's RunScorePlugins always runs its Score loops in the parallelizer.
+  if (goroutines_ != nullptr && (!extenders_.empty() || framework.HasScorePlugins())) {
+    goroutines_->Add(framework::GoroutineOperation::kScore, 0);
+  }
   if (extenders_.empty() && !framework.HasScorePlugins()) {
     scores.reserve(feasible.size());
     for (const framework::NodeInfo* node : feasible) scores.push_back({node, 1});
@@ -105,7 +114,7 @@ ScheduleOutcome ScheduleAlgorithm::SchedulePod(framework::Framework& framework,
     }
     scores = *std::move(scored);
   }
-  if (!extenders_.empty()) AddExtenderScores(extenders_, pod, feasible, scores);
+  if (!extenders_.empty()) AddExtenderScores(extenders_, pod, feasible, scores, goroutines_);
   outcome.result.suggested_host = SelectHost(scores);
   outcome.result.evaluated_nodes = static_cast<int>(feasible.size()) + rejected;
   outcome.result.feasible_nodes = static_cast<int>(feasible.size());
@@ -252,7 +261,7 @@ framework::Status ScheduleAlgorithm::FindNodesThatPassFilters(
       return;
     }
     rejected[i] = std::move(status);
-  });
+  }, framework::GoroutineOperation::kFilter);
 
   const std::size_t count = std::min(found_count.load(), to_find);
   feasible.assign(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(count));

@@ -74,6 +74,8 @@ class ScheduleAlgorithm {
   // The configured extenders, in order (borrowed; they outlive the algorithm). Non-empty turns
   // the reuse of node results off: extenders answer per pod.
   void set_extenders(std::vector<Extender*> extenders);
+  // Where extender calls are counted (scheduler_goroutines); nullptr (the default): nowhere.
+  void set_goroutines(framework::RunningGoroutines* goroutines) { goroutines_ = goroutines; }
 
   std::size_t next_start_node_index() const { return next_start_node_index_; }
   const NodeResultCache::Stats& node_result_stats() const { return node_results_.stats(); }
@@ -121,6 +123,7 @@ class ScheduleAlgorithm {
   bool all_feasible_listed_ = false;   // with cycle_reused_: `feasible` is every feasible node
   std::vector<std::vector<framework::NodeScore>> score_scratch_;  // reused raw-score storage
   std::vector<Extender*> extenders_;
+  framework::RunningGoroutines* goroutines_ = nullptr;
   bool extender_filters_ = false;      // some extender has a filterVerb
   bool extender_prioritizers_ = false; // some extender has a prioritizeVerb
 };

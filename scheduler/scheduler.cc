@@ -52,6 +52,8 @@ struct Scheduler::AsyncBinding {
   framework::QueuedPodInfoPtr pod_info;
   framework::PodInfoPtr assumed;
   TimePoint start;
+  // The binding cycle counts as upstream's binding goroutine until its last callback is done.
+  framework::CountedGoroutines counted;
 };
 
 Scheduler::Scheduler(SchedulerOptions options, Cache& cache, SchedulingQueue& queue,
@@ -69,6 +71,10 @@ Scheduler::Scheduler(SchedulerOptions options, Cache& cache, SchedulingQueue& qu
       binding_window_(options_.binding_threads),
       binding_pool_(BindingPoolThreads(options_.binding_threads, profiles_, options_.extenders)) {
   algorithm_.set_extenders(options_.extenders);
+  if (options_.metrics != nullptr) {
+    goroutines_ = &options_.metrics->goroutines();
+    algorithm_.set_goroutines(goroutines_);
+  }
   for (auto& [name, framework] : profiles_) {
     framework->SetSnapshot(&snapshot_);
     if (options_.metrics != nullptr) {
@@ -154,11 +160,14 @@ bool Scheduler::ScheduleOne() {
       !framework->PreBindNeedsThread(*state, assumed->pod(), result.suggested_host) &&
       !ExtenderBindsPod(options_.extenders, assumed->pod())) {
     StartAsyncBinding(std::make_shared<AsyncBinding>(AsyncBinding{
-        framework, std::move(state), std::move(result), std::move(pod_info), std::move(assumed), start}));
+        framework, std::move(state), std::move(result), std::move(pod_info), std::move(assumed), start,
+        framework::CountedGoroutines(goroutines_, framework::GoroutineOperation::kBinding)}));
     return true;
   }
   auto shared_info = std::make_shared<framework::QueuedPodInfoPtr>(std::move(pod_info));
   binding_pool_.Submit([this, framework, state, result, shared_info, assumed, start]() mutable {
+    // Counted from when a pool thread takes it (upstream: from the goroutine's start).
+    const framework::CountedGoroutines counted(goroutines_, framework::GoroutineOperation::kBinding);
     framework::Status bind_status =
         BindingCycle(*framework, *state, result, **shared_info, assumed, start);
     if (!bind_status.IsSuccess()) {

@@ -40,6 +40,7 @@
 
 #include "api/pod.h"
 #include "framework/framework.h"
+#include "framework/running_goroutines.h"
 #include "framework/snapshot.h"
 #include "scheduler/binding_window.h"
 #include "scheduler/cache.h"
@@ -168,6 +169,8 @@ class Scheduler {
   std::minstd_rand sample_random_;  // scheduling thread only; picks the timed cycles
   // The attempt series of each profile, resolved at construction (read-only afterwards).
   std::unordered_map<const framework::Framework*, metrics::ProfileAttemptMetrics*> profile_metrics_;
+  // scheduler_goroutines{operation="binding"} (nullptr without SchedulerOptions::metrics).
+  framework::RunningGoroutines* goroutines_ = nullptr;
   SchedulerStats stats_;
   BindingWindow binding_window_;  // drained first on destruction: its failures use the pool
   WorkerPool binding_pool_;       // joined once the window is idle

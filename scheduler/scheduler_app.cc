@@ -207,6 +207,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     }
   }
   impl->parallelizer = std::make_unique<framework::Parallelizer>(opts.parallelism);
+  if (opts.metrics != nullptr) impl->parallelizer->CountGoroutinesIn(&opts.metrics->goroutines());
   impl->cluster_api = std::make_unique<RestClusterApi>(impl->client);
   impl->clock = std::make_unique<RealClock>();
   impl->cache = std::make_unique<Cache>();
@@ -311,8 +312,9 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
       informer_pod,
       *impl->status_writer);
 
-  impl->pod_handler = std::make_shared<PodEventHandler>(*impl->cache, *impl->queue, *impl->scheduler);
-  impl->node_handler = std::make_shared<NodeEventHandler>(*impl->cache, *impl->queue);
+  impl->pod_handler =
+      std::make_shared<PodEventHandler>(*impl->cache, *impl->queue, *impl->scheduler, opts.metrics);
+  impl->node_handler = std::make_shared<NodeEventHandler>(*impl->cache, *impl->queue, opts.metrics);
   client::ReflectorOptions pod_options;
   pod_options.path = "/api/v1/pods";
   pod_options.field_selector = std::string(kNonTerminalPods);
@@ -349,30 +351,30 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   const StorageObjectStores& storage = *impl->storage;
   add_reflector(std::type_identity<api::PersistentVolumeClaim>{}, "persistentvolumeclaims",
                 "/api/v1/persistentvolumeclaims",
-                std::make_shared<ObjectEventHandler<api::PersistentVolumeClaim>>(storage.claims(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::PersistentVolumeClaim>>(storage.claims(), *impl->queue, opts.metrics));
   add_reflector(std::type_identity<api::PersistentVolume>{}, "persistentvolumes", "/api/v1/persistentvolumes",
-                std::make_shared<ObjectEventHandler<api::PersistentVolume>>(storage.volumes(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::PersistentVolume>>(storage.volumes(), *impl->queue, opts.metrics));
   add_reflector(std::type_identity<api::StorageClass>{}, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses",
-                std::make_shared<ObjectEventHandler<api::StorageClass>>(storage.classes(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::StorageClass>>(storage.classes(), *impl->queue, opts.metrics));
   add_reflector(std::type_identity<api::CSINode>{}, "csinodes", "/apis/storage.k8s.io/v1/csinodes",
-                std::make_shared<ObjectEventHandler<api::CSINode>>(storage.csi_nodes(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::CSINode>>(storage.csi_nodes(), *impl->queue, opts.metrics));
   add_reflector(std::type_identity<api::VolumeAttachment>{}, "volumeattachments",
                 "/apis/storage.k8s.io/v1/volumeattachments",
-                std::make_shared<ObjectEventHandler<api::VolumeAttachment>>(storage.attachments(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::VolumeAttachment>>(storage.attachments(), *impl->queue, opts.metrics));
   add_reflector(std::type_identity<api::CSIDriver>{}, "csidrivers", "/apis/storage.k8s.io/v1/csidrivers",
-                std::make_shared<ObjectEventHandler<api::CSIDriver>>(storage.csi_drivers(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::CSIDriver>>(storage.csi_drivers(), *impl->queue, opts.metrics));
   add_reflector(std::type_identity<api::CSIStorageCapacity>{}, "csistoragecapacities",
                 "/apis/storage.k8s.io/v1/csistoragecapacities",
-                std::make_shared<ObjectEventHandler<api::CSIStorageCapacity>>(storage.capacities(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::CSIStorageCapacity>>(storage.capacities(), *impl->queue, opts.metrics));
   // DynamicResources' objects (resource.k8s.io/v1, served by default since v1.34); their changes are
   // cluster events for the queue.
   const ResourceObjectStores& resources = *impl->resources;
   add_reflector(std::type_identity<api::ResourceClaim>{}, "resourceclaims", "/apis/resource.k8s.io/v1/resourceclaims",
-                std::make_shared<ObjectEventHandler<api::ResourceClaim>>(resources.claims(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::ResourceClaim>>(resources.claims(), *impl->queue, opts.metrics));
   add_reflector(std::type_identity<api::ResourceSlice>{}, "resourceslices", "/apis/resource.k8s.io/v1/resourceslices",
-                std::make_shared<ObjectEventHandler<api::ResourceSlice>>(resources.slices(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::ResourceSlice>>(resources.slices(), *impl->queue, opts.metrics));
   add_reflector(std::type_identity<api::DeviceClass>{}, "deviceclasses", "/apis/resource.k8s.io/v1/deviceclasses",
-                std::make_shared<ObjectEventHandler<api::DeviceClass>>(resources.classes(), *impl->queue));
+                std::make_shared<ObjectEventHandler<api::DeviceClass>>(resources.classes(), *impl->queue, opts.metrics));
   if (opts.metrics != nullptr) {
     opts.metrics->SetInformerSkipsSource([raw] {
       std::vector<metrics::InformerSkips> skips;

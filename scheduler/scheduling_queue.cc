@@ -69,9 +69,12 @@ SchedulingQueue::SchedulingQueue(SchedulingQueueOptions options, Clock& clock, L
   for (const auto& [profile, registrations] : hints_) {
     for (const auto& [plugin, registration] : registrations) {
       plugin_events_[plugin].push_back(registration.event);
+      registered_actions_[static_cast<std::size_t>(registration.event.resource)] |=
+          registration.event.action;
     }
   }
   if (options_.metrics != nullptr) {
+    options_.metrics->SetInFlightEventsSource([this] { return InFlightEventCounts(); });
     options_.metrics->SetPendingPodsSource([this] {
       const PendingPodCounts counts = Counts();
       return metrics::PendingPodsSnapshot{static_cast<double>(counts.active),
@@ -84,7 +87,10 @@ SchedulingQueue::SchedulingQueue(SchedulingQueueOptions options, Clock& clock, L
 
 SchedulingQueue::~SchedulingQueue() {
   // Waits for a scrape reading Counts() to finish.
-  if (options_.metrics != nullptr) options_.metrics->SetPendingPodsSource(nullptr);
+  if (options_.metrics != nullptr) {
+    options_.metrics->SetPendingPodsSource(nullptr);
+    options_.metrics->SetInFlightEventsSource(nullptr);
+  }
   Close();
 }
 
@@ -518,6 +524,11 @@ std::vector<std::shared_ptr<const api::Pod>> SchedulingQueue::InFlightPods() con
 std::size_t SchedulingQueue::InFlightEventCount() const {
   std::shared_lock lock(mu_);
   return in_flight_.EventCount();
+}
+
+std::vector<std::pair<std::string, std::int64_t>> SchedulingQueue::InFlightEventCounts() const {
+  std::shared_lock lock(mu_);
+  return in_flight_.CountsByLabel();
 }
 
 std::int64_t SchedulingQueue::MoveRequestCycle() const {

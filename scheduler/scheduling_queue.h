@@ -29,6 +29,7 @@
 // be cheap and must not call back into the queue. Hints run on the thread that delivered the event.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -86,8 +87,9 @@ struct SchedulingQueueOptions {
   // A namespace's labels, for affinity terms with namespace selectors (upstream nsLister); empty or
   // nullopt: no labels.
   std::function<std::optional<api::Labels>(std::string_view ns)> namespace_labels;
-  // Optional: scheduler_pending_pods (read from Counts() at each scrape),
-  // scheduler_queue_incoming_pods_total and scheduler_unschedulable_pods. Must outlive the queue.
+  // Optional: scheduler_pending_pods (read from Counts() at each scrape), scheduler_inflight_events
+  // (read from InFlightEventCounts() at each scrape), scheduler_queue_incoming_pods_total and
+  // scheduler_unschedulable_pods. Must outlive the queue.
   metrics::Metrics* metrics = nullptr;
 };
 
@@ -201,6 +203,15 @@ class SchedulingQueue : public framework::PodNominator {
   std::optional<framework::QueuedPodInfo> GetPod(std::string_view ns, std::string_view name) const;
   std::vector<std::shared_ptr<const api::Pod>> InFlightPods() const;
   std::size_t InFlightEventCount() const;
+  // Per label, the in-flight events, and the pods in flight under "PodPopped" (upstream
+  // scheduler_inflight_events; InFlightEvents::CountsByLabel).
+  std::vector<std::pair<std::string, std::int64_t>> InFlightEventCounts() const;
+  // Whether some plugin of some profile registered for `action` (any of its bits) of `resource`
+  // itself, not through a WildCard registration: upstream installs an informer handler for an
+  // object kind's action only then (addAllEventHandlers' gvkMap).
+  bool HasRegistrationFor(framework::EventResource resource, framework::ActionType action) const {
+    return (registered_actions_[static_cast<std::size_t>(resource)] & action) != 0;
+  }
   // The cycle of the last event that moved pods (upstream moveRequestCycle; informational with
   // queueing hints).
   std::int64_t MoveRequestCycle() const;
@@ -259,6 +270,9 @@ class SchedulingQueue : public framework::PodNominator {
   // Plugin name -> the events it registered (any profile), for gated pods (upstream
   // pluginToEventsMap).
   std::map<std::string, std::vector<framework::ClusterEvent>, std::less<>> plugin_events_;
+  // Per EventResource, the union of the actions registered for it (HasRegistrationFor).
+  std::array<framework::ActionType, static_cast<std::size_t>(framework::EventResource::kWildCard) + 1>
+      registered_actions_{};
   const BackoffPolicy backoff_;
   const framework::ClusterEvent unscheduled_pod_add_;
   const framework::ClusterEvent unscheduled_pod_update_;

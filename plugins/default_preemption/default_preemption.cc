@@ -228,7 +228,7 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
       std::lock_guard lock(statuses_mu);
       if (status.code() == Code::kError) errors.push_back(status.Message());
       dry_run_statuses.Set(original.name(), std::move(status));
-    });
+    }, framework::GoroutineOperation::kDefaultPreemption);
     non_violating.MoveTo(candidates);
     violating.MoveTo(candidates);
   }

@@ -94,7 +94,7 @@ void IncrementalCounts::Rebuild(const std::vector<framework::NodeInfo*>& nodes,
       contribute(info, out.sink);
       if (out.sink.pending_.size() != before) out.ends.emplace_back(&info, out.sink.pending_.size());
     }
-  });
+  }, framework::GoroutineOperation::kInterPodAffinity);
   for (const SliceOutput& out : outputs) {
     std::size_t begin = 0;
     for (const auto& [node, end] : out.ends) {

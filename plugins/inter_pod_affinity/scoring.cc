@@ -144,7 +144,7 @@ Status InterPodAffinity::PreScore(framework::CycleState& state, const api::Pod& 
         ProcessExistingPod(context, *existing, *node, per_slice[slice]);
       }
     }
-  });
+  }, framework::GoroutineOperation::kInterPodAffinity);
 
   auto score = std::make_shared<TopologyScore>();
   std::vector<std::string>& keys = score->keys;

@@ -143,7 +143,7 @@ void DomainCounts::Rebuild(const api::Pod& pod, const std::vector<framework::Nod
                               : CountPodsMatchSelector(nodes[i]->pods(), cs[j].selector,
                                                        pod.metadata.namespace_);
                  });
-  });
+  }, framework::GoroutineOperation::kPodTopologySpread);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < k; ++j) {
       const int count = node_count_[i * k + j];

@@ -21,6 +21,7 @@ const std::vector<double>& AttemptBuckets() {  // scheduling attempt and algorit
   static const std::vector<double> kBuckets = ExponentialBuckets(0.001, 2, 15);
   return kBuckets;
 }
+// Also scheduler_event_handling_duration_seconds' (0.1 ms to ~200 ms).
 const std::vector<double>& ExtensionPointBuckets() {
   static const std::vector<double> kBuckets = ExponentialBuckets(0.0001, 2, 12);
   return kBuckets;
@@ -126,6 +127,23 @@ Metrics::Metrics(MetricsOptions options)
                   "and failed; 'gated' is the number of unschedulable pods that the scheduler "
                   "never attempted to schedule because they are gated."))
               .Register(*registry_)),
+      event_handling_duration_(BuildHistogram()
+                                   .Name("scheduler_event_handling_duration_seconds")
+                                   .Help(WithStability(Stability::kAlpha,
+                                                       "Event handling latency in seconds."))
+                                   .Register(*registry_)),
+      inflight_events_(BuildGauge()
+                           .Name("scheduler_inflight_events")
+                           .Help(WithStability(Stability::kAlpha,
+                                               "Number of events currently tracked in the "
+                                               "scheduling queue."))
+                           .Register(*registry_)),
+      goroutines_gauge_(BuildGauge()
+                            .Name("scheduler_goroutines")
+                            .Help(WithStability(Stability::kAlpha,
+                                                "Number of running goroutines split by the work "
+                                                "they do such as binding."))
+                            .Register(*registry_)),
       extension_point_duration_(
           BuildHistogram()
               .Name("scheduler_framework_extension_point_duration_seconds")
@@ -355,6 +373,26 @@ void Metrics::SetPendingPodsSource(std::function<PendingPodsSnapshot()> source) 
   pending_source_ = std::move(source);
 }
 
+void Metrics::SetInFlightEventsSource(std::function<InFlightEventCounts()> source) {
+  std::lock_guard lock(source_mu_);
+  inflight_events_source_ = std::move(source);
+}
+
+void Metrics::ObserveEventHandling(std::string_view event, std::chrono::nanoseconds duration) {
+  prometheus::Histogram* histogram = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    auto it = event_handling_.find(event);
+    if (it == event_handling_.end()) {
+      prometheus::Histogram& added =
+          event_handling_duration_.Add({{"event", std::string(event)}}, ExtensionPointBuckets());
+      it = event_handling_.emplace(std::string(event), &added).first;
+    }
+    histogram = it->second;
+  }
+  histogram->Observe(Seconds(duration));
+}
+
 void Metrics::SetCacheSizeSource(std::function<CacheSizeSnapshot()> source) {
   std::lock_guard lock(source_mu_);
   cache_size_source_ = std::move(source);
@@ -432,6 +470,20 @@ std::string Metrics::SerializeText() const {
       cache_gauges_[0]->Set(sizes.nodes);
       cache_gauges_[1]->Set(sizes.pods);
       cache_gauges_[2]->Set(sizes.assumed_pods);
+    }
+    if (inflight_events_source_) {
+      // Add finds a label's existing series; labels no longer tracked keep theirs (at 0).
+      for (const auto& [label, count] : inflight_events_source_()) {
+        inflight_events_.Add({{"event", label}}).Set(static_cast<double>(count));
+      }
+    }
+    for (std::size_t i = 0; i < framework::kGoroutineOperationCount; ++i) {
+      const auto operation = static_cast<framework::GoroutineOperation>(i);
+      if (const std::optional<std::int64_t> running = goroutine_counts_.Running(operation)) {
+        goroutines_gauge_
+            .Add({{"operation", std::string(framework::GoroutineOperationLabel(operation))}})
+            .Set(static_cast<double>(*running));
+      }
     }
     if (informer_skips_source_) {
       // The reflectors count; the counters catch up to them (Add finds an existing series).

@@ -11,6 +11,19 @@
 //   scheduler_plugin_execution_duration_seconds{plugin,extension_point,status}
 //                                                   Framework (this is its MetricsRecorder)
 //   scheduler_pending_pods{queue}                   SchedulingQueue (read at scrape time)
+//   scheduler_event_handling_duration_seconds{event}
+//                                                   the informer event handlers
+//                                                   (scheduler/event_handlers.h, object_event_handler.h)
+//   scheduler_inflight_events{event}                SchedulingQueue's in-flight events, read at
+//                                                   scrape time (SetInFlightEventsSource). Upstream
+//                                                   adds to the gauge asynchronously, aggregated and
+//                                                   flushed about every second and when the last pod
+//                                                   in flight is done; a scrape here reads the exact
+//                                                   counts instead. Idle, both show every label ever
+//                                                   tracked at 0 ("PodPopped" once a pod was popped).
+//   scheduler_goroutines{operation}                 goroutines(): the binding cycles, extender
+//                                                   calls and Parallelizer runs in progress, read
+//                                                   at scrape time (framework/running_goroutines.h)
 //   scheduler_cache_size{type}                      the Cache, read at scrape time through
 //                                                   SetCacheSizeSource (upstream: every second)
 //   scheduler_queue_incoming_pods_total{queue,event}, scheduler_unschedulable_pods{plugin,profile}
@@ -57,6 +70,7 @@
 
 #include "client/request_observer.h"
 #include "framework/metrics_recorder.h"
+#include "framework/running_goroutines.h"
 #include "scheduler/metrics/duration_histograms.h"
 #include "scheduler/metrics/lazy_children.h"
 #include "scheduler/metrics/process_metrics.h"
@@ -100,6 +114,9 @@ struct InformerSkips {
   std::uint64_t decode_errors = 0;
   std::uint64_t oversized = 0;
 };
+
+// Per event label, the events the scheduling queue tracks in flight ("PodPopped": the pods).
+using InFlightEventCounts = std::vector<std::pair<std::string, std::int64_t>>;
 
 // The series of one node-metrics query (scheduler/prometheus_collector.h), label query=<plugin>:
 //   ksched_node_metrics_queries_total{query,result="success"|"error"}
@@ -159,12 +176,25 @@ class Metrics final : public framework::MetricsRecorder {
   void PreemptionAttempted() override;
   void ObservePreemptionVictims(int victims) override;
 
+  // --- Event handlers -------------------------------------------------------------------------
+  // scheduler_event_handling_duration_seconds{event}: an informer event handled (a locked label
+  // lookup, allocating only for a label's first observation).
+  void ObserveEventHandling(std::string_view event, std::chrono::nanoseconds duration);
+
+  // --- Goroutines -----------------------------------------------------------------------------
+  // scheduler_goroutines{operation}: where the Parallelizer, the binding cycles and the extender
+  // calls count themselves; read at every scrape.
+  framework::RunningGoroutines& goroutines() { return goroutine_counts_; }
+
   // --- Scheduling queue -----------------------------------------------------------------------
   void QueueIncomingPod(QueueName queue, std::string_view event);
   void AddUnschedulablePods(std::string_view plugin, std::string_view profile, double delta);
   // Read at every scrape (the queue registers itself; nullptr unregisters). The source runs with
   // this object's source mutex held, so that unregistering waits for a scrape in progress.
   void SetPendingPodsSource(std::function<PendingPodsSnapshot()> source);
+  // scheduler_inflight_events{event}, read at every scrape like the pending pods (nullptr
+  // unregisters). A label keeps its series once reported, as upstream's gauge children do.
+  void SetInFlightEventsSource(std::function<InFlightEventCounts()> source);
 
   // --- Cache ----------------------------------------------------------------------------------
   // Read at every scrape, like the pending pods (e.g. Cache::NodeCount, PodCount,
@@ -201,6 +231,10 @@ class Metrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Histogram>& attempt_duration_;
   prometheus::Histogram& algorithm_duration_;
   prometheus::Family<prometheus::Gauge>& pending_pods_;
+  prometheus::Family<prometheus::Histogram>& event_handling_duration_;
+  prometheus::Family<prometheus::Gauge>& inflight_events_;
+  prometheus::Family<prometheus::Gauge>& goroutines_gauge_;
+  framework::RunningGoroutines goroutine_counts_;
   prometheus::Family<prometheus::Histogram>& extension_point_duration_;
   prometheus::Family<prometheus::Histogram>& plugin_duration_;
   prometheus::Family<prometheus::Histogram>& sli_duration_;
@@ -233,6 +267,7 @@ class Metrics final : public framework::MetricsRecorder {
   std::map<std::string, std::map<std::string, prometheus::Gauge*, std::less<>>, std::less<>>
       unschedulable_;
   std::map<std::string, prometheus::Gauge*, std::less<>> leader_;
+  std::map<std::string, prometheus::Histogram*, std::less<>> event_handling_;  // by event label
   std::map<std::string, std::unique_ptr<NodeMetricsQuerySeries>, std::less<>> node_metrics_;
   std::map<std::string, prometheus::Counter*, std::less<>> neutral_;
 
@@ -241,6 +276,7 @@ class Metrics final : public framework::MetricsRecorder {
   std::function<CacheSizeSnapshot()> cache_size_source_;
   std::array<prometheus::Gauge*, 3> cache_gauges_{};  // guarded by source_mu_; nodes, pods, assumed
   std::function<std::vector<InformerSkips>()> informer_skips_source_;  // guarded by source_mu_
+  std::function<InFlightEventCounts()> inflight_events_source_;       // guarded by source_mu_
 };
 
 }  // namespace ksched::scheduler::metrics

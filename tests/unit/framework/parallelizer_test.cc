@@ -16,13 +16,15 @@
 namespace {
 
 using ksched::framework::Parallelizer;
+// Any operation: these tests run without a goroutine counter.
+constexpr auto kOperation = ksched::framework::GoroutineOperation::kFilter;
 
 // Runs Until(n) and checks that each index ran exactly once.
 void ExpectEachIndexOnce(Parallelizer& parallelizer, std::size_t n) {
   std::vector<std::atomic<int>> calls(n);
   parallelizer.Until(n, [&](std::size_t i, Parallelizer::Run&) {
     calls[i].fetch_add(1, std::memory_order_relaxed);
-  });
+  }, kOperation);
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (calls[i].load() != 1) ++wrong;
@@ -44,14 +46,14 @@ TEST_CASE("every index runs exactly once", "[framework][parallelizer]") {
 TEST_CASE("n = 0 never calls; n = 1 runs on the calling thread", "[framework][parallelizer]") {
   Parallelizer parallelizer(4, 4);
   int calls = 0;
-  parallelizer.Until(0, [&](std::size_t, Parallelizer::Run&) { ++calls; });
+  parallelizer.Until(0, [&](std::size_t, Parallelizer::Run&) { ++calls; }, kOperation);
   CHECK(calls == 0);
   std::thread::id ran_on;
   parallelizer.Until(1, [&](std::size_t i, Parallelizer::Run&) {
     CHECK(i == 0);
     ++calls;
     ran_on = std::this_thread::get_id();
-  });
+  }, kOperation);
   CHECK(calls == 1);
   CHECK(ran_on == std::this_thread::get_id());
 }
@@ -61,7 +63,7 @@ TEST_CASE("parallelism 1 runs everything on the calling thread", "[framework][pa
   std::set<std::thread::id> threads;
   parallelizer.Until(500, [&](std::size_t, Parallelizer::Run&) {
     threads.insert(std::this_thread::get_id());  // single-threaded: no lock needed
-  });
+  }, kOperation);
   CHECK(threads == std::set<std::thread::id>{std::this_thread::get_id()});
 }
 
@@ -84,7 +86,7 @@ TEST_CASE("work runs on several threads at once, the caller included", "[framewo
       }
       std::this_thread::yield();
     }
-  });
+  }, kOperation);
   CHECK_FALSE(timed_out.load());
   CHECK(caller_ran.load());
   CHECK(other_ran.load());
@@ -96,7 +98,7 @@ TEST_CASE("cancellation skips the indexes not yet started", "[framework][paralle
   parallelizer.Until(100000, [&](std::size_t, Parallelizer::Run& run) {
     calls.fetch_add(1);
     run.Cancel();
-  });
+  }, kOperation);
   // Each of the 4 threads may have started one index before seeing the flag.
   CHECK(calls.load() >= 1);
   CHECK(calls.load() <= 4);
@@ -111,7 +113,7 @@ TEST_CASE("cancellation from a late index stops the rest", "[framework][parallel
   parallelizer.Until(100000, [&](std::size_t i, Parallelizer::Run& run) {
     calls.fetch_add(1);
     if (i == 5000) run.Cancel();
-  });
+  }, kOperation);
   CHECK(calls.load() < 100000);
 }
 
@@ -122,7 +124,7 @@ TEST_CASE("many consecutive runs neither deadlock nor lose work", "[framework][p
   for (std::size_t run = 0; run < 3000; ++run) {
     const std::size_t n = run % 37;
     expected += n;
-    parallelizer.Until(n, [&](std::size_t, Parallelizer::Run&) { total.fetch_add(1); });
+    parallelizer.Until(n, [&](std::size_t, Parallelizer::Run&) { total.fetch_add(1); }, kOperation);
   }
   CHECK(total.load() == expected);
 }
@@ -133,11 +135,11 @@ TEST_CASE("concurrent Until calls from two threads are serialized", "[framework]
   std::atomic<int> b{0};
   std::thread other([&] {
     for (int i = 0; i < 200; ++i) {
-      parallelizer.Until(50, [&](std::size_t, Parallelizer::Run&) { a.fetch_add(1); });
+      parallelizer.Until(50, [&](std::size_t, Parallelizer::Run&) { a.fetch_add(1); }, kOperation);
     }
   });
   for (int i = 0; i < 200; ++i) {
-    parallelizer.Until(50, [&](std::size_t, Parallelizer::Run&) { b.fetch_add(1); });
+    parallelizer.Until(50, [&](std::size_t, Parallelizer::Run&) { b.fetch_add(1); }, kOperation);
   }
   other.join();
   CHECK(a.load() == 200 * 50);
@@ -150,7 +152,7 @@ TEST_CASE("the destructor joins idle and used pools", "[framework][parallelizer]
     idle.reset();
     auto used = std::make_unique<Parallelizer>(4);
     std::atomic<int> calls{0};
-    used->Until(64, [&](std::size_t, Parallelizer::Run&) { calls.fetch_add(1); });
+    used->Until(64, [&](std::size_t, Parallelizer::Run&) { calls.fetch_add(1); }, kOperation);
     used.reset();
     CHECK(calls.load() == 64);
   }
@@ -173,7 +175,7 @@ TEST_CASE("ForEachSlice covers every index once, each slice once", "[framework][
         REQUIRE(slice < slices);
         slice_used[slice].fetch_add(1);
         for (std::size_t i = begin; i < end; ++i) seen[i].fetch_add(1);
-      });
+      }, kOperation);
       for (std::size_t i = 0; i < n; ++i) CHECK(seen[i].load() == 1);
       for (const std::atomic<int>& used : slice_used) CHECK(used.load() == 1);
     }
@@ -192,7 +194,7 @@ TEST_CASE("max_threads caps the OS threads; parallelism still sets the chunks", 
       runs[i].fetch_add(1);
       std::lock_guard<std::mutex> lock(mu);
       threads.insert(std::this_thread::get_id());
-    });
+    }, kOperation);
   }
   for (const auto& count : runs) CHECK(count.load() == 20);
   CHECK(threads.size() <= 2);

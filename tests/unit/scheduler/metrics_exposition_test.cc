@@ -16,6 +16,7 @@
 #include "client/rest_client.h"
 #include "scheduler/metrics/buckets.h"
 #include "scheduler/metrics/metrics.h"
+#include "metrics_test_support.h"
 #include "scheduler/metrics/text_format.h"
 
 namespace ksched::scheduler {
@@ -24,19 +25,8 @@ namespace {
 using metrics::Metrics;
 using metrics::MetricsOptions;
 
-MetricsOptions NoProcess() {
-  MetricsOptions options;
-  options.proc_self.clear();
-  return options;
-}
-
-bool HasLine(const std::string& text, const std::string& line) {
-  std::istringstream in(text);
-  for (std::string candidate; std::getline(in, candidate);) {
-    if (candidate == line) return true;
-  }
-  return false;
-}
+using testing::HasLine;
+using testing::NoProcess;
 
 // The value of the series line starting with `series` + " ", or -1 when absent.
 double ValueOf(const std::string& text, const std::string& series) {
