@@ -1,8 +1,5 @@
 #include "scheduler/metrics/health_check_metrics.h"
 
-#include <algorithm>
-#include <sstream>
-#include <vector>
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
@@ -43,25 +40,7 @@ void HealthCheckMetrics::Observe(std::string_view name, std::string_view type, b
 }
 
 std::string HealthCheckMetrics::SerializeText() const {
-  std::vector<prometheus::MetricFamily> families = registry_->Collect();
-  // client_golang gathers no family without series (no check has run yet), and sorts families by
-  // name and series by their label values (label names in order).
-  std::erase_if(families, [](const prometheus::MetricFamily& family) { return family.metric.empty(); });
-  std::sort(families.begin(), families.end(),
-            [](const prometheus::MetricFamily& a, const prometheus::MetricFamily& b) { return a.name < b.name; });
-  for (prometheus::MetricFamily& family : families) {
-    std::sort(family.metric.begin(), family.metric.end(),
-              [](const prometheus::ClientMetric& a, const prometheus::ClientMetric& b) {
-                return std::lexicographical_compare(
-                    a.label.begin(), a.label.end(), b.label.begin(), b.label.end(),
-                    [](const prometheus::ClientMetric::Label& x, const prometheus::ClientMetric::Label& y) {
-                      return x.value < y.value;
-                    });
-              });
-  }
-  std::ostringstream out;
-  WriteTextFormat(out, families);
-  return out.str();
+  return GatheredText(registry_->Collect());
 }
 
 }  // namespace ksched::scheduler::metrics

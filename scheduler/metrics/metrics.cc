@@ -63,14 +63,6 @@ double Seconds(std::chrono::nanoseconds duration) {
   return std::chrono::duration<double>(duration).count();
 }
 
-bool LabelsBefore(const prometheus::ClientMetric& a, const prometheus::ClientMetric& b) {
-  return std::lexicographical_compare(
-      a.label.begin(), a.label.end(), b.label.begin(), b.label.end(),
-      [](const prometheus::ClientMetric::Label& x, const prometheus::ClientMetric::Label& y) {
-        return x.name != y.name ? x.name < y.name : x.value < y.value;
-      });
-}
-
 }  // namespace
 
 ProfileAttemptMetrics::ProfileAttemptMetrics(std::string profile,
@@ -501,22 +493,7 @@ std::string Metrics::SerializeText() const {
   if (!options_.proc_self.empty()) {
     for (prometheus::MetricFamily& family : process_.Collect()) families.push_back(std::move(family));
   }
-  // As client_golang's gatherer: no empty families, families by name, series by labels.
-  families.erase(std::remove_if(families.begin(), families.end(),
-                                [](const prometheus::MetricFamily& family) {
-                                  return family.metric.empty();
-                                }),
-                 families.end());
-  std::sort(families.begin(), families.end(),
-            [](const prometheus::MetricFamily& a, const prometheus::MetricFamily& b) {
-              return a.name < b.name;
-            });
-  for (prometheus::MetricFamily& family : families) {
-    std::sort(family.metric.begin(), family.metric.end(), LabelsBefore);
-  }
-  std::ostringstream out;
-  WriteTextFormat(out, families);
-  return out.str();
+  return GatheredText(std::move(families));
 }
 
 }  // namespace ksched::scheduler::metrics

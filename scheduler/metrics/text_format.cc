@@ -1,8 +1,10 @@
 #include "scheduler/metrics/text_format.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 #include <string_view>
 
 namespace ksched::scheduler::metrics {
@@ -161,6 +163,25 @@ void WriteTextFormat(std::ostream& out, const std::vector<prometheus::MetricFami
       }
     }
   }
+}
+
+std::string GatheredText(std::vector<prometheus::MetricFamily> families) {
+  std::erase_if(families, [](const prometheus::MetricFamily& family) { return family.metric.empty(); });
+  std::sort(families.begin(), families.end(),
+            [](const prometheus::MetricFamily& a, const prometheus::MetricFamily& b) { return a.name < b.name; });
+  for (prometheus::MetricFamily& family : families) {
+    std::sort(family.metric.begin(), family.metric.end(),
+              [](const prometheus::ClientMetric& a, const prometheus::ClientMetric& b) {
+                return std::lexicographical_compare(
+                    a.label.begin(), a.label.end(), b.label.begin(), b.label.end(),
+                    [](const prometheus::ClientMetric::Label& x, const prometheus::ClientMetric::Label& y) {
+                      return x.name != y.name ? x.name < y.name : x.value < y.value;
+                    });
+              });
+  }
+  std::ostringstream out;
+  WriteTextFormat(out, families);
+  return out.str();
 }
 
 }  // namespace ksched::scheduler::metrics

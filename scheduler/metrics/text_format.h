@@ -28,4 +28,8 @@ void WriteLabelValue(std::ostream& out, std::string_view value);
 
 void WriteTextFormat(std::ostream& out, const std::vector<prometheus::MetricFamily>& families);
 
+// What client_golang's gatherer serves of `families`: the empty ones left out, the others sorted
+// by name and their series by labels, written in the text format.
+std::string GatheredText(std::vector<prometheus::MetricFamily> families);
+
 }  // namespace ksched::scheduler::metrics
