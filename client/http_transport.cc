@@ -110,6 +110,9 @@ absl::StatusOr<std::shared_ptr<ssl::context>> MakeTlsContext(const RestConfig& c
   ERR_clear_error();  // errors left on this thread's queue would be blamed on this config
   auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
   SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+  // Most connections are watch streams that sit idle between events (one per watched kind);
+  // without this each keeps OpenSSL's ~17 KiB read and write buffers for its whole life.
+  SSL_CTX_set_mode(ctx->native_handle(), SSL_MODE_RELEASE_BUFFERS);
   boost::system::error_code ec;
   const TlsConfig& tls = config.tls;
   if (tls.insecure_skip_verify) {
@@ -745,7 +748,9 @@ class HttpTransport::Impl {
     http::request<http::string_body> req_;
     std::shared_ptr<const ClientCertificate> certificate_;  // null: none supplied
     http::response_parser<http::buffer_body> parser_;
-    char buf_[64 * 1024];
+    // One TLS record's plaintext at most (16 KiB): an SSL read never returns more, so a larger
+    // buffer would only add to the memory every idle watch holds.
+    char buf_[16 * 1024];
     std::string partial_;
     std::size_t discarding_ = 0;  // > 0 while skipping an oversized line: bytes so far
     bool closed_ = false;

@@ -29,11 +29,16 @@ void CycleState::Write(const StateKey& key, std::unique_ptr<StateData> data) {
     }
   }
   entries_.push_back(
-      Entry{key.hash(), std::string(key.name()), std::move(data), scheduling_cycle_only_writes_});
+      Entry{key.hash(), api::InternedString(key.name()), std::move(data), scheduling_cycle_only_writes_});
 }
 
 void CycleState::DropSchedulingCycleOnlyData() {
   std::erase_if(entries_, [](const Entry& entry) { return entry.scheduling_cycle_only; });
+  entries_.shrink_to_fit();
+  skip_filter_.clear();
+  skip_score_.clear();
+  filter_plan_ = {};
+  filter_plan_owner_ = nullptr;
 }
 
 void CycleState::Delete(std::string_view key) {

@@ -16,11 +16,13 @@
 //
 // Scheduling-cycle-only data: while the framework runs a PreFilter or PreScore plugin that has no
 // binding-cycle extension point (Reserve/Unreserve, Permit, PreBind, Bind, PostBind), it marks
-// that plugin's writes; DropSchedulingCycleOnlyData() frees them. The scheduler calls it when the
-// pod, assumed, leaves for its binding cycle: binding cycles wait on the API server and many run
-// at once, and each holds its state to the end, so data that only Filter and Score read (per-cycle
-// topology maps, match counts) would otherwise live on for the whole bind. A binding-cycle plugin
-// must therefore read only state written by plugins that have binding-cycle points (its own).
+// that plugin's writes; DropSchedulingCycleOnlyData() frees them, and the skip sets and filter
+// plan, which only Filter and Score read. The scheduler calls it when the pod, assumed, leaves for
+// its binding cycle: binding cycles wait on the API server and many run at once (hundreds while
+// the API server is the bottleneck), and each holds its state to the end, so data that only
+// Filter and Score read (per-cycle topology maps, match counts, skip sets) would otherwise live on
+// for the whole bind. A binding-cycle plugin must therefore read only state written by plugins
+// that have binding-cycle points (its own), and not the skip sets.
 //
 // Thread-safety: Write and Delete only from the scheduling thread outside the parallel phases
 // (PreFilter, PreScore, Reserve, Permit, and on clones); Read may then be called concurrently from
@@ -36,6 +38,8 @@
 #include <typeinfo>
 #include <utility>
 #include <vector>
+
+#include "api/interned_string.h"
 
 namespace ksched::framework {
 
@@ -104,7 +108,8 @@ class CycleState {
 
   // Framework-private: whether Write marks its entry scheduling-cycle-only (see the file comment).
   void set_scheduling_cycle_only_writes(bool on) { scheduling_cycle_only_writes_ = on; }
-  // Frees the entries written while the mark was on; the others stay.
+  // Frees the entries written while the mark was on (the others stay), the skip sets and the
+  // filter plan.
   void DropSchedulingCycleOnlyData();
 
   std::set<std::string, std::less<>>& skip_filter_plugins() {
@@ -133,7 +138,8 @@ class CycleState {
  private:
   struct Entry {
     std::uint64_t hash;
-    std::string name;
+    // Interned: keys are a bounded set (one or two per plugin), written ~10 times per cycle.
+    api::InternedString name;
     std::unique_ptr<StateData> data;
     bool scheduling_cycle_only = false;
   };

@@ -1830,8 +1830,15 @@ TEST_CASE("the state of plugins without binding-cycle points is dropped before t
     CHECK(state.Read(key) != nullptr);
   }
 
+  // The skip sets and the filter plan serve Filter and Score only: dropped too.
+  state.skip_filter_plugins().insert("filter-only");
+  state.skip_score_plugins().insert("filter-only");
+  const int owner = 0;
+  state.set_filter_plan(&owner, {0, 1});
+
   // A clone keeps the marks.
   std::unique_ptr<CycleState> clone = state.Clone();
+  REQUIRE(clone->filter_plan(&owner) != nullptr);
   for (CycleState* s : {&state, clone.get()}) {
     s->DropSchedulingCycleOnlyData();
     CHECK(s->Read("PreFilterfilter-only") == nullptr);
@@ -1839,6 +1846,9 @@ TEST_CASE("the state of plugins without binding-cycle points is dropped before t
     CHECK(s->Read("PreFilterreserving") != nullptr);
     CHECK(s->Read("PreScorereserving") != nullptr);
     CHECK(s->Read("WrittenElsewhere") != nullptr);
+    CHECK(s->skip_filter_plugins().empty());
+    CHECK(s->skip_score_plugins().empty());
+    CHECK(s->filter_plan(&owner) == nullptr);
   }
 }
 
