@@ -24,7 +24,7 @@ std::string_view SanitizeProtocol(std::string_view protocol) {
 constinit std::atomic<std::int64_t> g_generation{0};
 
 // upstream removeFromSlice: swap the found element with the last one and pop.
-PodInfoPtr RemoveByUid(std::vector<PodInfoPtr>& pods, std::string_view uid) {
+PodInfoPtr RemoveByUid(PodInfoList& pods, std::string_view uid) {
   for (std::size_t i = 0; i < pods.size(); ++i) {
     if (pods[i]->pod().metadata.uid != uid) continue;
     PodInfoPtr removed = std::move(pods[i]);

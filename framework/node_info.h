@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/compact_vector.h"
 #include "api/node.h"
 #include "framework/pod_info.h"
 #include "framework/resource.h"
@@ -46,7 +47,7 @@ class HostPortInfo {
     int count = 0;  // the same triple may be used by several containers
     friend bool operator==(const Entry&, const Entry&) = default;
   };
-  std::vector<Entry> entries_;
+  api::CompactVector<Entry> entries_;  // one pointer: most nodes have no host ports in use
 };
 
 // An image present on a node, with how many nodes of the cluster have it (upstream
@@ -56,6 +57,10 @@ struct ImageStateSummary {
   int num_nodes = 0;
   friend bool operator==(const ImageStateSummary&, const ImageStateSummary&) = default;
 };
+
+// A NodeInfo's pod lists: one pointer each (most nodes' affinity lists are empty, and every node
+// has two NodeInfos, the cache's and the snapshot's).
+using PodInfoList = api::CompactVector<PodInfoPtr>;
 
 class NodeInfo {
  public:
@@ -70,9 +75,9 @@ class NodeInfo {
   void SetNode(std::shared_ptr<const api::Node> node);
   void RemoveNode();
 
-  const std::vector<PodInfoPtr>& pods() const { return pods_; }
-  const std::vector<PodInfoPtr>& pods_with_affinity() const { return pods_with_affinity_; }
-  const std::vector<PodInfoPtr>& pods_with_required_anti_affinity() const {
+  const PodInfoList& pods() const { return pods_; }
+  const PodInfoList& pods_with_affinity() const { return pods_with_affinity_; }
+  const PodInfoList& pods_with_required_anti_affinity() const {
     return pods_with_required_anti_affinity_;
   }
   const Resource& requested() const { return requested_; }
@@ -107,9 +112,9 @@ class NodeInfo {
   void Update(const PodInfo& pod, int sign);
 
   std::shared_ptr<const api::Node> node_;
-  std::vector<PodInfoPtr> pods_;
-  std::vector<PodInfoPtr> pods_with_affinity_;
-  std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
+  PodInfoList pods_;
+  PodInfoList pods_with_affinity_;
+  PodInfoList pods_with_required_anti_affinity_;
   Resource requested_;
   Resource non_zero_requested_;
   Resource allocatable_;

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/compact_vector.h"
 #include "api/pod.h"
 #include "api/resource_list.h"
 
@@ -44,8 +45,9 @@ struct Resource {
   std::int64_t ephemeral_storage = 0;
   // Only meaningful for a node's allocatable: its "pods" capacity.
   std::int64_t allowed_pod_number = 0;
-  // Sorted by name, names unique.
-  std::vector<std::pair<std::string, std::int64_t>> scalars;
+  // Sorted by name, names unique. Compact (one pointer): most are empty, and every NodeInfo (the
+  // cache's and the snapshot's) holds three Resources, every PodInfo two.
+  api::CompactVector<std::pair<std::string, std::int64_t>> scalars;
 
   // From a ResourceList: cpu as MilliValue, everything else as Value; "pods" into
   // allowed_pod_number; unknown non-scalar names are ignored (as upstream NewResource).

@@ -138,7 +138,7 @@ Status InterPodAffinity::PreScore(framework::CycleState& state, const api::Pod& 
       const framework::NodeInfo& info = *all_nodes[i];
       const api::Node* node = info.node();
       if (node == nullptr) continue;
-      const std::vector<framework::PodInfoPtr>& pods =
+      const framework::PodInfoList& pods =
           has_constraints ? info.pods() : info.pods_with_affinity();
       for (const framework::PodInfoPtr& existing : pods) {
         ProcessExistingPod(context, *existing, *node, per_slice[slice]);

@@ -88,7 +88,7 @@ bool NodeLabelsMatchSpreadConstraints(const api::Labels& node_labels,
   return true;
 }
 
-int CountPodsMatchSelector(const std::vector<framework::PodInfoPtr>& pods,
+int CountPodsMatchSelector(std::span<const framework::PodInfoPtr> pods,
                            const api::CompiledLabelSelector& selector,
                            std::string_view ns) noexcept {
   if (selector.Empty()) return 0;

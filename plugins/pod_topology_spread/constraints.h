@@ -60,7 +60,7 @@ bool NodeLabelsMatchSpreadConstraints(const api::Labels& node_labels,
 
 // upstream countPodsMatchSelector: pods in namespace `ns`, not terminating, whose labels match.
 // An Empty() selector (`labelSelector: {}` without matchLabelKeys) counts 0, as upstream.
-int CountPodsMatchSelector(const std::vector<framework::PodInfoPtr>& pods,
+int CountPodsMatchSelector(std::span<const framework::PodInfoPtr> pods,
                            const api::CompiledLabelSelector& selector,
                            std::string_view ns) noexcept;
 

@@ -81,7 +81,7 @@ bool IsVolumeConflict(const api::Volume& volume, const api::Pod& existing) {
   return false;
 }
 
-bool SatisfiesVolumeConflicts(const api::Pod& pod, const std::vector<framework::PodInfoPtr>& pods) {
+bool SatisfiesVolumeConflicts(const api::Pod& pod, std::span<const framework::PodInfoPtr> pods) {
   for (const api::Volume& volume : pod.spec.volumes) {
     if (!NeedsRestrictionsCheck(volume)) continue;
     for (const framework::PodInfoPtr& existing : pods) {

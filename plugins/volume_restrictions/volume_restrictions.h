@@ -21,6 +21,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -43,7 +44,7 @@ inline constexpr std::string_view kErrReasonReadWriteOncePodConflict =
 bool IsVolumeConflict(const api::Volume& volume, const api::Pod& existing);
 // Whether none of the pod's inline disks conflicts with those of `pods` (upstream
 // satisfyVolumeConflicts over a node's pods).
-bool SatisfiesVolumeConflicts(const api::Pod& pod, const std::vector<framework::PodInfoPtr>& pods);
+bool SatisfiesVolumeConflicts(const api::Pod& pod, std::span<const framework::PodInfoPtr> pods);
 
 class VolumeRestrictions final : public framework::PreFilterPlugin,
                                  public framework::PreFilterExtensions,

@@ -2,6 +2,7 @@
 // SetNode (pkg/scheduler/framework/types.go, v1.34) and its TestNewNodeInfo / TestNodeInfoRemovePod.
 #include <catch2/catch.hpp>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,7 @@ PodInfoPtr Test2() {
       "volumes": [{"name": "v", "persistentVolumeClaim": {"claimName": "pvc-1"}}]}})");
 }
 
-std::vector<std::string> PodNames(const std::vector<PodInfoPtr>& pods) {
+std::vector<std::string> PodNames(std::span<const PodInfoPtr> pods) {
   std::vector<std::string> names;
   for (const PodInfoPtr& pod : pods) names.push_back(pod->pod().metadata.name);
   return names;
