@@ -110,9 +110,6 @@ absl::StatusOr<std::shared_ptr<ssl::context>> MakeTlsContext(const RestConfig& c
   ERR_clear_error();  // errors left on this thread's queue would be blamed on this config
   auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
   SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
-  // Most connections are watch streams that sit idle between events (one per watched kind);
-  // without this each keeps OpenSSL's ~17 KiB read and write buffers for its whole life.
-  SSL_CTX_set_mode(ctx->native_handle(), SSL_MODE_RELEASE_BUFFERS);
   boost::system::error_code ec;
   const TlsConfig& tls = config.tls;
   if (tls.insecure_skip_verify) {

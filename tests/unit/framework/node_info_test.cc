@@ -17,6 +17,7 @@ using ksched::framework::kDefaultMemoryRequest;
 using ksched::framework::kDefaultMilliCPURequest;
 using ksched::framework::NodeInfo;
 using ksched::framework::PodInfoPtr;
+using ksched::framework::PvcRefCounts;
 using ksched::framework::testing::MakeNode;
 using ksched::framework::testing::PodFromJson;
 using ksched::framework::testing::PodInfoFromJson;
@@ -63,7 +64,7 @@ TEST_CASE("AddPod accumulates requests, ports and PVC references (TestNewNodeInf
   expected_ports.Add("127.0.0.1", "TCP", 80);
   expected_ports.Add("127.0.0.1", "TCP", 8080);
   CHECK(info.used_ports() == expected_ports);
-  CHECK(info.pvc_ref_counts() == std::map<std::string, int, std::less<>>{
+  CHECK(info.pvc_ref_counts() == PvcRefCounts{
                                      {"node_info_cache_test/pvc-1", 2}});
   CHECK(PodNames(info.pods()) == std::vector<std::string>{"test-1", "test-2"});
   CHECK(info.image_states().empty());
@@ -165,7 +166,7 @@ TEST_CASE("PVC references count persistentVolumeClaim volumes only (v1.34)",
         {"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}},
         {"name": "cfg", "configMap": {"name": "x"}}]}})"));
   CHECK(info.pvc_ref_counts() ==
-        std::map<std::string, int, std::less<>>{{"ns/claim-a", 1}, {"ns/claim-b", 1}});
+        PvcRefCounts{{"ns/claim-a", 1}, {"ns/claim-b", 1}});
 }
 
 TEST_CASE("host ports come from containers and sidecars, not from other init containers",

@@ -698,7 +698,7 @@ TEST_CASE("Image states count the nodes having each image", "[cache]") {
   CHECK(cache.ImageNumNodes("img-b") == 1);
   CHECK(cache.ImageNumNodes("img-c") == 0);
   REQUIRE(cache.UpdateSnapshot(snapshot).ok());
-  using Summaries = std::map<std::string, framework::ImageStateSummary, std::less<>>;
+  using Summaries = framework::ImageStateMap;
   CHECK(snapshot.Get("n1")->image_states() ==
         Summaries{{"img-a", {100, 2}}, {"img-a:v1", {100, 1}}});
   CHECK(snapshot.Get("n2")->image_states() == Summaries{{"img-a", {100, 2}}, {"img-b", {200, 1}}});
