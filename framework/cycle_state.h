@@ -18,11 +18,12 @@
 // binding-cycle extension point (Reserve/Unreserve, Permit, PreBind, Bind, PostBind), it marks
 // that plugin's writes; DropSchedulingCycleOnlyData() frees them, and the skip sets and filter
 // plan, which only Filter and Score read. The scheduler calls it when the pod, assumed, leaves for
-// its binding cycle: binding cycles wait on the API server and many run at once (hundreds while
-// the API server is the bottleneck), and each holds its state to the end, so data that only
-// Filter and Score read (per-cycle topology maps, match counts, skip sets) would otherwise live on
-// for the whole bind. A binding-cycle plugin must therefore read only state written by plugins
-// that have binding-cycle points (its own), and not the skip sets.
+// its binding cycle: binding cycles wait on the API server, or for a slot in the scheduler's
+// binding window, so hundreds are pending while the API server is the bottleneck, and each holds
+// its state to the end; data that only Filter and Score read (per-cycle topology maps, match
+// counts, skip sets) would otherwise live on for the whole bind. A binding-cycle plugin must
+// therefore read only state written by plugins that have binding-cycle points (its own), and not
+// the skip sets.
 //
 // Thread-safety: Write and Delete only from the scheduling thread outside the parallel phases
 // (PreFilter, PreScore, Reserve, Permit, and on clones); Read may then be called concurrently from
