@@ -28,8 +28,8 @@ void CycleState::Write(const StateKey& key, std::unique_ptr<StateData> data) {
       return;
     }
   }
-  entries_.push_back(
-      Entry{key.hash(), api::InternedString(key.name()), std::move(data), scheduling_cycle_only_writes_});
+  entries_.push_back(Entry{key.hash(), api::InternedString(key.name()), std::move(data),
+                           scheduling_cycle_only_writes_});
 }
 
 void CycleState::DropSchedulingCycleOnlyData() {

@@ -25,18 +25,21 @@
 #include <string>
 #include <string_view>
 
+#include "api/interned_string.h"
 #include "api/pod.h"
 #include "api/time.h"
 
 namespace ksched::scheduler {
 
-// core/v1 ObjectReference, without fieldPath (never set for pods).
+// core/v1 ObjectReference, without fieldPath (never set for pods). The fields with a bounded set
+// of values are interned: the recorder's cache keeps two references per scheduled pod for six
+// minutes (EventKey).
 struct ObjectReference {
-  std::string kind;
-  std::string namespace_;
+  api::InternedString kind;
+  api::InternedString namespace_;
   std::string name;
   std::string uid;
-  std::string api_version;
+  api::InternedString api_version;
   std::string resource_version;
 
   friend auto operator<=>(const ObjectReference&, const ObjectReference&) = default;
@@ -67,12 +70,15 @@ struct Event {
 
 // The isomorphic key of client-go's event cache: two events with equal keys form a series. The
 // note is deliberately not part of it; an absent `related` equals an all-empty one (as in Go).
+// The strings other than the references' names, UIDs and versions take a few values per process:
+// interned (8 bytes each, and no heap block for "default-scheduler-<host>"), since the cache
+// holds one key per scheduled pod for six minutes.
 struct EventKey {
-  std::string type;
-  std::string action;
-  std::string reason;
-  std::string reporting_controller;
-  std::string reporting_instance;
+  api::InternedString type;
+  api::InternedString action;
+  api::InternedString reason;
+  api::InternedString reporting_controller;
+  api::InternedString reporting_instance;
   ObjectReference regarding;
   ObjectReference related;
 
