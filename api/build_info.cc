@@ -4,8 +4,22 @@
 
 namespace ksched::api {
 
+namespace {
+
+#if defined(__linux__) && defined(__x86_64__)
+constexpr const char* kPlatform = "linux/amd64";
+#elif defined(__linux__) && defined(__aarch64__)
+constexpr const char* kPlatform = "linux/arm64";
+#else
+constexpr const char* kPlatform = "unknown/unknown";
+#endif
+
+}  // namespace
+
 const BuildInfo& GetBuildInfo() {
-  static constexpr BuildInfo kInfo{KSCHED_VERSION, KSCHED_GIT_COMMIT, KSCHED_KUBERNETES_VERSION};
+  static constexpr BuildInfo kInfo{KSCHED_VERSION,       KSCHED_GIT_COMMIT, KSCHED_KUBERNETES_VERSION,
+                                   KSCHED_GIT_COMMIT_DATE, KSCHED_GIT_TREE_STATE, KSCHED_COMPILER,
+                                   kPlatform};
   return kInfo;
 }
 
@@ -13,13 +27,9 @@ std::string UserAgent() {
   const BuildInfo& info = GetBuildInfo();
   std::string agent = "kube-scheduler-cpp/";
   agent += info.version;
-#if defined(__linux__) && defined(__x86_64__)
-  agent += " (linux/amd64)";
-#elif defined(__linux__) && defined(__aarch64__)
-  agent += " (linux/arm64)";
-#else
-  agent += " (unknown/unknown)";
-#endif
+  agent += " (";
+  agent += info.platform;
+  agent += ")";
   agent += " kubernetes/";
   agent += info.kubernetes_version;
   agent += " commit/";

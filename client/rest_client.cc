@@ -90,7 +90,12 @@ Backoff::Duration NextBackoff(Call& call) {
 }
 
 void Dispatch(const std::shared_ptr<Call>& call, TokenBucket::Clock::duration retry_delay) {
-  const TokenBucket::Clock::duration delay = std::max(retry_delay, call->core->bucket.Reserve());
+  const TokenBucket::Clock::duration throttle = call->core->bucket.Reserve();
+  if (RequestObserver* observer = call->core->options.observer.get()) {
+    observer->OnAttemptSent(call->request.method, call->core->host,
+                            std::max(throttle, TokenBucket::Clock::duration::zero()), call->request.body.size());
+  }
+  const TokenBucket::Clock::duration delay = std::max(retry_delay, throttle);
   auto on_result = [call](absl::StatusOr<HttpResponse> result) { OnResult(call, std::move(result)); };
   if (delay <= TokenBucket::Clock::duration::zero()) {
     call->core->transport->Send(call->request, std::move(on_result));
@@ -106,6 +111,17 @@ void Finish(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> resu
   }
   RestClient::ResponseCallback done = std::move(call->done);
   if (done) done(std::move(result));
+}
+
+// The request's final answer: its body counted (client-go: a success, or an error with a body),
+// then passed on, as an error status unless it is a 2xx.
+void FinishAnswered(const std::shared_ptr<Call>& call, HttpResponse response) {
+  RequestObserver* observer = call->core->options.observer.get();
+  if (observer != nullptr && (IsSuccess(response.status) || !response.body.empty())) {
+    observer->OnResponseBody(call->request.method, call->core->host, response.body.size());
+  }
+  if (IsSuccess(response.status)) return Finish(call, std::move(response));
+  Finish(call, StatusFromResponse(response, call->what));
 }
 
 void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> result) {
@@ -126,7 +142,7 @@ void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> re
     return Finish(call, std::move(result));
   }
   const int code = result->status;
-  if (IsSuccess(code)) return Finish(call, std::move(result));
+  if (IsSuccess(code)) return FinishAnswered(call, *std::move(result));
   if (code == 401 && options.authenticator && !call->auth_retried) {
     call->auth_retried = true;
     options.authenticator->OnUnauthorized();
@@ -140,7 +156,7 @@ void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> re
                                         : TokenBucket::Clock::duration(NextBackoff(*call));
     return Dispatch(call, delay);
   }
-  Finish(call, StatusFromResponse(*result, call->what));
+  FinishAnswered(call, *std::move(result));
 }
 
 HttpRequest MakeRequest(HttpMethod method, std::string target, std::string body = {},

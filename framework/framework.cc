@@ -439,6 +439,26 @@ void Framework::ResolveMetricSinks() {
   resolve(pre_bind_, plugin_sinks_.pre_bind);
   resolve(bind_, plugin_sinks_.bind);
   resolve(post_bind_, plugin_sinks_.post_bind);
+  filter_slots_ = pre_filter_.size();
+  pre_score_slots_ = filter_slots_ + filter_.size();
+  score_slots_ = pre_score_slots_ + pre_score_.size();
+  evaluations_ = std::make_unique<EvaluationCounters>(score_slots_ + score_.size());
+}
+
+std::vector<Framework::PluginEvaluations> Framework::PluginEvaluationCounts() const {
+  std::vector<PluginEvaluations> out;
+  if (evaluations_ == nullptr) return out;
+  out.reserve(evaluations_->slots());
+  auto add = [&](const auto& plugins, ExtensionPoint point, std::size_t first_slot) {
+    for (std::size_t i = 0; i < plugins.size(); ++i) {
+      out.push_back(PluginEvaluations{plugins[i]->Name(), point, evaluations_->Total(first_slot + i)});
+    }
+  };
+  add(pre_filter_, ExtensionPoint::kPreFilter, 0);
+  add(filter_, ExtensionPoint::kFilter, filter_slots_);
+  add(pre_score_, ExtensionPoint::kPreScore, pre_score_slots_);
+  add(score_, ExtensionPoint::kScore, score_slots_);
+  return out;
 }
 
 void Framework::ObserveExtensionPoint(ExtensionPoint point, Code status,
@@ -555,6 +575,7 @@ std::pair<PreFilterResult, Status> Framework::RunPreFilterPluginsUntimed(
       skipped.insert(name);
       continue;
     }
+    CountEvaluation(i);
     if (!status.IsSuccess()) {
       status.WithPlugin(name);
       if (status.code() == Code::kUnschedulableAndUnresolvable) {
@@ -633,6 +654,7 @@ Status Framework::RunFilterPluginSubset(const CycleState& state, const api::Pod&
   const bool sampled = state.record_plugin_metrics();
   for (const std::uint16_t i : filter_plugins) {
     FilterPlugin* plugin = filter_[i];
+    CountEvaluation(filter_slots_ + i);
     Status status = TimedCall(SinkAt(plugin_sinks_.filter, i, sampled), ExtensionPoint::kFilter,
                               [&] { return plugin->Filter(state, pod, node); });
     if (status.IsSuccess()) continue;
@@ -747,6 +769,7 @@ Status Framework::RunPreScorePlugins(CycleState& state, const api::Pod& pod,
         skipped.insert(name);
         continue;
       }
+      CountEvaluation(pre_score_slots_ + i);
       if (!status.IsSuccess()) {
         return WrapError("running PreScore plugin " + Quoted(name), status).WithPlugin(name);
       }
@@ -787,6 +810,7 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePluginsUntimed(
   services_.parallelizer->Until(nodes.size(), [&](std::size_t i, Parallelizer::Run& run) {
     for (std::size_t k = 0; k < active.size(); ++k) {
       ScorePlugin* plugin = score_[active[k]];
+      CountEvaluation(score_slots_ + active[k]);
       auto [score, status] =
           TimedCall(SinkAt(plugin_sinks_.score, active[k], sampled), ExtensionPoint::kScore,
                     [&] { return plugin->Score(state, pod, *nodes[i]); });
@@ -848,6 +872,7 @@ absl::Status Framework::ScoreNode(const CycleState& state, const api::Pod& pod,
   const bool sampled = state.record_plugin_metrics();
   for (std::size_t k = 0; k < score_plugins.size(); ++k) {
     ScorePlugin* plugin = score_[score_plugins[k]];
+    CountEvaluation(score_slots_ + score_plugins[k]);
     auto [score, status] =
         TimedCall(SinkAt(plugin_sinks_.score, score_plugins[k], sampled), ExtensionPoint::kScore,
                   [&] { return plugin->Score(state, pod, node); });
@@ -997,7 +1022,11 @@ Status Framework::WaitOnPermit(const api::Pod& pod) {
     if (it == waiting_.end()) return Status();
     waiting = it->second;
   }
+  const auto start = std::chrono::steady_clock::now();
   Status status = waiting->Wait();
+  if (services_.metrics_recorder != nullptr) {
+    services_.metrics_recorder->ObservePermitWait(status.code(), std::chrono::steady_clock::now() - start);
+  }
   {
     std::lock_guard lock(waiting_mu_);
     waiting_.erase(pod.metadata.uid);

@@ -11,7 +11,9 @@
 // Metrics: with FrameworkServices::metrics_recorder set, every extension point run is timed
 // (PreEnqueue, PreFilter, PostFilter, PreScore, Score, Reserve, Unreserve, Permit, PreBind, Bind,
 // PostBind; Filter is timed by the caller over all nodes, see ObserveExtensionPoint), and each
-// plugin call in cycles whose CycleState::record_plugin_metrics() is set (framework/metrics_recorder.h).
+// plugin call in cycles whose CycleState::record_plugin_metrics() is set (framework/metrics_recorder.h);
+// every PreFilter, Filter, PreScore and Score call is counted (PluginEvaluationCounts) in per-thread
+// stripes (framework/evaluation_counters.h), a relaxed increment per call.
 //
 // Ownership: owns its plugins. Borrowed services (FrameworkServices) must outlive it.
 // Thread-safety: Run* methods are called as the plugin interfaces document (framework/interface.h);
@@ -34,6 +36,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "framework/evaluation_counters.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/metrics_recorder.h"
@@ -129,6 +132,16 @@ class Framework final : public Handle {
   // times all nodes of a cycle at once, as upstream). No-op without a recorder.
   void ObserveExtensionPoint(ExtensionPoint point, Code status,
                              std::chrono::steady_clock::time_point start) const;
+  // scheduler_plugin_evaluation_total{plugin,extension_point,profile}: how many times each
+  // PreFilter and PreScore plugin ran without returning Skip, and each Filter and Score plugin ran
+  // (once per node), as upstream's instrumented plugins count. Every plugin of these four points
+  // is listed, from 0; empty without a recorder. Thread-safe.
+  struct PluginEvaluations {
+    std::string_view plugin;  // lives as long as this Framework
+    ExtensionPoint point;
+    std::uint64_t count;
+  };
+  std::vector<PluginEvaluations> PluginEvaluationCounts() const;
 
   // Points the runtime at the snapshot of the coming cycle (scheduling thread, between cycles).
   void SetSnapshot(const Snapshot* snapshot) { snapshot_ = snapshot; }
@@ -323,6 +336,13 @@ class Framework final : public Handle {
   };
   PluginSinks plugin_sinks_;
   void ResolveMetricSinks();
+  // The evaluation counts, one slot per plugin: PreFilter plugins, then Filter, PreScore and Score
+  // ones (the offsets below); nullptr without a recorder.
+  std::unique_ptr<EvaluationCounters> evaluations_;
+  std::size_t filter_slots_ = 0, pre_score_slots_ = 0, score_slots_ = 0;
+  void CountEvaluation(std::size_t slot) const {
+    if (evaluations_ != nullptr) evaluations_->Add(slot);
+  }
 
   mutable std::mutex waiting_mu_;
   std::map<std::string, std::shared_ptr<WaitingPodImpl>, std::less<>> waiting_;  // by pod UID

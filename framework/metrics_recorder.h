@@ -71,6 +71,16 @@ class MetricsRecorder {
   // preemption that nominated a node). Default: not recorded.
   virtual void PreemptionAttempted() {}
   virtual void ObservePreemptionVictims(int /*victims*/) {}
+  // scheduler_preemption_goroutines_execution_total and _duration_seconds{result}: an asynchronous
+  // preemption's API calls (victims evicted, nominations cleared) are done; `failed`: one failed.
+  virtual void ObservePreemptionGoroutine(bool /*failed*/, std::chrono::nanoseconds /*elapsed*/) {}
+  // scheduler_permit_wait_duration_seconds{result}: a pod waited at Permit until `result`
+  // (Success when allowed, Unschedulable when a plugin rejected it or its wait timed out).
+  virtual void ObservePermitWait(Code /*result*/, std::chrono::nanoseconds /*elapsed*/) {}
+  // scheduler_volume_scheduling_stage_error_total{operation}: VolumeBinding's volume binder failed
+  // finding volumes for a node ("predicate"), assuming them ("assume") or binding them ("bind").
+  enum class VolumeStage : std::uint8_t { kPredicate, kAssume, kBind };
+  virtual void VolumeSchedulingStageFailed(VolumeStage /*stage*/) {}
 };
 
 }  // namespace ksched::framework

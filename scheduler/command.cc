@@ -98,6 +98,19 @@ absl::Status WriteConfigTo(const std::string& path, const config::KubeSchedulerC
   return absl::OkStatus();
 }
 
+// component-base's validateShowHiddenMetricsVersion: empty, or the previous minor release ("1.33").
+absl::Status ValidateShowHiddenMetrics(const std::string& version) {
+  if (version.empty()) return absl::OkStatus();
+  const std::string release(api::GetBuildInfo().kubernetes_version);  // "1.34.4"
+  const std::string major_minor = release.substr(0, release.rfind('.'));
+  const std::size_t dot = major_minor.find('.');
+  const std::string previous =
+      major_minor.substr(0, dot) + "." + std::to_string(std::stoi(major_minor.substr(dot + 1)) - 1);
+  if (version == previous) return absl::OkStatus();
+  return absl::InvalidArgumentError("--show-hidden-metrics-for-version must be omitted or have the value '" +
+                                    previous + "'. Only the previous minor version is allowed");
+}
+
 SchedulingQueueOptions QueueOptions(const config::KubeSchedulerConfiguration& cfg,
                                     const CommandFlags& flags) {
   SchedulingQueueOptions queue;
@@ -150,6 +163,9 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   if (absl::Status serving = ValidateServing(flags.serving); !serving.ok()) {
     return Fail(std::string(serving.message()));
   }
+  if (absl::Status shown = ValidateShowHiddenMetrics(flags.metrics.show_hidden_metrics_for_version); !shown.ok()) {
+    return Fail(std::string(shown.message()));
+  }
 
   std::vector<std::string> warnings;
   absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(flags, &warnings);
@@ -179,8 +195,10 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   // Outlives everything that reports to it (declared first, destroyed last).
-  metrics::Metrics metrics;
-  metrics::AddFeatureMetrics(metrics.registry(), *gates);
+  metrics::MetricsOptions metrics_options;
+  metrics_options.disabled_metrics = flags.metrics.disabled_metrics;
+  metrics::Metrics metrics(std::move(metrics_options));
+  metrics::AddFeatureMetrics(metrics.registry(), *gates, metrics.registered_families());
   const framework::Registry registry = plugins::NewInTreeRegistry();
   std::vector<std::string> left_out;
   SchedulerAppOptions options;
@@ -214,7 +232,6 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   SchedulerApp& scheduler = **app;
   SchedulerServerState server_state;
   server_state.informer_pods = [&scheduler] { return scheduler.InformerPods(); };
-  std::function<std::string()> metrics_text = [&metrics] { return metrics.SerializeText(); };
 
   // Leader election: its own client with few retries (a renewal stuck in retries cannot be
   // abandoned at renewDeadline), as upstream's separate leader-election client.
@@ -286,7 +303,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   std::unique_ptr<serving::SecureServer> server;
   if (flags.serving.secure_port != 0) {
     absl::StatusOr<std::unique_ptr<serving::SecureServer>> made =
-        NewSchedulerServer(flags, *cfg, metrics_text, metrics.rest_client_observer(), server_state);
+        NewSchedulerServer(flags, *cfg, &metrics, server_state);
     if (!made.ok()) return Fail(std::string(made.status().message()));
     server = *std::move(made);
     if (absl::Status started = server->Start(); !started.ok()) {

@@ -2,17 +2,14 @@
 
 #include <arpa/inet.h>
 
-#include <cerrno>
-#include <charconv>
-#include <cstdlib>
 #include <functional>
-#include <limits>
 #include <memory>
 #include <utility>
 
 #include <CLI/CLI.hpp>
 
 #include "api/go_duration.h"
+#include "api/go_strconv.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -37,55 +34,6 @@ struct FlagSpec {
   std::string no_effect;
   bool deprecated = false;
 };
-
-std::string GoSyntaxError(std::string_view func, std::string_view text) {
-  return "strconv." + std::string(func) + ": parsing \"" + std::string(text) + "\": invalid syntax";
-}
-
-std::string GoRangeError(std::string_view func, std::string_view text) {
-  return "strconv." + std::string(func) + ": parsing \"" + std::string(text) + "\": value out of range";
-}
-
-absl::StatusOr<bool> ParseGoBool(std::string_view text) {
-  for (std::string_view yes : {"1", "t", "T", "TRUE", "true", "True"}) {
-    if (text == yes) return true;
-  }
-  for (std::string_view no : {"0", "f", "F", "FALSE", "false", "False"}) {
-    if (text == no) return false;
-  }
-  return absl::InvalidArgumentError(GoSyntaxError("ParseBool", text));
-}
-
-absl::StatusOr<std::int64_t> ParseGoInt(std::string_view text, int bits, std::string_view func) {
-  std::string_view digits = text;
-  if (!digits.empty() && (digits.front() == '+')) digits.remove_prefix(1);
-  std::int64_t value = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (digits.empty() || end != digits.data() + digits.size()) {
-    return absl::InvalidArgumentError(GoSyntaxError(func, text));
-  }
-  const std::int64_t max = bits == 64 ? std::numeric_limits<std::int64_t>::max()
-                                      : (std::int64_t{1} << (bits - 1)) - 1;
-  if (error == std::errc::result_out_of_range || value > max || value < -max - 1) {
-    return absl::InvalidArgumentError(GoRangeError(func, text));
-  }
-  return value;
-}
-
-absl::StatusOr<double> ParseGoFloat32(std::string_view text) {
-  const std::string copy(text);
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(copy.c_str(), &end);
-  if (copy.empty() || end != copy.c_str() + copy.size()) {
-    return absl::InvalidArgumentError(GoSyntaxError("ParseFloat", text));
-  }
-  if (errno == ERANGE || value > std::numeric_limits<float>::max() ||
-      value < -std::numeric_limits<float>::max()) {
-    return absl::InvalidArgumentError(GoRangeError("ParseFloat", text));
-  }
-  return value;
-}
 
 bool IsIp(const std::string& text) {
   unsigned char buffer[sizeof(struct in6_addr)];
@@ -295,10 +243,18 @@ std::vector<FlagSpec> FlagTable(CommandFlags& f) {
                "allow-list of this label.", "metric label allow-lists are not supported");
   ignored_flag("allow-metric-labels-manifest", Kind::kString, "The path to the manifest file that "
                "contains the allow-list mapping.", "metric label allow-lists are not supported");
-  ignored_flag("disabled-metrics", Kind::kStringList, "This flag provides an escape hatch for "
-               "misbehaving metrics.", "metrics cannot be disabled");
-  ignored_flag("show-hidden-metrics-for-version", Kind::kString, "The previous version for which "
-               "you want to show hidden metrics.", "no metric is hidden");
+  list_flag("disabled-metrics",
+            "This flag provides an escape hatch for misbehaving metrics. You must provide the fully qualified "
+            "metric name in order to disable it. Disclaimer: disabling metrics is higher in precedence than "
+            "showing hidden metrics.",
+            &f.metrics.disabled_metrics);
+  string_flag("show-hidden-metrics-for-version",
+              "The previous version for which you want to show hidden metrics. Only the previous minor version "
+              "is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.16'. The "
+              "purpose of this format is make sure you have the opportunity to notice if the next release hides "
+              "additional metrics, rather than being surprised when they are permanently removed in the release "
+              "after that.",
+              &f.metrics.show_hidden_metrics_for_version);
 
   // logs
   duration_flag("log-flush-frequency", "Maximum number of seconds between log flushes (default 5s)",
@@ -365,7 +321,7 @@ absl::Status Apply(const FlagSpec& spec, const std::string& text) {
       return absl::OkStatus();
     case Kind::kVersion: {
       // pflag's optional-value version flag: true/raw/vX.Y.Z print, false does not.
-      absl::StatusOr<bool> as_bool = ParseGoBool(text);
+      absl::StatusOr<bool> as_bool = api::GoParseBool(text);
       if (as_bool.ok()) {
         spec.set_string(*as_bool ? "true" : "");
       } else {
@@ -378,31 +334,28 @@ absl::Status Apply(const FlagSpec& spec, const std::string& text) {
       if (spec.set_string) spec.set_string(text);
       return absl::OkStatus();
     case Kind::kBool: {
-      absl::StatusOr<bool> value = ParseGoBool(text);
+      absl::StatusOr<bool> value = api::GoParseBool(text);
       if (!value.ok()) return InvalidArgument(spec, text, std::string(value.status().message()));
       if (spec.set_bool) spec.set_bool(*value);
       return absl::OkStatus();
     }
     case Kind::kInt:
     case Kind::kInt32: {
-      absl::StatusOr<std::int64_t> value =
-          ParseGoInt(text, spec.kind == Kind::kInt ? 64 : 32, "ParseInt");
+      // pflag's int / int32: strconv.ParseInt(s, 0, bits), so 0x10, 0o17, 017 and 1_000 are numbers.
+      absl::StatusOr<std::int64_t> value = api::GoParseInt(text, 0, spec.kind == Kind::kInt ? 64 : 32);
       if (!value.ok()) return InvalidArgument(spec, text, std::string(value.status().message()));
       if (spec.set_int) spec.set_int(*value);
       return absl::OkStatus();
     }
     case Kind::kLevel: {
-      // klog.Level is an int32 parsed with ParseUint.
-      if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
-        return InvalidArgument(spec, text, GoSyntaxError("ParseUint", text));
-      }
-      absl::StatusOr<std::int64_t> value = ParseGoInt(text, 32, "ParseUint");
+      // component-base's VerbosityLevel: strconv.ParseUint(s, 10, 31).
+      absl::StatusOr<std::uint64_t> value = api::GoParseUint(text, 10, 31);
       if (!value.ok()) return InvalidArgument(spec, text, std::string(value.status().message()));
-      if (spec.set_int) spec.set_int(*value);
+      if (spec.set_int) spec.set_int(static_cast<std::int64_t>(*value));
       return absl::OkStatus();
     }
     case Kind::kFloat32: {
-      absl::StatusOr<double> value = ParseGoFloat32(text);
+      absl::StatusOr<double> value = api::GoParseFloat(text, 32);
       if (!value.ok()) return InvalidArgument(spec, text, std::string(value.status().message()));
       if (spec.set_float) spec.set_float(*value);
       return absl::OkStatus();

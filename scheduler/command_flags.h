@@ -88,6 +88,12 @@ struct LoggingFlags {
   std::chrono::nanoseconds flush_frequency = std::chrono::seconds(5);
 };
 
+// component-base's metrics options.
+struct MetricsFlags {
+  std::vector<std::string> disabled_metrics;        // --disabled-metrics (metrics.h MetricsOptions)
+  std::string show_hidden_metrics_for_version;      // validated; nothing here is hidden
+};
+
 struct CommandFlags {
   std::string config_file;
   std::string write_config_to;
@@ -98,6 +104,7 @@ struct CommandFlags {
   DeprecatedFlags deprecated;
   LeaderElectionFlags leader_election;
   LoggingFlags logging;
+  MetricsFlags metrics;
   std::vector<std::string> feature_gates;  // the --feature-gates items of every value, in order (feature_gates.h)
 
   bool help = false;

@@ -1,11 +1,9 @@
 #include "scheduler/debug_flags.h"
 
-#include <charconv>
-#include <limits>
 #include <string>
 #include <string_view>
 
-#include "api/field_errors.h"
+#include "api/go_strconv.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -20,41 +18,19 @@ serving::ServingResponse PlainText(int status, std::string text) {
   return response;
 }
 
-// Go's strconv.ParseUint / ParseInt(text, 10, bits) for text already known to be unsigned or
-// not, with Go's errors ("strconv.ParseUint: parsing \"x\": invalid syntax" / "value out of
-// range"); `max`: the largest value of the bit size. (Signs never reach ParseInt here: ParseUint,
-// called first, refuses them.)
-struct ParsedDecimal {
-  std::uint64_t value = 0;
-  std::string error;
-};
-ParsedDecimal ParseDecimal(std::string_view text, std::string_view function, std::uint64_t max) {
-  ParsedDecimal out;
-  const std::string prefix = "strconv." + std::string(function) + ": parsing " + api::GoQuote(text) + ": ";
-  bool digits_only = !text.empty();
-  for (char c : text) digits_only = digits_only && c >= '0' && c <= '9';
-  if (!digits_only) {
-    out.error = prefix + "invalid syntax";
-    return out;
-  }
-  const std::from_chars_result parsed = std::from_chars(text.data(), text.data() + text.size(), out.value);
-  if (parsed.ec == std::errc::result_out_of_range || out.value > max) out.error = prefix + "value out of range";
-  return out;
-}
-
 }  // namespace
 
 serving::ServingResponse ServeVerbosityFlag(const serving::ServingRequest& request, const VerbositySetter& set) {
   if (request.method != "PUT") return PlainText(406, "unsupported http method");
   const std::string& value = request.body;
-  ParsedDecimal parsed = ParseDecimal(value, "ParseUint", std::numeric_limits<std::uint32_t>::max());
-  if (!parsed.error.empty()) return PlainText(400, parsed.error);
-  // klog's Level.Set parses the same text again as an int32.
-  ParsedDecimal level = ParseDecimal(value, "ParseInt", std::numeric_limits<std::int32_t>::max());
-  if (!level.error.empty()) {
-    return PlainText(400, "failed set klog.logging.verbosity " + value + ": " + level.error);
+  // component-base's GlogSetter: strconv.ParseUint(val, 10, 32), then klog's Level.Set parses the
+  // same text again with ParseInt(val, 10, 32).
+  absl::StatusOr<std::uint64_t> parsed = api::GoParseUint(value, 10, 32);
+  if (!parsed.ok()) return PlainText(400, std::string(parsed.status().message()));
+  if (absl::StatusOr<std::int64_t> level = api::GoParseInt(value, 10, 32); !level.ok()) {
+    return PlainText(400, "failed set klog.logging.verbosity " + value + ": " + std::string(level.status().message()));
   }
-  set(static_cast<std::uint32_t>(parsed.value));
+  set(static_cast<std::uint32_t>(*parsed));
   return PlainText(200, "successfully set klog.logging.verbosity to " + value);
 }
 

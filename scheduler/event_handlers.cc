@@ -210,27 +210,23 @@ void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new
   // Identical objects (a relist) must not send the pod through scheduling twice (k/k #96071).
   if (old_pod.metadata.resource_version == new_pod.metadata.resource_version) return;
   // Timed under UnschedulablePodUpdate and, as well, under each other label the update amounts to
-  // (computed only for the metrics: the queue derives the events itself).
+  // (the events are worked out once, here, and handed to the queue).
   const EventHandlingTimer timer(metrics_, unscheduled_update_.label);
-  std::vector<framework::ClusterEvent> other_events;
-  if (metrics_ != nullptr) {
-    other_events = PodSchedulingPropertiesChange(new_pod, old_pod);
-    std::erase_if(other_events, [this](const framework::ClusterEvent& event) {
-      return event.label == unscheduled_update_.label;
-    });
-  }
+  const std::vector<framework::ClusterEvent> events = PodSchedulingPropertiesChange(new_pod, old_pod);
   struct OtherLabelsTimer {
     metrics::Metrics* metrics;
+    std::string_view skipped_label;
     const std::vector<framework::ClusterEvent>& events;
     SteadyClock::time_point start;
     ~OtherLabelsTimer() {
+      if (metrics == nullptr) return;
       for (const framework::ClusterEvent& event : events) {
-        metrics->ObserveEventHandling(event.label, SteadyClock::now() - start);
+        if (event.label != skipped_label) metrics->ObserveEventHandling(event.label, SteadyClock::now() - start);
       }
     }
-  } const other_timers{metrics_, other_events, SteadyClock::now()};
+  } const other_timers{metrics_, unscheduled_update_.label, events, SteadyClock::now()};
   if (cache_.IsAssumedPod(new_pod)) return;
-  queue_.Update(MakePodInfo(old_shared), MakePodInfo(new_shared));
+  queue_.Update(MakePodInfo(old_shared), MakePodInfo(new_shared), events);
   if (!old_pod.status.nominated_node_name.empty() &&
       old_pod.status.nominated_node_name != new_pod.status.nominated_node_name) {
     NominationReleased(queue_, old_pod);

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "absl/strings/str_join.h"
+#include "api/go_strconv.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -53,18 +54,8 @@ const FeatureSpec* Find(std::string_view name) {
   return it != std::end(kKnownFeatures) && it->name == name ? &*it : nullptr;
 }
 
-// Go's strconv.ParseBool.
-std::optional<bool> ParseGoBool(std::string_view text) {
-  for (std::string_view t : {"1", "t", "T", "TRUE", "true", "True"}) {
-    if (text == t) return true;
-  }
-  for (std::string_view f : {"0", "f", "F", "FALSE", "false", "False"}) {
-    if (text == f) return false;
-  }
-  return std::nullopt;
-}
-
-// Go's strings.TrimSpace for ASCII text.
+// Go's strings.TrimSpace for ASCII text. (Debian's Abseil has its own string_view, so its
+// StripAsciiWhitespace and StrSplit do not take std::string_view.)
 std::string_view Trim(std::string_view text) {
   constexpr std::string_view kSpace = " \t\n\v\f\r";
   const std::size_t first = text.find_first_not_of(kSpace);
@@ -126,11 +117,10 @@ absl::StatusOr<FeatureGates> FeatureGates::Parse(const std::vector<std::string>&
     const std::string_view key = Trim(item.substr(0, equals));
     if (equals == std::string_view::npos) return absl::InvalidArgumentError("missing bool value for " + std::string(key));
     const std::string_view text = Trim(item.substr(equals + 1));
-    const std::optional<bool> value = ParseGoBool(text);
-    if (!value) {
+    const absl::StatusOr<bool> value = api::GoParseBool(text);
+    if (!value.ok()) {
       return absl::InvalidArgumentError("invalid value of " + std::string(key) + "=" + std::string(text) +
-                                        ", err: strconv.ParseBool: parsing \"" + std::string(text) +
-                                        "\": invalid syntax");
+                                        ", err: " + std::string(value.status().message()));
     }
     auto it = std::find_if(settings.begin(), settings.end(), [&](const auto& s) { return s.first == key; });
     if (it != settings.end()) {

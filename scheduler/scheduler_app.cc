@@ -168,6 +168,7 @@ SchedulerApp::~SchedulerApp() {
   if (impl_ != nullptr && impl_->options.metrics != nullptr) {
     impl_->options.metrics->SetCacheSizeSource(nullptr);
     impl_->options.metrics->SetInformerSkipsSource(nullptr);
+    impl_->options.metrics->SetPluginEvaluationSource(nullptr);
   }
 }
 
@@ -384,6 +385,15 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
         skips.push_back({informer.resource, stats.decode_errors, stats.oversized});
       }
       return skips;
+    });
+    opts.metrics->SetPluginEvaluationSource([raw] {
+      std::vector<metrics::PluginEvaluationCount> counts;
+      for (const auto& [profile, runtime] : raw->frameworks) {
+        for (const framework::Framework::PluginEvaluations& evaluated : runtime->PluginEvaluationCounts()) {
+          counts.push_back({evaluated.plugin, framework::ExtensionPointName(evaluated.point), profile, evaluated.count});
+        }
+      }
+      return counts;
     });
     opts.metrics->SetCacheSizeSource([cache = impl->cache.get()] {
       return metrics::CacheSizeSnapshot{static_cast<double>(cache->NodeCount()),

@@ -47,8 +47,9 @@ absl::StatusOr<std::shared_ptr<client::RestClient>> DelegatedClient(
 
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     const CommandFlags& flags, const config::KubeSchedulerConfiguration& cfg,
-    std::function<std::string()> metrics_text, std::shared_ptr<client::RequestObserver> observer,
-    SchedulerServerState& state) {
+    metrics::Metrics* metrics, SchedulerServerState& state) {
+  const std::shared_ptr<client::RequestObserver> observer =
+      metrics != nullptr ? metrics->rest_client_observer() : nullptr;
   serving::SecureServingOptions serving_options;
   serving_options.bind_address = flags.serving.bind_address;
   serving_options.port = flags.serving.secure_port;
@@ -69,6 +70,14 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
   auth.token_cache_ttl = flags.authentication.token_webhook_cache_ttl;
   auth.authorized_cache_ttl = flags.authorization.cache_authorized_ttl;
   auth.unauthorized_cache_ttl = flags.authorization.cache_unauthorized_ttl;
+  if (metrics != nullptr) {
+    auth.token_review_observer = [metrics](int http_status, std::chrono::steady_clock::duration latency) {
+      metrics->ObserveDelegatedAuthnRequest(http_status, latency);
+    };
+    auth.access_review_observer = [metrics](int http_status, std::chrono::steady_clock::duration latency) {
+      metrics->ObserveDelegatedAuthzRequest(http_status, latency);
+    };
+  }
 
   auto server = std::make_unique<serving::SecureServer>(std::move(serving_options), std::move(auth));
   if (cfg.leader_election.leader_elect) {
@@ -84,10 +93,10 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     return state.handlers_synced.load() ? absl::OkStatus()
                                         : absl::UnavailableError("waiting for handlers to sync");
   });
-  server->AddHandler("/metrics", [metrics_text = std::move(metrics_text)](const serving::ServingRequest&) {
+  server->AddHandler("/metrics", [metrics](const serving::ServingRequest&) {
     serving::ServingResponse response;
     response.content_type = "text/plain; version=0.0.4; charset=utf-8; escaping=underscores";
-    response.body = metrics_text ? metrics_text() : std::string();
+    response.body = metrics != nullptr ? metrics->SerializeText() : std::string();
     return response;
   });
   server->AddHandler("/metrics/resources", [&state](const serving::ServingRequest&) {

@@ -3,8 +3,9 @@
 //   /healthz   checks: leaderElection (with leader election), else ping
 //   /livez     ping
 //   /readyz    checks: leaderElection (with leader election), shutdown, sched-handler-sync
-//   /metrics   the Prometheus text exposition (`metrics_text`); `observer` sees the TokenReview
-//              and SubjectAccessReview requests (rest_client_* metrics)
+//   /metrics   the Prometheus text exposition of `metrics` (nullptr: an empty page), which also
+//              sees the TokenReview and SubjectAccessReview requests (rest_client_* and
+//              apiserver_delegated_authn/authz_request_* metrics)
 //   /configz   {"componentconfig": ...} of the configuration in use
 //   /metrics/slis  the health checks' results (metrics/health_check_metrics.h)
 //   /metrics/resources  while leading, kube_pod_resource_request / _limit of the informer's pods
@@ -36,6 +37,7 @@
 #include "config/kube_scheduler_configuration.h"
 #include "scheduler/command_flags.h"
 #include "scheduler/metrics/health_check_metrics.h"
+#include "scheduler/metrics/metrics.h"
 #include "serving/secure_server.h"
 
 namespace ksched::scheduler {
@@ -56,7 +58,7 @@ struct SchedulerServerState {
 
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     const CommandFlags& flags, const config::KubeSchedulerConfiguration& cfg,
-    std::function<std::string()> metrics_text, std::shared_ptr<client::RequestObserver> observer,
+    metrics::Metrics* metrics,
     SchedulerServerState& state);
 
 }  // namespace ksched::scheduler

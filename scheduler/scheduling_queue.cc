@@ -105,11 +105,17 @@ void SchedulingQueue::Add(PodInfoPtr pod) {
 }
 
 void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod) {
+  const api::Pod& pod = new_pod->pod();
+  // Without the old version nothing can be told apart: a generic update.
+  const std::vector<ClusterEvent> events =
+      PodSchedulingPropertiesChange(pod, old_pod != nullptr ? old_pod->pod() : pod);
+  Update(std::move(old_pod), std::move(new_pod), events);
+}
+
+void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod, const std::vector<ClusterEvent>& events) {
   std::unique_lock lock(mu_);
   const api::Pod& pod = new_pod->pod();
   const api::Pod& old = old_pod != nullptr ? old_pod->pod() : pod;
-  // Without the old version nothing can be told apart: a generic update.
-  const std::vector<ClusterEvent> events = PodSchedulingPropertiesChange(pod, old);
   const SharedEventObjects objects{old_pod != nullptr ? old_pod->pod_ptr() : nullptr,
                                    new_pod->pod_ptr(), nullptr, nullptr};
 
@@ -738,16 +744,24 @@ SchedulingQueue::Strategy SchedulingQueue::IsPodWorthRequeuingLocked(
     if (!pending && pod.unschedulable_plugins.count(plugin) == 0) continue;
 
     framework::QueueingHint hint = framework::QueueingHint::kQueue;
+    std::string_view hint_label = "Queue";  // upstream's queueingHintToLabel
+    const auto start = std::chrono::steady_clock::now();
     if (registration.hint) {
       absl::StatusOr<framework::QueueingHint> result = registration.hint(pod.pod(), objects);
       if (result.ok()) {
         hint = *result;
+        if (hint == framework::QueueingHint::kQueueSkip) hint_label = "QueueSkip";
       } else {
         // An error counts as Queue: better a wasted attempt than a pod stuck in the pool.
         SPDLOG_ERROR(
             "QueueingHintFn returns error event=\"{}\" plugin=\"{}\" pod=\"{}\" err=\"{}\"",
             event.label, plugin, PodQueueKey(pod.pod()), result.status().ToString());
+        hint_label = "Error";
       }
+    }
+    // Without a hint function upstream runs its default one (Queue): timed all the same.
+    if (options_.metrics != nullptr) {
+      options_.metrics->ObserveQueueingHint(plugin, event.label, hint_label, std::chrono::steady_clock::now() - start);
     }
     if (hint == framework::QueueingHint::kQueueSkip) continue;
     // A Pending plugin asked for this event: no backoff, this is not the pod's fault.

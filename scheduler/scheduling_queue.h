@@ -130,6 +130,10 @@ class SchedulingQueue : public framework::PodNominator {
   // in place. In the unschedulable pool: its own update events (PodSchedulingPropertiesChange) go
   // through its rejecting plugins' hints. Elsewhere: added to activeQ. `old_pod` may be nullptr.
   void Update(framework::PodInfoPtr old_pod, framework::PodInfoPtr new_pod);
+  // The same with the update's events already worked out by the caller (the event handler, which
+  // also times them): PodSchedulingPropertiesChange(new, old), or a generic update without `old_pod`.
+  void Update(framework::PodInfoPtr old_pod, framework::PodInfoPtr new_pod,
+              const std::vector<framework::ClusterEvent>& events);
   // Removes the pod from every queue and from the nominator (not from the in-flight set).
   void Delete(const api::Pod& pod);
 

@@ -34,6 +34,9 @@ struct DelegatingAuthOptions {
   std::chrono::steady_clock::duration authorized_cache_ttl = std::chrono::seconds(10);
   std::chrono::steady_clock::duration unauthorized_cache_ttl = std::chrono::seconds(10);
   WebhookBackoff webhook_backoff;
+  // Told about every TokenReview / SubjectAccessReview request of the REST reviewers (metrics).
+  ReviewRequestObserver token_review_observer;
+  ReviewRequestObserver access_review_observer;
 
   // Instead of the REST reviewers built from the clients above, when set (tests, other sources).
   std::shared_ptr<TokenReviewer> token_reviewer;

@@ -334,7 +334,8 @@ absl::Status SecureServer::Start() {
 
   std::shared_ptr<TokenReviewer> token_reviewer = auth_.token_reviewer;
   if (token_reviewer == nullptr && auth_.authentication_client != nullptr) {
-    token_reviewer = std::make_shared<RestTokenReviewer>(auth_.authentication_client, auth_.webhook_backoff);
+    token_reviewer = std::make_shared<RestTokenReviewer>(auth_.authentication_client, auth_.webhook_backoff,
+                                                         std::chrono::seconds(10), auth_.token_review_observer);
   }
   if (token_reviewer == nullptr) {
     SPDLOG_WARN("No authentication-kubeconfig provided in order to lookup client-ca-file in "
@@ -346,7 +347,8 @@ absl::Status SecureServer::Start() {
   }
   std::shared_ptr<SubjectAccessReviewer> access_reviewer = auth_.access_reviewer;
   if (access_reviewer == nullptr && auth_.authorization_client != nullptr) {
-    access_reviewer = std::make_shared<RestSubjectAccessReviewer>(auth_.authorization_client, auth_.webhook_backoff);
+    access_reviewer = std::make_shared<RestSubjectAccessReviewer>(auth_.authorization_client, auth_.webhook_backoff,
+                                                                 std::chrono::seconds(10), auth_.access_review_observer);
   }
 
   RequestAuthenticatorOptions authn_options;

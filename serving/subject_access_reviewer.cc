@@ -93,8 +93,8 @@ absl::StatusOr<AccessReviewResult> ParseSubjectAccessReviewResponse(std::string_
 
 RestSubjectAccessReviewer::RestSubjectAccessReviewer(std::shared_ptr<client::RestClient> client,
                                                      WebhookBackoff backoff,
-                                                     std::chrono::milliseconds timeout)
-    : client_(std::move(client)), backoff_(backoff), timeout_(timeout) {}
+                                                     std::chrono::milliseconds timeout, ReviewRequestObserver observer)
+    : client_(std::move(client)), backoff_(backoff), timeout_(timeout), observer_(std::move(observer)) {}
 
 absl::StatusOr<AccessReviewResult> RestSubjectAccessReviewer::Review(const UserInfo& user, std::string_view verb,
                                                                      std::string_view path) {
@@ -117,7 +117,7 @@ absl::StatusOr<AccessReviewResult> RestSubjectAccessReviewer::Review(const UserI
   request.timeout = timeout_;
   absl::StatusOr<client::HttpResponse> response;
   const absl::Status status = CallWithBackoff(backoff_, [&] {
-    response = client_->Do(request);
+    response = SendReviewRequest(*client_, request, observer_);
     return response.status();
   });
   if (!status.ok()) return status;

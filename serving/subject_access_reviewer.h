@@ -38,7 +38,7 @@ class RestSubjectAccessReviewer final : public SubjectAccessReviewer {
  public:
   // `client`: not null. `timeout`: per attempt (upstream's authorization ClientTimeout, 10s).
   RestSubjectAccessReviewer(std::shared_ptr<client::RestClient> client, WebhookBackoff backoff = {},
-                            std::chrono::milliseconds timeout = std::chrono::seconds(10));
+                            std::chrono::milliseconds timeout = std::chrono::seconds(10), ReviewRequestObserver observer = {});
   absl::StatusOr<AccessReviewResult> Review(const UserInfo& user, std::string_view verb,
                                             std::string_view path) override;
 
@@ -46,6 +46,7 @@ class RestSubjectAccessReviewer final : public SubjectAccessReviewer {
   const std::shared_ptr<client::RestClient> client_;
   const WebhookBackoff backoff_;
   const std::chrono::milliseconds timeout_;
+  const ReviewRequestObserver observer_;
 };
 
 // The spec of the review as JSON: the request body's "spec" and the authorizer's cache key.

@@ -75,8 +75,8 @@ absl::StatusOr<TokenReviewResult> ParseTokenReviewResponse(std::string_view json
 }
 
 RestTokenReviewer::RestTokenReviewer(std::shared_ptr<client::RestClient> client, WebhookBackoff backoff,
-                                     std::chrono::milliseconds timeout)
-    : client_(std::move(client)), backoff_(backoff), timeout_(timeout) {}
+                                     std::chrono::milliseconds timeout, ReviewRequestObserver observer)
+    : client_(std::move(client)), backoff_(backoff), timeout_(timeout), observer_(std::move(observer)) {}
 
 absl::StatusOr<TokenReviewResult> RestTokenReviewer::Review(std::string_view token) {
   client::HttpRequest request;
@@ -87,7 +87,7 @@ absl::StatusOr<TokenReviewResult> RestTokenReviewer::Review(std::string_view tok
   request.timeout = timeout_;
   absl::StatusOr<client::HttpResponse> response;
   const absl::Status status = CallWithBackoff(backoff_, [&] {
-    response = client_->Do(request);
+    response = SendReviewRequest(*client_, request, observer_);
     return response.status();
   });
   if (!status.ok()) return status;

@@ -36,13 +36,14 @@ class RestTokenReviewer final : public TokenReviewer {
  public:
   // `client`: not null. `timeout`: per attempt (upstream's TokenRequestTimeout, 10s).
   RestTokenReviewer(std::shared_ptr<client::RestClient> client, WebhookBackoff backoff = {},
-                    std::chrono::milliseconds timeout = std::chrono::seconds(10));
+                    std::chrono::milliseconds timeout = std::chrono::seconds(10), ReviewRequestObserver observer = {});
   absl::StatusOr<TokenReviewResult> Review(std::string_view token) override;
 
  private:
   const std::shared_ptr<client::RestClient> client_;
   const WebhookBackoff backoff_;
   const std::chrono::milliseconds timeout_;
+  const ReviewRequestObserver observer_;
 };
 
 // The TokenReview request body for `token`, and the decoding of a TokenReview response (exposed

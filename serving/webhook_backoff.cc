@@ -17,6 +17,17 @@ bool IsRetryableReviewError(const absl::Status& status) {
   return *http == 429 || *http == 500 || *http == 503 || *http == 504;
 }
 
+absl::StatusOr<client::HttpResponse> SendReviewRequest(client::RestClient& client, const client::HttpRequest& request,
+                                                       const ReviewRequestObserver& observer) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<client::HttpResponse> response = client.Do(request);
+  if (observer) {
+    const int http_status = response.ok() ? response->status : client::HttpStatusOf(response.status()).value_or(0);
+    observer(http_status, std::chrono::steady_clock::now() - start);
+  }
+  return response;
+}
+
 absl::Status CallWithBackoff(const WebhookBackoff& backoff, const std::function<absl::Status()>& attempt) {
   thread_local std::mt19937_64 random{std::random_device{}()};
   double delay_ms = static_cast<double>(backoff.initial.count());

@@ -322,6 +322,7 @@ void DefaultPreemption::PrepareCandidateAsync(std::shared_ptr<const api::Pod> pr
                     nominated = std::move(lower_priority_nominated)] {
     SPDLOG_DEBUG("Start the preemption asynchronously preemptor=\"{}\" node=\"{}\" numVictims={}",
                  PodKey(*preemptor), chosen.node_name, chosen.victims.size());
+    const auto start = std::chrono::steady_clock::now();
     bool failed = false;
     for (const PodInfoPtr& other : nominated) {
       if (Status cleared = handle_.cluster_api().ClearNominatedNodeName(other->pod()); !cleared.IsSuccess()) {
@@ -346,6 +347,11 @@ void DefaultPreemption::PrepareCandidateAsync(std::shared_ptr<const api::Pod> pr
     StopPreempting(preemptor_uid);
     SPDLOG_DEBUG("Async Preemption finished completely preemptor=\"{}\" node=\"{}\" result={}",
                  PodKey(*preemptor), chosen.node_name, failed ? "error" : "success");
+    // Upstream's goroutine defers these two with their arguments evaluated when it starts, so it
+    // always reports "success" and about 0 s; here they are the outcome and the time taken.
+    if (framework::MetricsRecorder* metrics = handle_.metrics_recorder(); metrics != nullptr) {
+      metrics->ObservePreemptionGoroutine(failed, std::chrono::steady_clock::now() - start);
+    }
     if (failed) handle_.Activate(*preemptor);
   });
 }

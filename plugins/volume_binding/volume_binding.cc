@@ -495,6 +495,14 @@ std::pair<framework::PreFilterResult, framework::Status> VolumeBinding::PreFilte
   return {{}, {}};
 }
 
+framework::Status VolumeBinding::StageFailed(framework::MetricsRecorder::VolumeStage stage,
+                                             framework::Status status) const {
+  if (framework::MetricsRecorder* metrics = handle_.metrics_recorder(); metrics != nullptr) {
+    metrics->VolumeSchedulingStageFailed(stage);
+  }
+  return status;
+}
+
 framework::Status VolumeBinding::Filter(const framework::CycleState& state, const api::Pod& /*pod*/,
                                         const framework::NodeInfo& node) {
   const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
@@ -505,6 +513,9 @@ framework::Status VolumeBinding::Filter(const framework::CycleState& state, cons
   PodVolumes volumes;
   volumes.node = node.node_ptr();
   framework::Status status = Impl::FindPodVolumes(*this, *data.claims, node, volumes);
+  if (status.code() == framework::Code::kError) {
+    return StageFailed(framework::MetricsRecorder::VolumeStage::kPredicate, std::move(status));
+  }
   if (!status.IsSuccess()) return status;
   std::lock_guard lock(data.mu);
   data.by_node.insert_or_assign(node.node()->metadata.name, std::move(volumes));
@@ -546,7 +557,8 @@ framework::Status VolumeBinding::Reserve(framework::CycleState& state, const api
   auto undo = [&](const absl::Status& failed) {
     for (const StaticBinding& binding : assumed_bindings) volumes_.Restore(binding.volume->metadata.name);
     for (const ClaimPtr& claim : assumed_claims) claims_.Restore(ClaimKey(*claim));
-    return framework::Status::FromError(std::string(failed.message()));
+    return StageFailed(framework::MetricsRecorder::VolumeStage::kAssume,
+                       framework::Status::FromError(std::string(failed.message())));
   };
   for (const StaticBinding& binding : volumes.static_bindings) {
     auto assumed = std::make_shared<api::PersistentVolume>();
@@ -635,7 +647,10 @@ framework::Status VolumeBinding::PreBind(framework::CycleState& state, const api
     }
     SPDLOG_DEBUG("Failed to bind volumes for pod pod=\"{}/{}\": {}", pod.metadata.namespace_, pod.metadata.name,
                  status.Message());
-    return status;
+    return StageFailed(framework::MetricsRecorder::VolumeStage::kBind, std::move(status));
+  };
+  auto wait_failed = [this](std::string message) {
+    return StageFailed(framework::MetricsRecorder::VolumeStage::kBind, framework::Status::FromError(std::move(message)));
   };
   for (StaticBinding& binding : volumes.static_bindings) {
     if (binding.patch.has_value()) {
@@ -669,14 +684,14 @@ framework::Status VolumeBinding::PreBind(framework::CycleState& state, const api
       std::unique_lock lock(stop_mu_);
       const auto wake = std::min(deadline, std::chrono::steady_clock::now() + poll_interval_);
       if (stop_cv_.wait_until(lock, wake, [this] { return stopping_; })) {
-        return framework::Status::FromError("binding volumes: context canceled");
+        return wait_failed("binding volumes: context canceled");
       }
     }
     if (std::chrono::steady_clock::now() >= deadline) {
-      return framework::Status::FromError("binding volumes: context deadline exceeded");
+      return wait_failed("binding volumes: context deadline exceeded");
     }
     auto [done, error] = Impl::CheckBindings(*this, pod, node_name, volumes);
-    if (error.has_value()) return framework::Status::FromError("binding volumes: " + *error);
+    if (error.has_value()) return wait_failed("binding volumes: " + *error);
     if (done) break;
   }
   SPDLOG_DEBUG("Success binding volumes for pod pod=\"{}/{}\"", pod.metadata.namespace_, pod.metadata.name);

@@ -64,6 +64,7 @@
 #include "absl/status/statusor.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
+#include "framework/metrics_recorder.h"
 #include "framework/registry.h"
 #include "plugins/helper/assumed_objects.h"
 
@@ -88,6 +89,8 @@ absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(std::string_view json);
 
 class VolumeBinding final : public framework::PreFilterPlugin,
                             public framework::FilterPlugin,
+                            public framework::PreScorePlugin,
+                            public framework::ScorePlugin,
                             public framework::ReservePlugin,
                             public framework::PreBindPlugin,
                             public framework::EnqueueExtensions {
@@ -101,6 +104,18 @@ class VolumeBinding final : public framework::PreFilterPlugin,
       const std::vector<framework::NodeInfo*>& nodes) override;
   framework::Status Filter(const framework::CycleState& state, const api::Pod& pod,
                            const framework::NodeInfo& node) override;
+  // Upstream scores by storage capacity only under the StorageCapacityScoring gate (alpha, off in
+  // v1.34, not implemented here): its PreScore then skips, so that Score never runs. Both exist so
+  // that the profile has the plugin at these points, as upstream's multiPoint expansion does (the
+  // plugin lists, scheduler_plugin_evaluation_total's series).
+  framework::Status PreScore(framework::CycleState& /*state*/, const api::Pod& /*pod*/,
+                             const std::vector<const framework::NodeInfo*>& /*nodes*/) override {
+    return framework::Status(framework::Code::kSkip);
+  }
+  std::pair<std::int64_t, framework::Status> Score(const framework::CycleState& /*state*/, const api::Pod& /*pod*/,
+                                                   const framework::NodeInfo& /*node*/) override {
+    return {0, framework::Status()};
+  }
   framework::Status Reserve(framework::CycleState& state, const api::Pod& pod,
                             const std::string& node_name) override;
   void Unreserve(framework::CycleState& state, const api::Pod& pod, const std::string& node_name) override;
@@ -119,6 +134,9 @@ class VolumeBinding final : public framework::PreFilterPlugin,
 
  private:
   struct Impl;
+  // Counts `stage` in scheduler_volume_scheduling_stage_error_total and returns `status`.
+  framework::Status StageFailed(framework::MetricsRecorder::VolumeStage stage, framework::Status status) const;
+
   VolumeBindingArgs args_;
   framework::Handle& handle_;
   helper::AssumedObjects<api::PersistentVolume> volumes_{"v1.PersistentVolume"};

@@ -9,11 +9,11 @@
 
 namespace ksched::scheduler::metrics {
 
-void AddFeatureMetrics(prometheus::Registry& registry, const FeatureGates& gates) {
+void AddFeatureMetrics(prometheus::Registry& registry, const FeatureGates& gates, RegisteredFamilies& families) {
   prometheus::Family<prometheus::Gauge>& family =
       prometheus::BuildGauge()
           .Name("kubernetes_feature_enabled")
-          .Help(WithStability(Stability::kBeta,
+          .Help(families.Help("kubernetes_feature_enabled", Stability::kBeta,
                               "This metric records the data about the stage and enablement of a k8s feature."))
           .Register(registry);
   for (const FeatureSpec& spec : KnownFeatures()) {

@@ -7,10 +7,12 @@
 
 #include <prometheus/registry.h>
 
+#include "scheduler/metrics/registered_families.h"
+
 #include "scheduler/feature_gates.h"
 
 namespace ksched::scheduler::metrics {
 
-void AddFeatureMetrics(prometheus::Registry& registry, const FeatureGates& gates);
+void AddFeatureMetrics(prometheus::Registry& registry, const FeatureGates& gates, RegisteredFamilies& families);
 
 }  // namespace ksched::scheduler::metrics

@@ -1,11 +1,14 @@
 #include "scheduler/metrics/metrics.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <sstream>
 #include <utility>
 #include <vector>
 
 #include "scheduler/metrics/buckets.h"
+#include "scheduler/metrics/component_metrics.h"
 #include "scheduler/metrics/rest_client_metrics.h"
 #include "scheduler/metrics/text_format.h"
 
@@ -90,7 +93,7 @@ Metrics::Metrics(MetricsOptions options)
       schedule_attempts_(
           BuildCounter()
               .Name("scheduler_schedule_attempts_total")
-              .Help(WithStability(Stability::kStable,
+              .Help(families_.Help("scheduler_schedule_attempts_total", Stability::kStable,
                                   "Number of attempts to schedule pods, by the result. "
                                   "'unschedulable' means a pod could not be scheduled, while "
                                   "'error' means an internal scheduler problem."))
@@ -98,20 +101,20 @@ Metrics::Metrics(MetricsOptions options)
       attempt_duration_(
           BuildHistogram()
               .Name("scheduler_scheduling_attempt_duration_seconds")
-              .Help(WithStability(Stability::kStable,
+              .Help(families_.Help("scheduler_scheduling_attempt_duration_seconds", Stability::kStable,
                                   "Scheduling attempt latency in seconds (scheduling algorithm + "
                                   "binding)"))
               .Register(*registry_)),
       algorithm_duration_(BuildHistogram()
                               .Name("scheduler_scheduling_algorithm_duration_seconds")
-                              .Help(WithStability(Stability::kAlpha,
+                              .Help(families_.Help("scheduler_scheduling_algorithm_duration_seconds", Stability::kAlpha,
                                                   "Scheduling algorithm latency in seconds"))
                               .Register(*registry_)
                               .Add({}, AttemptBuckets())),
       pending_pods_(
           BuildGauge()
               .Name("scheduler_pending_pods")
-              .Help(WithStability(
+              .Help(families_.Help("scheduler_pending_pods", 
                   Stability::kStable,
                   "Number of pending pods, by the queue type. 'active' means number of pods in "
                   "activeQ; 'backoff' means number of pods in backoffQ; 'unschedulable' means "
@@ -121,38 +124,38 @@ Metrics::Metrics(MetricsOptions options)
               .Register(*registry_)),
       event_handling_duration_(BuildHistogram()
                                    .Name("scheduler_event_handling_duration_seconds")
-                                   .Help(WithStability(Stability::kAlpha,
+                                   .Help(families_.Help("scheduler_event_handling_duration_seconds", Stability::kAlpha,
                                                        "Event handling latency in seconds."))
                                    .Register(*registry_)),
       inflight_events_(BuildGauge()
                            .Name("scheduler_inflight_events")
-                           .Help(WithStability(Stability::kAlpha,
+                           .Help(families_.Help("scheduler_inflight_events", Stability::kAlpha,
                                                "Number of events currently tracked in the "
                                                "scheduling queue."))
                            .Register(*registry_)),
       goroutines_gauge_(BuildGauge()
                             .Name("scheduler_goroutines")
-                            .Help(WithStability(Stability::kAlpha,
+                            .Help(families_.Help("scheduler_goroutines", Stability::kAlpha,
                                                 "Number of running goroutines split by the work "
                                                 "they do such as binding."))
                             .Register(*registry_)),
       extension_point_duration_(
           BuildHistogram()
               .Name("scheduler_framework_extension_point_duration_seconds")
-              .Help(WithStability(Stability::kStable,
+              .Help(families_.Help("scheduler_framework_extension_point_duration_seconds", Stability::kStable,
                                   "Latency for running all plugins of a specific extension "
                                   "point."))
               .Register(*registry_)),
       plugin_duration_(BuildHistogram()
                            .Name("scheduler_plugin_execution_duration_seconds")
-                           .Help(WithStability(Stability::kAlpha,
+                           .Help(families_.Help("scheduler_plugin_execution_duration_seconds", Stability::kAlpha,
                                                "Duration for running a plugin at a specific "
                                                "extension point."))
                            .Register(*registry_)),
       sli_duration_(
           BuildHistogram()
               .Name("scheduler_pod_scheduling_sli_duration_seconds")
-              .Help(WithStability(Stability::kBeta,
+              .Help(families_.Help("scheduler_pod_scheduling_sli_duration_seconds", Stability::kBeta,
                                   "E2e latency for a pod being scheduled, from the time the pod "
                                   "enters the scheduling queue and might involve multiple "
                                   "scheduling attempts."))
@@ -160,20 +163,20 @@ Metrics::Metrics(MetricsOptions options)
       pod_scheduling_attempts_(
           BuildHistogram()
               .Name("scheduler_pod_scheduling_attempts")
-              .Help(WithStability(Stability::kStable,
+              .Help(families_.Help("scheduler_pod_scheduling_attempts", Stability::kStable,
                                   "Number of attempts to successfully schedule a pod."))
               .Register(*registry_)
               .Add({}, ExponentialBuckets(1, 2, 5))),
       queue_incoming_(BuildCounter()
                           .Name("scheduler_queue_incoming_pods_total")
-                          .Help(WithStability(Stability::kStable,
+                          .Help(families_.Help("scheduler_queue_incoming_pods_total", Stability::kStable,
                                               "Number of pods added to scheduling queues by event "
                                               "and queue type."))
                           .Register(*registry_)),
       unschedulable_pods_(
           BuildGauge()
               .Name("scheduler_unschedulable_pods")
-              .Help(WithStability(
+              .Help(families_.Help("scheduler_unschedulable_pods", 
                   Stability::kAlpha,
                   "The number of unschedulable pods broken down by plugin name. A pod will "
                   "increment the gauge for all plugins that caused it to not schedule and so this "
@@ -181,21 +184,75 @@ Metrics::Metrics(MetricsOptions options)
               .Register(*registry_)),
       preemption_attempts_(BuildCounter()
                                .Name("scheduler_preemption_attempts_total")
-                               .Help(WithStability(Stability::kStable,
+                               .Help(families_.Help("scheduler_preemption_attempts_total", Stability::kStable,
                                                    "Total preemption attempts in the cluster till "
                                                    "now"))
                                .Register(*registry_)
                                .Add({})),
       preemption_victims_(BuildHistogram()
                               .Name("scheduler_preemption_victims")
-                              .Help(WithStability(Stability::kStable,
+                              .Help(families_.Help("scheduler_preemption_victims", Stability::kStable,
                                                   "Number of selected preemption victims"))
                               .Register(*registry_)
                               .Add({}, ExponentialBuckets(1, 2, 7))),
+      preemption_goroutines_total_(BuildCounter()
+                                       .Name("scheduler_preemption_goroutines_execution_total")
+                                       .Help(families_.Help("scheduler_preemption_goroutines_execution_total", Stability::kAlpha,
+                                                           "Number of preemption goroutines executed."))
+                                       .Register(*registry_)),
+      preemption_goroutines_duration_(
+          BuildHistogram()
+              .Name("scheduler_preemption_goroutines_duration_seconds")
+              .Help(families_.Help("scheduler_preemption_goroutines_duration_seconds", Stability::kAlpha,
+                                  "Duration in seconds for running goroutines for the preemption."))
+              .Register(*registry_)),
+      permit_wait_duration_(BuildHistogram()
+                                .Name("scheduler_permit_wait_duration_seconds")
+                                .Help(families_.Help("scheduler_permit_wait_duration_seconds", Stability::kAlpha, "Duration of waiting on permit."))
+                                .Register(*registry_)),
+      volume_stage_errors_(BuildCounter()
+                               .Name("scheduler_volume_scheduling_stage_error_total")
+                               .Help(families_.Help("scheduler_volume_scheduling_stage_error_total", Stability::kAlpha, "Volume scheduling stage error count"))
+                               .Register(*registry_)),
+      queueing_hint_duration_(
+          BuildHistogram()
+              .Name("scheduler_queueing_hint_execution_duration_seconds")
+              .Help(families_.Help("scheduler_queueing_hint_execution_duration_seconds", Stability::kAlpha,
+                                  "Duration for running a queueing hint function of a plugin."))
+              .Register(*registry_)),
+      plugin_evaluations_(BuildCounter()
+                              .Name("scheduler_plugin_evaluation_total")
+                              .Help(families_.Help("scheduler_plugin_evaluation_total", Stability::kAlpha,
+                                                  "Number of attempts to schedule pods by each plugin and the "
+                                                  "extension point (available only in PreFilter, Filter, PreScore, "
+                                                  "and Score)."))
+                              .Register(*registry_)),
+      delegated_authn_total_(BuildCounter()
+                                 .Name("apiserver_delegated_authn_request_total")
+                                 .Help(families_.Help("apiserver_delegated_authn_request_total", Stability::kAlpha,
+                                                      "Number of HTTP requests partitioned by status code."))
+                                 .Register(*registry_)),
+      delegated_authn_duration_(
+          BuildHistogram()
+              .Name("apiserver_delegated_authn_request_duration_seconds")
+              .Help(families_.Help("apiserver_delegated_authn_request_duration_seconds", Stability::kAlpha,
+                                   "Request latency in seconds. Broken down by status code."))
+              .Register(*registry_)),
+      delegated_authz_total_(BuildCounter()
+                                 .Name("apiserver_delegated_authz_request_total")
+                                 .Help(families_.Help("apiserver_delegated_authz_request_total", Stability::kAlpha,
+                                                      "Number of HTTP requests partitioned by status code."))
+                                 .Register(*registry_)),
+      delegated_authz_duration_(
+          BuildHistogram()
+              .Name("apiserver_delegated_authz_request_duration_seconds")
+              .Help(families_.Help("apiserver_delegated_authz_request_duration_seconds", Stability::kAlpha,
+                                   "Request latency in seconds. Broken down by status code."))
+              .Register(*registry_)),
       leader_status_(
           BuildGauge()
               .Name("leader_election_master_status")
-              .Help(WithStability(
+              .Help(families_.Help("leader_election_master_status", 
                   Stability::kAlpha,
                   "Gauge of if the reporting system is master of the relevant lease, 0 indicates "
                   "backup, 1 indicates master. 'name' is the string used to identify the lease. "
@@ -203,49 +260,71 @@ Metrics::Metrics(MetricsOptions options)
               .Register(*registry_)),
       cache_size_(BuildGauge()
                       .Name("scheduler_cache_size")
-                      .Help(WithStability(Stability::kAlpha,
+                      .Help(families_.Help("scheduler_cache_size", Stability::kAlpha,
                                           "Number of nodes, pods, and assumed (bound) pods in the "
                                           "scheduler cache."))
                       .Register(*registry_)),
       informer_skipped_(BuildCounter()
                             .Name("ksched_informer_skipped_objects_total")
-                            .Help(WithStability(Stability::kAlpha,
+                            .Help(families_.Help("ksched_informer_skipped_objects_total", Stability::kAlpha,
                                                 "Watch-stream objects the informers skipped, by "
                                                 "resource and reason (decode_error, oversized)."))
                             .Register(*registry_)),
       node_metrics_queries_(BuildCounter()
                                 .Name("ksched_node_metrics_queries_total")
-                                .Help("Node-metrics queries sent to Prometheus by the metrics "
-                                      "plugins' collector, by query and result.")
+                                .Help(families_.HelpWithoutLevel("ksched_node_metrics_queries_total", "Node-metrics queries sent to Prometheus by the metrics "
+                                      "plugins' collector, by query and result."))
                                 .Register(*registry_)),
       node_metrics_errors_(BuildCounter()
                                .Name("ksched_node_metrics_query_errors_total")
-                               .Help("Failed node-metrics queries by reason (unreachable, "
+                               .Help(families_.HelpWithoutLevel("ksched_node_metrics_query_errors_total", "Failed node-metrics queries by reason (unreachable, "
                                      "timeout, http_status, prometheus_error, bad_response), "
-                                     "and samples dropped as non-numeric or NaN (bad_sample).")
+                                     "and samples dropped as non-numeric or NaN (bad_sample)."))
                                .Register(*registry_)),
       node_metrics_nodes_(BuildGauge()
                               .Name("ksched_node_metrics_nodes")
-                              .Help("Nodes with a value in the last successful answer of a "
-                                    "node-metrics query.")
+                              .Help(families_.HelpWithoutLevel("ksched_node_metrics_nodes", "Nodes with a value in the last successful answer of a "
+                                    "node-metrics query."))
                               .Register(*registry_)),
       node_metrics_stale_(BuildGauge()
                               .Name("ksched_node_metrics_stale_nodes")
-                              .Help("Nodes whose cached value of a node-metrics query is older "
-                                    "than its staleness limit (they score neutral).")
+                              .Help(families_.HelpWithoutLevel("ksched_node_metrics_stale_nodes", "Nodes whose cached value of a node-metrics query is older "
+                                    "than its staleness limit (they score neutral)."))
                               .Register(*registry_)),
       node_metrics_last_success_(BuildGauge()
                                      .Name("ksched_node_metrics_last_success_timestamp_seconds")
-                                     .Help("Unix time of the last successful answer of a "
-                                           "node-metrics query.")
+                                     .Help(families_.HelpWithoutLevel("ksched_node_metrics_last_success_timestamp_seconds", "Unix time of the last successful answer of a "
+                                           "node-metrics query."))
                                      .Register(*registry_)),
       node_metrics_neutral_(BuildCounter()
                                 .Name("ksched_node_metrics_neutral_scores_total")
-                                .Help("Node scores a metrics plugin set to neutral for want of "
-                                      "fresh data (missing or stale).")
+                                .Help(families_.HelpWithoutLevel("ksched_node_metrics_neutral_scores_total", "Node scores a metrics plugin set to neutral for want of "
+                                      "fresh data (missing or stale)."))
                                 .Register(*registry_)),
-      rest_client_(std::make_shared<RestClientMetrics>(*registry_)),
-      process_(options_.proc_self) {
+      rest_client_(std::make_shared<RestClientMetrics>(*registry_, families_)),
+      process_(options_.proc_self),
+      registered_metrics_(BuildCounter()
+                              .Name("registered_metrics_total")
+                              .Help(families_.Help("registered_metrics_total", Stability::kBeta,
+                                                  "The count of registered metrics broken by stability level and "
+                                                  "deprecation version."))
+                              .Register(*registry_)),
+      disabled_metrics_total_(BuildCounter()
+                                  .Name("disabled_metrics_total")
+                                  .Help(families_.Help("disabled_metrics_total", Stability::kBeta, "The count of disabled metrics."))
+                                  .Register(*registry_)
+                                  .Add({})),
+      hidden_metrics_total_(BuildCounter()
+                                .Name("hidden_metrics_total")
+                                .Help(families_.Help("hidden_metrics_total", Stability::kBeta, "The count of hidden metrics."))
+                                .Register(*registry_)
+                                .Add({})) {
+  AddComponentMetrics(*registry_, families_);
+  // component-base's SetDisabledMetric: every name given counts, known or not.
+  disabled_metrics_total_.Increment(static_cast<double>(options_.disabled_metrics.size()));
+  for (const std::string& name : options_.disabled_metrics) {
+    if (name.starts_with("scheduler_") || name.starts_with("ksched_")) hidden_.insert(name);
+  }
   // Upstream creates the four pending-pods series with the queue, so they show 0 from the start.
   const std::array<const char*, 4> queues = {"active", "backoff", "unschedulable", "gated"};
   for (std::size_t i = 0; i < queues.size(); ++i) {
@@ -321,6 +400,43 @@ void Metrics::PreemptionAttempted() { preemption_attempts_.Increment(); }
 
 void Metrics::ObservePreemptionVictims(int victims) {
   preemption_victims_.Observe(static_cast<double>(victims));
+}
+
+void Metrics::ObservePreemptionGoroutine(bool failed, std::chrono::nanoseconds elapsed) {
+  // Upstream's metrics.GoroutineResultSuccess / GoroutineResultError. Preemptions are rare: the
+  // family's own lookup is cheap enough.
+  const prometheus::Labels labels{{"result", failed ? "error" : "success"}};
+  // ExponentialBuckets(0.01, 2, 20), as the SLI's.
+  preemption_goroutines_duration_.Add(labels, SliBuckets()).Observe(Seconds(elapsed));
+  preemption_goroutines_total_.Add(labels).Increment();
+}
+
+void Metrics::ObservePermitWait(framework::Code result, std::chrono::nanoseconds elapsed) {
+  permit_wait_duration_.Add({{"result", std::string(framework::CodeName(result))}}, AttemptBuckets())
+      .Observe(Seconds(elapsed));
+}
+
+void Metrics::VolumeSchedulingStageFailed(VolumeStage stage) {
+  const char* operation = stage == VolumeStage::kPredicate ? "predicate" : stage == VolumeStage::kAssume ? "assume" : "bind";
+  volume_stage_errors_.Add({{"operation", operation}}).Increment();
+}
+
+void Metrics::ObserveQueueingHint(std::string_view plugin, std::string_view event, std::string_view hint,
+                                  std::chrono::nanoseconds elapsed) {
+  prometheus::Histogram* histogram = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    const std::tuple<std::string_view, std::string_view, std::string_view> key{plugin, event, hint};
+    auto it = queueing_hints_.find(key);
+    if (it == queueing_hints_.end()) {
+      prometheus::Histogram& added = queueing_hint_duration_.Add(
+          {{"plugin", std::string(plugin)}, {"event", std::string(event)}, {"hint", std::string(hint)}},
+          PluginBuckets());
+      it = queueing_hints_.emplace(std::tuple<std::string, std::string, std::string>{plugin, event, hint}, &added).first;
+    }
+    histogram = it->second;
+  }
+  histogram->Observe(Seconds(elapsed));
 }
 
 void Metrics::QueueIncomingPod(QueueName queue, std::string_view event) {
@@ -400,6 +516,37 @@ void Metrics::SetInformerSkipsSource(std::function<std::vector<InformerSkips>()>
   informer_skips_source_ = std::move(source);
 }
 
+void Metrics::SetPluginEvaluationSource(std::function<std::vector<PluginEvaluationCount>()> source) {
+  std::lock_guard lock(source_mu_);
+  plugin_evaluation_source_ = std::move(source);
+}
+
+namespace {
+
+// The webhook authenticator's and authorizer's code label, and their latency buckets.
+std::string ReviewCodeLabel(int http_status) {
+  return http_status > 0 ? std::to_string(http_status) : std::string("<error>");
+}
+const std::vector<double>& ReviewBuckets() {
+  static const std::vector<double> kBuckets = {0.25, 0.5, 0.7, 1, 1.5, 3, 5, 10};
+  return kBuckets;
+}
+
+}  // namespace
+
+void Metrics::ObserveDelegatedAuthnRequest(int http_status, std::chrono::steady_clock::duration latency) {
+  // At most one review per scrape or probe that is not cached: the families' own lookups suffice.
+  const prometheus::Labels labels{{"code", ReviewCodeLabel(http_status)}};
+  delegated_authn_total_.Add(labels).Increment();
+  delegated_authn_duration_.Add(labels, ReviewBuckets()).Observe(Seconds(latency));
+}
+
+void Metrics::ObserveDelegatedAuthzRequest(int http_status, std::chrono::steady_clock::duration latency) {
+  const prometheus::Labels labels{{"code", ReviewCodeLabel(http_status)}};
+  delegated_authz_total_.Add(labels).Increment();
+  delegated_authz_duration_.Add(labels, ReviewBuckets()).Observe(Seconds(latency));
+}
+
 void Metrics::SetLeaderElectionMasterStatus(std::string_view name, bool leading) {
   prometheus::Gauge* gauge = nullptr;
   {
@@ -441,6 +588,23 @@ prometheus::Counter& Metrics::NeutralScores(std::string_view plugin) {
   return *it->second;
 }
 
+void Metrics::CountRegistrations() const {
+  std::map<Stability, double> by_stability;
+  double hidden = 0;
+  for (const auto& [name, stability] : families_.Families()) {
+    if (hidden_.contains(name)) {
+      ++hidden;
+    } else {
+      ++by_stability[stability];
+    }
+  }
+  for (const auto& [stability, count] : by_stability) {
+    const char* level = stability == Stability::kStable ? "STABLE" : stability == Stability::kBeta ? "BETA" : "ALPHA";
+    registered_metrics_.Add({{"stability_level", level}, {"deprecated_version", ""}}).Increment(count);
+  }
+  hidden_metrics_total_.Increment(hidden);
+}
+
 std::string Metrics::SerializeText() const {
   {
     // The duration sinks count in stripes of their own; their histograms catch up here.
@@ -477,6 +641,15 @@ std::string Metrics::SerializeText() const {
             .Set(static_cast<double>(*running));
       }
     }
+    if (plugin_evaluation_source_) {
+      for (const PluginEvaluationCount& evaluated : plugin_evaluation_source_()) {
+        prometheus::Counter& counter = plugin_evaluations_.Add({{"plugin", std::string(evaluated.plugin)},
+                                                                {"extension_point", std::string(evaluated.extension_point)},
+                                                                {"profile", std::string(evaluated.profile)}});
+        const double behind = static_cast<double>(evaluated.count) - counter.Value();
+        if (behind > 0) counter.Increment(behind);
+      }
+    }
     if (informer_skips_source_) {
       // The reflectors count; the counters catch up to them (Add finds an existing series).
       for (const InformerSkips& skips : informer_skips_source_()) {
@@ -489,7 +662,11 @@ std::string Metrics::SerializeText() const {
       }
     }
   }
+  std::call_once(registrations_counted_, [this] { CountRegistrations(); });
   std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  if (!hidden_.empty()) {
+    std::erase_if(families, [this](const prometheus::MetricFamily& family) { return hidden_.contains(family.name); });
+  }
   if (!options_.proc_self.empty()) {
     for (prometheus::MetricFamily& family : process_.Collect()) families.push_back(std::move(family));
   }

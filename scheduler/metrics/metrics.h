@@ -28,12 +28,34 @@
 //                                                   SetCacheSizeSource (upstream: every second)
 //   scheduler_queue_incoming_pods_total{queue,event}, scheduler_unschedulable_pods{plugin,profile}
 //                                                   SchedulingQueue
-//   scheduler_preemption_attempts_total, scheduler_preemption_victims   DefaultPreemption,
-//                                                   through the Framework's Handle
+//   scheduler_preemption_attempts_total, scheduler_preemption_victims,
+//   scheduler_preemption_goroutines_execution_total{result},
+//   scheduler_preemption_goroutines_duration_seconds{result}   DefaultPreemption, through the
+//                                                   Framework's Handle
+//   scheduler_permit_wait_duration_seconds{result}  Framework::WaitOnPermit
+//   scheduler_volume_scheduling_stage_error_total{operation}   VolumeBinding, through the Handle
+//   scheduler_plugin_evaluation_total{plugin,extension_point,profile}   the frameworks' counts,
+//                                                   read at scrape time (SetPluginEvaluationSource)
+//   scheduler_queueing_hint_execution_duration_seconds{plugin,event,hint}   SchedulingQueue, every
+//                                                   hint asked (a plugin without a hint function
+//                                                   counts as an instant Queue, as upstream's
+//                                                   default hint)
 //   leader_election_master_status{name}             leader election (SetLeaderElectionMasterStatus)
+//   apiserver_delegated_authn_request_total{code}, apiserver_delegated_authn_request_duration_seconds{code},
+//   apiserver_delegated_authz_request_total{code}, apiserver_delegated_authz_request_duration_seconds{code}
+//                                                   the secure server's TokenReview and
+//                                                   SubjectAccessReview requests
 //   rest_client_requests_total, rest_client_request_duration_seconds   RestClients given
 //                                                   rest_client_observer()
 //   process_*                                       /proc at scrape time
+//   kubernetes_build_info, version_info, cardinality_enforcement_unexpected_categorizations_total
+//                                                   constant (scheduler/metrics/component_metrics.h)
+//   registered_metrics_total{stability_level,deprecated_version}, disabled_metrics_total,
+//   hidden_metrics_total                            counted at the first scrape, over every family
+//                                                   registered by then (all are, at start) as
+//                                                   RegisteredFamilies knows them, by stability
+//                                                   level; process_* and disabled families not
+//                                                   counted, as upstream's raw and hidden ones
 //   ksched_informer_skipped_objects_total{resource,reason}  the reflectors' skipped watch lines,
 //                                                   read at scrape time (SetInformerSkipsSource)
 //   ksched_node_metrics_*{query,...}                 the Prometheus collector of the metrics
@@ -58,8 +80,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <prometheus/counter.h>
@@ -74,6 +98,7 @@
 #include "scheduler/metrics/duration_histograms.h"
 #include "scheduler/metrics/lazy_children.h"
 #include "scheduler/metrics/process_metrics.h"
+#include "scheduler/metrics/registered_families.h"
 
 namespace ksched::scheduler::metrics {
 
@@ -83,6 +108,11 @@ struct MetricsOptions {
   int plugin_sample_percent = 10;
   // Where process_* metrics are read; empty leaves them out (tests).
   std::string proc_self = "/proc/self";
+  // --disabled-metrics: families left out of the exposition. As upstream, only the scheduler's own
+  // families (scheduler_*, and this scheduler's ksched_*) can be disabled: the others (rest_client_*,
+  // process_*, kubernetes_*, ...) are registered before component-base reads the flag. Every name
+  // counts in disabled_metrics_total; each family it hides in hidden_metrics_total.
+  std::vector<std::string> disabled_metrics;
 };
 
 // The result label of scheduler_schedule_attempts_total (upstream ScheduledResult, ...).
@@ -113,6 +143,14 @@ struct InformerSkips {
   std::string resource;
   std::uint64_t decode_errors = 0;
   std::uint64_t oversized = 0;
+};
+
+// One series of scheduler_plugin_evaluation_total (the views live through the source's call).
+struct PluginEvaluationCount {
+  std::string_view plugin;
+  std::string_view extension_point;
+  std::string_view profile;
+  std::uint64_t count = 0;
 };
 
 // Per event label, the events the scheduling queue tracks in flight ("PodPopped": the pods).
@@ -175,6 +213,11 @@ class Metrics final : public framework::MetricsRecorder {
   // --- Preemption (DefaultPreemption's PostFilter) --------------------------------------------
   void PreemptionAttempted() override;
   void ObservePreemptionVictims(int victims) override;
+  void ObservePreemptionGoroutine(bool failed, std::chrono::nanoseconds elapsed) override;
+
+  // --- Permit and volume binding (framework::MetricsRecorder) -----------------------------------
+  void ObservePermitWait(framework::Code result, std::chrono::nanoseconds elapsed) override;
+  void VolumeSchedulingStageFailed(VolumeStage stage) override;
 
   // --- Event handlers -------------------------------------------------------------------------
   // scheduler_event_handling_duration_seconds{event}: an informer event handled (a locked label
@@ -188,6 +231,10 @@ class Metrics final : public framework::MetricsRecorder {
 
   // --- Scheduling queue -----------------------------------------------------------------------
   void QueueIncomingPod(QueueName queue, std::string_view event);
+  // scheduler_queueing_hint_execution_duration_seconds: `plugin`'s hint for `event` answered
+  // `hint` ("Queue", "QueueSkip" or "Error") in `elapsed` (a locked label lookup).
+  void ObserveQueueingHint(std::string_view plugin, std::string_view event, std::string_view hint,
+                           std::chrono::nanoseconds elapsed);
   void AddUnschedulablePods(std::string_view plugin, std::string_view profile, double delta);
   // Read at every scrape (the queue registers itself; nullptr unregisters). The source runs with
   // this object's source mutex held, so that unregistering waits for a scrape in progress.
@@ -203,6 +250,15 @@ class Metrics final : public framework::MetricsRecorder {
   // ksched_informer_skipped_objects_total{resource,reason="decode_error"|"oversized"}, read at
   // every scrape from `source` (nullptr unregisters).
   void SetInformerSkipsSource(std::function<std::vector<InformerSkips>()> source);
+  // scheduler_plugin_evaluation_total, read at every scrape from `source` (nullptr unregisters):
+  // the counters catch up to the counts it gives.
+  void SetPluginEvaluationSource(std::function<std::vector<PluginEvaluationCount>()> source);
+
+  // --- Delegated authentication and authorization of the secure server -----------------------
+  // apiserver_delegated_authn_request_total / _duration_seconds{code} (a TokenReview request) and
+  // apiserver_delegated_authz_request_* (a SubjectAccessReview): `http_status` 0 is code "<error>".
+  void ObserveDelegatedAuthnRequest(int http_status, std::chrono::steady_clock::duration latency);
+  void ObserveDelegatedAuthzRequest(int http_status, std::chrono::steady_clock::duration latency);
 
   // --- Leader election --------------------------------------------------------------------------
   // leader_election_master_status{name}: 1 while leading, 0 otherwise (client-go On/Off).
@@ -222,10 +278,13 @@ class Metrics final : public framework::MetricsRecorder {
   // The Prometheus text format (version 0.0.4) of everything above.
   std::string SerializeText() const;
   prometheus::Registry& registry() { return *registry_; }
+  // Where families registered in registry() from outside describe themselves (the feature gates').
+  RegisteredFamilies& registered_families() { return families_; }
 
  private:
   const MetricsOptions options_;
   std::shared_ptr<prometheus::Registry> registry_;
+  RegisteredFamilies families_;  // before every family: their registrations describe themselves here
 
   prometheus::Family<prometheus::Counter>& schedule_attempts_;
   prometheus::Family<prometheus::Histogram>& attempt_duration_;
@@ -243,6 +302,16 @@ class Metrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Gauge>& unschedulable_pods_;
   prometheus::Counter& preemption_attempts_;
   prometheus::Histogram& preemption_victims_;
+  prometheus::Family<prometheus::Counter>& preemption_goroutines_total_;
+  prometheus::Family<prometheus::Histogram>& preemption_goroutines_duration_;
+  prometheus::Family<prometheus::Histogram>& permit_wait_duration_;
+  prometheus::Family<prometheus::Counter>& volume_stage_errors_;
+  prometheus::Family<prometheus::Histogram>& queueing_hint_duration_;
+  prometheus::Family<prometheus::Counter>& plugin_evaluations_;
+  prometheus::Family<prometheus::Counter>& delegated_authn_total_;
+  prometheus::Family<prometheus::Histogram>& delegated_authn_duration_;
+  prometheus::Family<prometheus::Counter>& delegated_authz_total_;
+  prometheus::Family<prometheus::Histogram>& delegated_authz_duration_;
   prometheus::Family<prometheus::Gauge>& leader_status_;
   prometheus::Family<prometheus::Gauge>& cache_size_;
   std::array<prometheus::Gauge*, 4> pending_gauges_{};  // active, backoff, unschedulable, gated
@@ -268,8 +337,18 @@ class Metrics final : public framework::MetricsRecorder {
       unschedulable_;
   std::map<std::string, prometheus::Gauge*, std::less<>> leader_;
   std::map<std::string, prometheus::Histogram*, std::less<>> event_handling_;  // by event label
+  // (plugin, event, hint) -> histogram
+  std::map<std::tuple<std::string, std::string, std::string>, prometheus::Histogram*, std::less<>> queueing_hints_;
   std::map<std::string, std::unique_ptr<NodeMetricsQuerySeries>, std::less<>> node_metrics_;
   std::map<std::string, prometheus::Counter*, std::less<>> neutral_;
+
+  // --disabled-metrics and the registration counts.
+  prometheus::Family<prometheus::Counter>& registered_metrics_;
+  prometheus::Counter& disabled_metrics_total_;
+  prometheus::Counter& hidden_metrics_total_;
+  std::set<std::string, std::less<>> hidden_;  // disabled names of disableable families; fixed
+  mutable std::once_flag registrations_counted_;
+  void CountRegistrations() const;
 
   mutable std::mutex source_mu_;  // guards the sources; held while they run
   std::function<PendingPodsSnapshot()> pending_source_;
@@ -277,6 +356,7 @@ class Metrics final : public framework::MetricsRecorder {
   std::array<prometheus::Gauge*, 3> cache_gauges_{};  // guarded by source_mu_; nodes, pods, assumed
   std::function<std::vector<InformerSkips>()> informer_skips_source_;  // guarded by source_mu_
   std::function<InFlightEventCounts()> inflight_events_source_;       // guarded by source_mu_
+  std::function<std::vector<PluginEvaluationCount>()> plugin_evaluation_source_;  // guarded by source_mu_
 };
 
 }  // namespace ksched::scheduler::metrics

@@ -14,25 +14,73 @@ const std::vector<double>& RequestDurationBuckets() {
   return kBuckets;
 }
 
+// component-base restclient requestSize / responseSize buckets.
+const std::vector<double>& SizeBuckets() {
+  static const std::vector<double> kBuckets = {64,     256,     512,     1024,    4096,    16384,
+                                               65536,  262144,  1048576, 4194304, 16777216};
+  return kBuckets;
+}
+
 std::string CodeLabel(int status_code) {
   return status_code > 0 ? std::to_string(status_code) : std::string("<error>");
 }
 
 }  // namespace
 
-RestClientMetrics::RestClientMetrics(prometheus::Registry& registry)
+RestClientMetrics::RestClientMetrics(prometheus::Registry& registry, RegisteredFamilies& families)
     : requests_(prometheus::BuildCounter()
                     .Name("rest_client_requests_total")
-                    .Help(WithStability(Stability::kAlpha,
+                    .Help(families.Help("rest_client_requests_total", Stability::kAlpha,
                                         "Number of HTTP requests, partitioned by status code, "
                                         "method, and host."))
                     .Register(registry)),
       durations_(prometheus::BuildHistogram()
                      .Name("rest_client_request_duration_seconds")
-                     .Help(WithStability(Stability::kAlpha,
+                     .Help(families.Help("rest_client_request_duration_seconds", Stability::kAlpha,
                                          "Request latency in seconds. Broken down by verb, and "
                                          "host."))
-                     .Register(registry)) {}
+                     .Register(registry)),
+      rate_limiter_(prometheus::BuildHistogram()
+                        .Name("rest_client_rate_limiter_duration_seconds")
+                        .Help(families.Help("rest_client_rate_limiter_duration_seconds", Stability::kAlpha,
+                                            "Client side rate limiter latency in seconds. Broken down by verb, "
+                                            "and host."))
+                        .Register(registry)),
+      request_sizes_(prometheus::BuildHistogram()
+                         .Name("rest_client_request_size_bytes")
+                         .Help(families.Help("rest_client_request_size_bytes", Stability::kAlpha,
+                                             "Request size in bytes. Broken down by verb and host."))
+                         .Register(registry)),
+      response_sizes_(prometheus::BuildHistogram()
+                          .Name("rest_client_response_size_bytes")
+                          .Help(families.Help("rest_client_response_size_bytes", Stability::kAlpha,
+                                              "Response size in bytes. Broken down by verb and host."))
+                          .Register(registry)) {}
+
+prometheus::Histogram& RestClientMetrics::HistogramFor(
+    prometheus::Family<prometheus::Histogram>& family,
+    std::array<prometheus::Histogram*, kMethods> HostSeries::*slots, const std::vector<double>& buckets,
+    client::HttpMethod method, std::string_view host) {
+  std::lock_guard lock(mu_);
+  prometheus::Histogram*& slot = (SeriesLocked(host).*slots)[static_cast<std::size_t>(method)];
+  if (slot == nullptr) {
+    slot = &family.Add({{"verb", std::string(client::MethodName(method))}, {"host", std::string(host)}}, buckets);
+  }
+  return *slot;
+}
+
+void RestClientMetrics::OnAttemptSent(client::HttpMethod method, std::string_view host,
+                                      std::chrono::steady_clock::duration wait, std::size_t body_bytes) {
+  HistogramFor(rate_limiter_, &HostSeries::rate_limiter, RequestDurationBuckets(), method, host)
+      .Observe(std::chrono::duration<double>(wait).count());
+  HistogramFor(request_sizes_, &HostSeries::request_sizes, SizeBuckets(), method, host)
+      .Observe(static_cast<double>(body_bytes));
+}
+
+void RestClientMetrics::OnResponseBody(client::HttpMethod method, std::string_view host, std::size_t body_bytes) {
+  HistogramFor(response_sizes_, &HostSeries::response_sizes, SizeBuckets(), method, host)
+      .Observe(static_cast<double>(body_bytes));
+}
 
 RestClientMetrics::HostSeries& RestClientMetrics::SeriesLocked(std::string_view host) {
   auto it = hosts_.find(host);
@@ -60,18 +108,8 @@ void RestClientMetrics::OnAttempt(client::HttpMethod method, std::string_view ho
 
 void RestClientMetrics::OnRequestDone(client::HttpMethod method, std::string_view host,
                                       std::chrono::steady_clock::duration latency) {
-  prometheus::Histogram* histogram = nullptr;
-  {
-    std::lock_guard lock(mu_);
-    prometheus::Histogram*& slot = SeriesLocked(host).durations[static_cast<std::size_t>(method)];
-    if (slot == nullptr) {
-      slot = &durations_.Add({{"verb", std::string(client::MethodName(method))},
-                              {"host", std::string(host)}},
-                             RequestDurationBuckets());
-    }
-    histogram = slot;
-  }
-  histogram->Observe(std::chrono::duration<double>(latency).count());
+  HistogramFor(durations_, &HostSeries::durations, RequestDurationBuckets(), method, host)
+      .Observe(std::chrono::duration<double>(latency).count());
 }
 
 }  // namespace ksched::scheduler::metrics

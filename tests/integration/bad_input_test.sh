@@ -116,6 +116,13 @@ bad "unknown log format" 'format: Invalid value: "xml": Unsupported log format' 
 bad "renew deadline not below lease duration" "leaderElection.leaseDuration" \
   --leader-elect=true --leader-elect-renew-deadline=20s
 bad "resource lock not leases" "leaderElection.resourceLock" --leader-elect=true --leader-elect-resource-lock=configmaps
+bad "hidden metrics for a version other than the previous minor" \
+  "--show-hidden-metrics-for-version must be omitted or have the value '1.33'. Only the previous minor version is allowed" \
+  --show-hidden-metrics-for-version=1.32
+if [ -x "$upstream" ]; then
+  check_eq "hidden metrics for another version: upstream's error" \
+    "$(grep -o 'err=".*"$' "$work/raw")" "$(upstream_err --show-hidden-metrics-for-version=1.32)"
+fi
 
 # --- files ---------------------------------------------------------------------------------------
 run_bad "missing config file" "open $work/none.yaml: no such file or directory" --config "$work/none.yaml" \

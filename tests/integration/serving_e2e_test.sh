@@ -13,6 +13,11 @@
 #     the refusals' bodies equal upstream's;
 #   - both run with --feature-gates=SchedulerPopFromBackoffQ=false: kubernetes_feature_enabled lists
 #     every gate with the same stage and value as upstream's;
+#   - both run with --disabled-metrics=scheduler_cache_size,rest_client_response_size_bytes: the
+#     first is gone, the second stays (client-go's, registered before the flag is read), and
+#     disabled_metrics_total / hidden_metrics_total equal upstream's;
+#   - scheduler_plugin_evaluation_total has upstream's plugin and extension point series;
+#     version_info equals upstream's;
 #   - after pods are bound: scheduler_schedule_attempts_total, scheduler_pending_pods,
 #     rest_client_requests_total, leader_election_master_status{name="kube-scheduler"} 1,
 #     process_start_time_seconds; every family both serve has upstream's type; the families only one
@@ -86,6 +91,7 @@ port=$(free_port)
 "$ours" --kubeconfig "$KUBECONFIG_SCHEDULER" \
   --authentication-kubeconfig "$KUBECONFIG_SCHEDULER" --authorization-kubeconfig "$KUBECONFIG_SCHEDULER" \
   --bind-address=127.0.0.1 --secure-port="$port" --leader-elect=true --v=2 \
+  --disabled-metrics=scheduler_cache_size,rest_client_response_size_bytes \
   --feature-gates=SchedulerPopFromBackoffQ=false >"$cp_dir/logs/ours.log" 2>&1 &
 ours_pid=$!
 ours_started=$(date +%s)
@@ -106,6 +112,7 @@ up_port=$(free_port)
 "$upstream" --config "$work/upstream.yaml" \
   --authentication-kubeconfig "$KUBECONFIG_SCHEDULER" --authorization-kubeconfig "$KUBECONFIG_SCHEDULER" \
   --bind-address=127.0.0.1 --secure-port="$up_port" --v=2 \
+  --disabled-metrics=scheduler_cache_size,rest_client_response_size_bytes \
   --feature-gates=SchedulerPopFromBackoffQ=false >"$cp_dir/logs/upstream.log" 2>&1 &
 upstream_pid=$!
 note "kube-scheduler-cpp on 127.0.0.1:$port (pid $ours_pid), upstream on 127.0.0.1:$up_port (pid $upstream_pid)"
@@ -236,6 +243,39 @@ label_values() {
 check_eq "scheduler_event_handling_duration_seconds: the same event labels as upstream's" \
   "$(label_values "$work/upstream.metrics" scheduler_event_handling_duration_seconds_count event)" \
   "$(label_values "$work/ours.metrics" scheduler_event_handling_duration_seconds_count event)"
+# scheduler_plugin_evaluation_total: a series for each PreFilter, Filter, PreScore and Score plugin
+# of the profile, as upstream's (each its own profile name); the Filter of NodeResourcesFit ran
+# for the pods bound. Counts differ: this scheduler reuses per-node results across identical pods.
+evaluations() {  # evaluations FILE: "plugin/extension_point" of each series, sorted
+  grep '^scheduler_plugin_evaluation_total{' "$1" |
+    sed 's/.*extension_point="\([^"]*\)".*plugin="\([^"]*\)".*/\2\/\1/' | LC_ALL=C sort | paste -sd' '
+}
+check_eq "scheduler_plugin_evaluation_total: the same plugins and extension points as upstream's" \
+  "$(evaluations "$work/upstream.metrics")" "$(evaluations "$work/ours.metrics")"
+check "scheduler_plugin_evaluation_total counts NodeResourcesFit's Filter runs" \
+  awk '/^scheduler_plugin_evaluation_total\{extension_point="Filter",plugin="NodeResourcesFit",profile="default-scheduler"\} / {found = 1; ok = $NF > 0} END {exit !(found && ok)}' "$work/ours.metrics"
+note "NodeResourcesFit Filter evaluations: ours $(awk '/^scheduler_plugin_evaluation_total\{extension_point="Filter",plugin="NodeResourcesFit"/ {print $NF}' "$work/ours.metrics"), upstream $(awk '/^scheduler_plugin_evaluation_total\{extension_point="Filter",plugin="NodeResourcesFit"/ {print $NF}' "$work/upstream.metrics")"
+# --disabled-metrics: a scheduler family goes, a client-go one stays (registered before the flag is
+# read upstream); both counted as upstream counts them.
+for who in ours upstream; do
+  check "--disabled-metrics: $who serves no scheduler_cache_size" bash -c '! grep -q "^scheduler_cache_size" "$1"' _ "$work/$who.metrics"
+  check "--disabled-metrics: $who still serves rest_client_response_size_bytes" grep -q '^rest_client_response_size_bytes_count{' "$work/$who.metrics"
+done
+for meta in disabled_metrics_total hidden_metrics_total; do
+  check_eq "$meta as upstream's" "$(grep "^$meta " "$work/upstream.metrics")" "$(grep "^$meta " "$work/ours.metrics")"
+done
+# The scrapes with a token went through TokenReview and SubjectAccessReview: both count them by
+# the API server's answer (201).
+for family in apiserver_delegated_authn_request_total apiserver_delegated_authz_request_total; do
+  for who in ours upstream; do
+    check "$family{code=\"201\"} counted by $who" grep -q "^$family{code=\"201\"} [1-9]" "$work/$who.metrics"
+  done
+done
+check_eq "version_info as upstream's" "$(grep '^version_info{' "$work/upstream.metrics")" "$(grep '^version_info{' "$work/ours.metrics")"
+check "kubernetes_build_info names v1.34.4 and this build's commit" \
+  grep -q '^kubernetes_build_info{.*git_version="v1.34.4".*} 1$' "$work/ours.metrics"
+note "kubernetes_build_info: ours $(grep '^kubernetes_build_info{' "$work/ours.metrics"), upstream $(grep '^kubernetes_build_info{' "$work/upstream.metrics")"
+note "registered_metrics_total: ours [$(grep '^registered_metrics_total{' "$work/ours.metrics" | sed 's/.*stability_level="\([A-Z]*\)"} /\1=/' | paste -sd' ')], upstream [$(grep '^registered_metrics_total{' "$work/upstream.metrics" | sed 's/.*stability_level="\([A-Z]*\)"} /\1=/' | paste -sd' ')]"
 check "scheduler_inflight_events{event=\"PodPopped\"} 0 (idle)" \
   grep -qx 'scheduler_inflight_events{event="PodPopped"} 0' "$work/ours.metrics"
 check "scheduler_goroutines{operation=\"binding\"} 0 (idle)" \

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "api/field_errors.h"
+#include "api/go_strconv.h"
 #include "plugins/dynamic_resources/cel/functions.h"
-#include "plugins/dynamic_resources/cel/go_strconv.h"
 #include "plugins/dynamic_resources/cel/source.h"
 #include "plugins/dynamic_resources/cel/timestamp.h"
 
@@ -38,14 +38,13 @@ bool ParseClause(std::string_view rest, Clause& clause, std::size_t& consumed, s
       if (rest[i] < '0' || rest[i] > '9') break;
       ++i;
     }
-    std::int64_t precision = 0;
-    std::string atoi_error;
-    if (!GoAtoi(rest.substr(1, i - 1), precision, atoi_error)) {
-      error = std::string(kParseError) +
-              "error while parsing precision: error while converting precision to integer: " + atoi_error;
+    absl::StatusOr<std::int64_t> precision = api::GoAtoi(rest.substr(1, i - 1));
+    if (!precision.ok()) {
+      error = std::string(kParseError) + "error while parsing precision: error while converting precision to integer: " +
+              std::string(precision.status().message());
       return false;
     }
-    clause.precision = precision;
+    clause.precision = *precision;
   }
   const char verb = rest[i];
   switch (verb) {

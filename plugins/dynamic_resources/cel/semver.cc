@@ -1,8 +1,8 @@
 #include "plugins/dynamic_resources/cel/semver.h"
 
-#include <limits>
-
 #include "absl/status/status.h"
+#include "api/field_errors.h"
+#include "api/go_strconv.h"
 
 namespace ksched::plugins::dynamic_resources::cel {
 namespace {
@@ -25,47 +25,6 @@ bool ContainsOnlyAlphanumerics(std::string_view s) {
   return true;
 }
 bool HasLeadingZeroes(std::string_view s) { return s.size() > 1 && s[0] == '0'; }
-
-// Go's fmt %q of an ASCII-or-UTF-8 string (enough for version text).
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      if (c == '\n') {
-        out += "\\n";
-      } else if (c == '\t') {
-        out += "\\t";
-      } else if (c == '\r') {
-        out += "\\r";
-      } else {
-        out += "\\x";
-        out.push_back(kHex[(static_cast<unsigned char>(c) >> 4) & 0xF]);
-        out.push_back(kHex[static_cast<unsigned char>(c) & 0xF]);
-      }
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out + "\"";
-}
-
-// strconv.ParseUint(s, 10, 64) for a string of digits.
-absl::StatusOr<std::uint64_t> ParseUint(std::string_view s) {
-  if (s.empty()) return absl::InvalidArgumentError("strconv.ParseUint: parsing \"\": invalid syntax");
-  std::uint64_t value = 0;
-  for (char c : s) {
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) {
-      return absl::InvalidArgumentError("strconv.ParseUint: parsing " + Quote(s) + ": value out of range");
-    }
-    value = value * 10 + digit;
-  }
-  return value;
-}
 
 std::vector<std::string_view> Split(std::string_view s, char sep) {
   std::vector<std::string_view> parts;
@@ -108,21 +67,21 @@ absl::StatusOr<Semver> ParseSemver(std::string_view s) {
 
   Semver v;
   if (!ContainsOnlyNumbers(major)) {
-    return absl::InvalidArgumentError("Invalid character(s) found in major number " + Quote(major));
+    return absl::InvalidArgumentError("Invalid character(s) found in major number " + api::GoQuote(major));
   }
   if (HasLeadingZeroes(major)) {
-    return absl::InvalidArgumentError("Major number must not contain leading zeroes " + Quote(major));
+    return absl::InvalidArgumentError("Major number must not contain leading zeroes " + api::GoQuote(major));
   }
-  absl::StatusOr<std::uint64_t> number = ParseUint(major);
+  absl::StatusOr<std::uint64_t> number = api::GoParseUint(major, 10, 64);
   if (!number.ok()) return number.status();
   v.major = *number;
   if (!ContainsOnlyNumbers(minor)) {
-    return absl::InvalidArgumentError("Invalid character(s) found in minor number " + Quote(minor));
+    return absl::InvalidArgumentError("Invalid character(s) found in minor number " + api::GoQuote(minor));
   }
   if (HasLeadingZeroes(minor)) {
-    return absl::InvalidArgumentError("Minor number must not contain leading zeroes " + Quote(minor));
+    return absl::InvalidArgumentError("Minor number must not contain leading zeroes " + api::GoQuote(minor));
   }
-  number = ParseUint(minor);
+  number = api::GoParseUint(minor, 10, 64);
   if (!number.ok()) return number.status();
   v.minor = *number;
 
@@ -141,12 +100,12 @@ absl::StatusOr<Semver> ParseSemver(std::string_view s) {
     patch = patch.substr(0, dash);
   }
   if (!ContainsOnlyNumbers(patch)) {
-    return absl::InvalidArgumentError("Invalid character(s) found in patch number " + Quote(patch));
+    return absl::InvalidArgumentError("Invalid character(s) found in patch number " + api::GoQuote(patch));
   }
   if (HasLeadingZeroes(patch)) {
-    return absl::InvalidArgumentError("Patch number must not contain leading zeroes " + Quote(patch));
+    return absl::InvalidArgumentError("Patch number must not contain leading zeroes " + api::GoQuote(patch));
   }
-  number = ParseUint(patch);
+  number = api::GoParseUint(patch, 10, 64);
   if (!number.ok()) return number.status();
   v.patch = *number;
 
@@ -157,16 +116,16 @@ absl::StatusOr<Semver> ParseSemver(std::string_view s) {
       if (ContainsOnlyNumbers(part)) {
         if (HasLeadingZeroes(part)) {
           return absl::InvalidArgumentError("Numeric PreRelease version must not contain leading zeroes " +
-                                            Quote(part));
+                                            api::GoQuote(part));
         }
-        number = ParseUint(part);
+        number = api::GoParseUint(part, 10, 64);
         if (!number.ok()) return number.status();
         pr.number = *number;
         pr.is_number = true;
       } else if (ContainsOnlyAlphanumerics(part)) {
         pr.text = std::string(part);
       } else {
-        return absl::InvalidArgumentError("Invalid character(s) found in prerelease " + Quote(part));
+        return absl::InvalidArgumentError("Invalid character(s) found in prerelease " + api::GoQuote(part));
       }
       v.pre.push_back(std::move(pr));
     }
@@ -175,7 +134,7 @@ absl::StatusOr<Semver> ParseSemver(std::string_view s) {
     for (std::string_view part : build) {
       if (part.empty()) return absl::InvalidArgumentError("Build meta data is empty");
       if (!ContainsOnlyAlphanumerics(part)) {
-        return absl::InvalidArgumentError("Invalid character(s) found in build meta data " + Quote(part));
+        return absl::InvalidArgumentError("Invalid character(s) found in build meta data " + api::GoQuote(part));
       }
       v.build.emplace_back(part);
     }

@@ -11,9 +11,10 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
-#include "plugins/dynamic_resources/cel/go_strconv.h"
+#include "api/go_strconv.h"
 #include "plugins/dynamic_resources/cel/tzif.h"
 
 namespace ksched::plugins::dynamic_resources::cel {
@@ -187,8 +188,13 @@ std::int64_t WrapAdd(std::int64_t a, std::int64_t b) {
 bool FixedOffset(std::string_view zone, std::size_t colon, std::int64_t& offset_seconds, std::string& error) {
   std::int64_t hours = 0;
   std::int64_t minutes = 0;
-  if (!GoAtoi(zone.substr(0, colon), hours, error) || !GoAtoi(zone.substr(colon + 1), minutes, error)) {
-    return false;
+  for (auto [text, out] : {std::pair{zone.substr(0, colon), &hours}, std::pair{zone.substr(colon + 1), &minutes}}) {
+    absl::StatusOr<std::int64_t> value = api::GoAtoi(text);
+    if (!value.ok()) {
+      error = std::string(value.status().message());
+      return false;
+    }
+    *out = *value;
   }
   const std::int64_t total_minutes =
       zone[0] == '-' ? WrapAdd(WrapMul(hours, 60), WrapMul(minutes, -1)) : WrapAdd(WrapMul(hours, 60), minutes);

@@ -10,6 +10,9 @@ TEST_CASE("build info reports semantic versions", "[api][build_info]") {
   CHECK(std::regex_match(std::string(info.version), semver));
   CHECK(std::regex_match(std::string(info.kubernetes_version), semver));
   CHECK_FALSE(info.git_commit.empty());
+  CHECK(std::regex_match(std::string(info.commit_date), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+  CHECK(std::regex_match(std::string(info.platform), std::regex(R"([a-z]+/[a-z0-9]+)")));
+  CHECK_FALSE(info.compiler.empty());
 }
 
 TEST_CASE("user agent has client-go's shape and names the project", "[api][build_info]") {

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -430,6 +431,7 @@ struct Env {
   NullClusterApi cluster_api;
   NullRecorder recorder;
   FakeNominator nominator;
+  MetricsRecorder* metrics_recorder = nullptr;
   std::unique_ptr<Snapshot> snapshot = Snapshot::FromObjects({MakeNode("node1"), MakeNode("node2")}, {});
 
   absl::StatusOr<std::unique_ptr<Framework>> Create(const Registry& registry,
@@ -439,6 +441,7 @@ struct Env {
     services.cluster_api = &cluster_api;
     services.event_recorder = &recorder;
     services.nominator = &nominator;
+    services.metrics_recorder = metrics_recorder;
     absl::StatusOr<std::unique_ptr<Framework>> framework = Framework::Create(registry, profile, services);
     if (framework.ok()) (*framework)->SetSnapshot(snapshot.get());
     return framework;
@@ -1459,7 +1462,9 @@ namespace {
 
 // A runtime with Permit plugins that wait (name, timeout), the pod already waiting.
 struct PermitFixture {
-  explicit PermitFixture(const std::vector<std::pair<std::string, std::chrono::milliseconds>>& waits) {
+  explicit PermitFixture(const std::vector<std::pair<std::string, std::chrono::milliseconds>>& waits,
+                         MetricsRecorder* recorder = nullptr) {
+    env.metrics_recorder = recorder;
     Registry registry;
     ProfileConfig profile = Profile();
     std::vector<Spec> specs;
@@ -1540,6 +1545,109 @@ TEST_CASE("WaitOnPermit needs every waiting plugin to allow; an allowed plugin's
   CheckStatus(got, Status());
   CHECK(pending == std::vector<std::string>{"slow"});
   CHECK(waited >= 450ms);
+}
+
+namespace {
+
+// A recorder that times nothing: keeps what WaitOnPermit reports (scheduler_permit_wait_duration_seconds).
+class RecordingMetrics final : public MetricsRecorder {
+ public:
+  struct NullSink final : DurationSink {
+    void Observe(ExtensionPoint, Code, std::chrono::nanoseconds) override {}
+  };
+  DurationSink& ExtensionPointDurations(std::string_view) override { return sink_; }
+  DurationSink& PluginDurations(std::string_view) override { return sink_; }
+  int plugin_sample_percent() const override { return 0; }
+  void ObservePermitWait(Code result, std::chrono::nanoseconds elapsed) override {
+    waits.emplace_back(result, elapsed);
+  }
+  std::vector<std::pair<Code, std::chrono::nanoseconds>> waits;  // the test reads it after the wait
+
+ private:
+  NullSink sink_;
+};
+
+}  // namespace
+
+TEST_CASE("WaitOnPermit reports how long the pod waited and how it ended", "[framework][runtime][metrics]") {
+  RecordingMetrics recorder;
+  {
+    PermitFixture fixture({{kPermitPlugin, 10s}}, &recorder);
+    std::thread other([&] {
+      std::this_thread::sleep_for(50ms);
+      fixture.OnWaitingPod("pod-uid", [](WaitingPod& pod) { pod.Allow(kPermitPlugin); });
+    });
+    CheckStatus(fixture.framework->WaitOnPermit(*TestPod()), Status());
+    other.join();
+  }
+  {
+    PermitFixture fixture({{kPermitPlugin, 100ms}}, &recorder);  // times out: rejected
+    CHECK(fixture.framework->WaitOnPermit(*TestPod()).code() == Code::kUnschedulable);
+    // A pod that does not wait is not reported.
+    CheckStatus(fixture.framework->WaitOnPermit(*TestPod()), Status());
+  }
+  REQUIRE(recorder.waits.size() == 2);
+  CHECK(recorder.waits[0].first == Code::kSuccess);
+  CHECK(recorder.waits[0].second >= 40ms);
+  CHECK(recorder.waits[1].first == Code::kUnschedulable);
+  CHECK(recorder.waits[1].second >= 90ms);
+}
+
+TEST_CASE("plugin evaluations are counted as upstream's instrumented plugins count them",
+          "[framework][runtime][metrics]") {
+  Registry registry;
+  ProfileConfig profile = Profile();
+  // "skipping" skips PreFilter (so its Filter does not run) and PreScore (so its Score does not);
+  // "rejecting" turns every node down after "passing" accepted it.
+  const std::vector<std::pair<std::string, Inj>> plugins = {
+      {"passing", Inj{}},
+      {"skipping", Inj{.pre_filter_status = Code::kSkip, .pre_score_status = Code::kSkip}},
+      {"rejecting", Inj{.filter_status = Code::kUnschedulable}},
+  };
+  for (const auto& [name, inj] : plugins) {
+    Register<FakePlugin>(registry, name, nullptr);
+    SetArgs(profile, name, inj);
+    for (PluginSet PluginsConfig::*point : {&PluginsConfig::pre_filter, &PluginsConfig::filter,
+                                            &PluginsConfig::pre_score, &PluginsConfig::score}) {
+      (profile.plugins.*point).enabled.push_back(PluginRef{name, 1});
+    }
+  }
+  using Counts = std::vector<std::tuple<std::string, std::string, std::uint64_t>>;
+  auto counts = [](const Framework& framework) {
+    Counts out;
+    for (const Framework::PluginEvaluations& e : framework.PluginEvaluationCounts()) {
+      out.emplace_back(std::string(e.plugin), std::string(ExtensionPointName(e.point)), e.count);
+    }
+    return out;
+  };
+  {
+    Env env;  // no recorder: nothing counted
+    CHECK(env.Build(registry, profile)->PluginEvaluationCounts().empty());
+  }
+  RecordingMetrics recorder;
+  Env env;
+  env.metrics_recorder = &recorder;
+  std::unique_ptr<Framework> framework = env.Build(std::move(registry), profile);
+  CHECK(counts(*framework) == Counts{{"passing", "PreFilter", 0}, {"skipping", "PreFilter", 0},
+                                     {"rejecting", "PreFilter", 0}, {"passing", "Filter", 0},
+                                     {"skipping", "Filter", 0},     {"rejecting", "Filter", 0},
+                                     {"passing", "PreScore", 0},    {"skipping", "PreScore", 0},
+                                     {"rejecting", "PreScore", 0},  {"passing", "Score", 0},
+                                     {"skipping", "Score", 0},      {"rejecting", "Score", 0}});
+  CycleState state;
+  NameSet with_nodes;
+  REQUIRE(framework->RunPreFilterPlugins(state, *TestPod(), with_nodes).second.IsSuccess());
+  for (const NodeInfo* node : env.Nodes()) {
+    CHECK(framework->RunFilterPlugins(state, *TestPod(), *node).code() == Code::kUnschedulable);
+  }
+  REQUIRE(framework->RunPreScorePlugins(state, *TestPod(), env.Nodes()).IsSuccess());
+  REQUIRE(framework->RunScorePlugins(state, *TestPod(), env.Nodes()).ok());
+  CHECK(counts(*framework) == Counts{{"passing", "PreFilter", 1}, {"skipping", "PreFilter", 0},
+                                     {"rejecting", "PreFilter", 1}, {"passing", "Filter", 2},
+                                     {"skipping", "Filter", 0},     {"rejecting", "Filter", 2},
+                                     {"passing", "PreScore", 1},    {"skipping", "PreScore", 0},
+                                     {"rejecting", "PreScore", 1},  {"passing", "Score", 2},
+                                     {"skipping", "Score", 0},      {"rejecting", "Score", 2}});
 }
 
 TEST_CASE("a Permit wait times out with upstream's message", "[framework][runtime]") {

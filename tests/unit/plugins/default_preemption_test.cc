@@ -31,6 +31,7 @@
 #include "plugins/default_preemption/candidates.h"
 #include "plugins/default_preemption/default_preemption.h"
 #include "plugins/in_tree_registry.h"
+#include "fake_handle.h"
 #include "node_resources_test_util.h"
 
 namespace {
@@ -217,10 +218,15 @@ class RecordingApi final : public ksched::framework::ClusterApi,
     ++arrived_;
     changed_.notify_all();
     changed_.wait(lock, [&] { return !hold_; });
+    if (fail_evictions_) return Status::FromError("evictions refused");
     evicted_.push_back(victim.metadata.name);
     messages_.push_back(message);
     changed_.notify_all();
     return Status();
+  }
+  void FailEvictions(bool fail) {
+    std::lock_guard lock(mu_);
+    fail_evictions_ = fail;
   }
   Status ClearNominatedNodeName(const Pod& pod) override {
     std::lock_guard lock(mu_);
@@ -257,14 +263,47 @@ class RecordingApi final : public ksched::framework::ClusterApi,
   mutable std::mutex mu_;
   std::condition_variable changed_;
   bool hold_ = false;
+  bool fail_evictions_ = false;
   int arrived_ = 0;
   std::vector<std::string> evicted_, messages_, cleared_, events_;
+};
+
+// Keeps what preemption reports to the metrics (thread-safe: the goroutine's report comes from the
+// executor thread).
+class PreemptionMetrics final : public ksched::plugins::testing::NullMetricsRecorder {
+ public:
+  void ObservePreemptionVictims(int victims) override {
+    std::lock_guard lock(mu_);
+    victims_.push_back(victims);
+  }
+  void ObservePreemptionGoroutine(bool failed, std::chrono::nanoseconds /*elapsed*/) override {
+    std::lock_guard lock(mu_);
+    goroutines_.push_back(failed);
+    done_.notify_all();
+  }
+  // The goroutines' outcomes (true: failed) once `n` were reported, waiting up to 10 s.
+  std::vector<bool> WaitGoroutines(std::size_t n) {
+    std::unique_lock lock(mu_);
+    done_.wait_for(lock, std::chrono::seconds(10), [&] { return goroutines_.size() >= n; });
+    return goroutines_;
+  }
+  std::vector<int> victims() const {
+    std::lock_guard lock(mu_);
+    return victims_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::condition_variable done_;
+  std::vector<bool> goroutines_;
+  std::vector<int> victims_;
 };
 
 // A NodeResourcesFit profile, its snapshot, and DefaultPreemption over it.
 struct Runtime {
   ksched::framework::Parallelizer parallelizer{2};
   RecordingApi api;
+  PreemptionMetrics metrics;
   std::unique_ptr<ksched::framework::Framework> framework;
   std::unique_ptr<ksched::framework::Snapshot> snapshot;
   std::vector<std::shared_ptr<const PodDisruptionBudget>> pdbs;
@@ -277,6 +316,7 @@ struct Runtime {
     services.parallelizer = &parallelizer;
     services.cluster_api = &api;
     services.event_recorder = &api;
+    services.metrics_recorder = &metrics;
     services.pod_disruption_budgets = [this] { return pdbs; };
     ksched::framework::ProfileConfig profile;
     profile.plugins.queue_sort.enabled = {{"PrioritySort", 0}};
@@ -344,6 +384,18 @@ TEST_CASE("DefaultPreemption: the fewest, least important victims on the best no
   CHECK(rt.api.events() == std::vector<std::string>{
                                "evict-late|preemptor|Normal|Preempted|Preempting|Preempted by pod "
                                "uid-preemptor on node n1"});
+  CHECK(rt.metrics.victims() == std::vector<int>{1});
+  CHECK(rt.metrics.WaitGoroutines(1) == std::vector<bool>{false});
+}
+
+TEST_CASE("DefaultPreemption: a failed eviction is reported as the preemption goroutine's error",
+          "[plugins][default_preemption]") {
+  Runtime rt({CapacityNode("n1", {{"cpu", "2"}})}, {NamedPod("v1", 0, "2", "n1")});
+  rt.api.FailEvictions(true);
+  auto [result, status] = rt.Preempt(NamedPod("preemptor", 10, "2"));
+  REQUIRE(status.IsSuccess());
+  CHECK(rt.metrics.WaitGoroutines(1) == std::vector<bool>{true});
+  CHECK(rt.api.evicted().empty());
 }
 
 TEST_CASE("DefaultPreemption: the preemptor is gated until its last victim goes",

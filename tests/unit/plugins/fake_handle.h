@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdlib>
 #include <functional>
@@ -25,6 +26,7 @@
 #include "api/pod.h"
 #include "api/resource.h"
 #include "framework/handle.h"
+#include "framework/metrics_recorder.h"
 #include "framework/pod_info.h"
 #include "framework/snapshot.h"
 #include "framework/status.h"
@@ -293,6 +295,20 @@ class FakeResourceLister final : public framework::ResourceLister {
   std::map<std::string, std::shared_ptr<const api::DeviceClass>, std::less<>> classes_;
 };
 
+// A metrics recorder that records nothing; tests derive from it and keep what they check.
+class NullMetricsRecorder : public framework::MetricsRecorder {
+ public:
+  framework::DurationSink& ExtensionPointDurations(std::string_view /*profile*/) override { return sink_; }
+  framework::DurationSink& PluginDurations(std::string_view /*plugin*/) override { return sink_; }
+  int plugin_sample_percent() const override { return 0; }
+
+ private:
+  struct NullSink final : framework::DurationSink {
+    void Observe(framework::ExtensionPoint, framework::Code, std::chrono::nanoseconds) override {}
+  };
+  NullSink sink_;
+};
+
 class FakeHandle final : public framework::Handle {
  public:
   FakeHandle() : FakeHandle(std::vector<std::shared_ptr<const api::Node>>{}) {}
@@ -323,6 +339,8 @@ class FakeHandle final : public framework::Handle {
     return pod_exists_;
   }
   void set_pod_exists(std::optional<bool> exists) { pod_exists_ = exists; }
+  framework::MetricsRecorder* metrics_recorder() override { return metrics_recorder_; }
+  void set_metrics_recorder(framework::MetricsRecorder* recorder) { metrics_recorder_ = recorder; }
 
  private:
   std::unique_ptr<framework::Snapshot> snapshot_;
@@ -331,6 +349,7 @@ class FakeHandle final : public framework::Handle {
   FakeStorageLister storage_;
   FakeResourceLister resources_;
   std::optional<bool> pod_exists_;
+  framework::MetricsRecorder* metrics_recorder_ = nullptr;
   std::string profile_name_ = std::string(api::kDefaultSchedulerName);
 };
 

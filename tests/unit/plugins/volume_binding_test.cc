@@ -8,6 +8,8 @@
 #include "plugins/volume_binding/volume_binding.h"
 
 #include <catch2/catch.hpp>
+#include <array>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,10 +118,19 @@ Status Unresolvable(std::initializer_list<std::string_view> reasons) {
   return Status(Code::kUnschedulableAndUnresolvable, reasons);
 }
 
+// Counts scheduler_volume_scheduling_stage_error_total by operation.
+class StageErrorCounter final : public ksched::plugins::testing::NullMetricsRecorder {
+ public:
+  void VolumeSchedulingStageFailed(VolumeStage stage) override { ++counts[static_cast<std::size_t>(stage)]; }
+  std::array<int, 3> counts{};  // predicate, assume, bind
+};
+
 struct Fixture {
   FakeHandle handle;
+  StageErrorCounter stage_errors;
   std::unique_ptr<vb::VolumeBinding> plugin;
   explicit Fixture(vb::VolumeBindingArgs args = {}) {
+    handle.set_metrics_recorder(&stage_errors);
     AddClasses(handle);
     plugin = std::make_unique<vb::VolumeBinding>(args, handle);
     plugin->set_poll_interval(std::chrono::milliseconds(1));
@@ -452,9 +463,11 @@ TEST_CASE("VolumeBinding PreBind: provisioning is asked with selected-node and f
   given_up.metadata.resource_version = "6";
   given_up.metadata.annotations.Set("volume.kubernetes.io/storage-provisioner", "example.com/csi");
   f.handle.storage().Update(given_up);
+  CHECK(f.stage_errors.counts == std::array<int, 3>{0, 0, 0});
   const Status status = f.plugin->PreBind(state, pod, "node-a");
   CHECK(status.code() == Code::kError);
   CHECK(status.Message() == "binding volumes: provisioning failed for PVC \"dynamic\"");
+  CHECK(f.stage_errors.counts == std::array<int, 3>{0, 0, 1});  // BindPodVolumes failed
   const auto patches = f.handle.fake_cluster_api().patches();
   REQUIRE(patches.size() == 1);
   CHECK(patches[0].first == "pvc/default/dynamic");
@@ -482,6 +495,7 @@ TEST_CASE("VolumeBinding PreBind: a failed write and the bind timeout fail the b
   CHECK(failed.Message() == "the object has been modified");
   // What was not written is no longer assumed.
   CHECK(f.plugin->assumed_claims() == 0);
+  CHECK(f.stage_errors.counts == std::array<int, 3>{0, 0, 2});
 }
 
 TEST_CASE("VolumeBinding PreBind: stops waiting when the pod is gone", "[plugins][volume_binding]") {

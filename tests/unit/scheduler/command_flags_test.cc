@@ -86,6 +86,18 @@ TEST_CASE("bad flags read as pflag's errors") {
       {{"--leader-elect=maybe"},
        "invalid argument \"maybe\" for \"--leader-elect\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax"},
       {{"--bind-address=foo"}, "invalid argument \"foo\" for \"--bind-address\" flag: failed to parse IP: \"foo\""},
+      {{"-v=0o7"}, "invalid argument \"0o7\" for \"-v, --v\" flag: strconv.ParseUint: parsing \"0o7\": invalid syntax"},
+      {{"-v=2147483648"},
+       "invalid argument \"2147483648\" for \"-v, --v\" flag: strconv.ParseUint: parsing \"2147483648\": value out "
+       "of range"},
+      {{"--secure-port=99999999999999999999x"},
+       "invalid argument \"99999999999999999999x\" for \"--secure-port\" flag: strconv.ParseInt: parsing "
+       "\"99999999999999999999x\": value out of range"},
+      {{"--kube-api-burst=1__0"},
+       "invalid argument \"1__0\" for \"--kube-api-burst\" flag: strconv.ParseInt: parsing \"1__0\": invalid syntax"},
+      {{"--kube-api-qps=1e39"},
+       "invalid argument \"1e39\" for \"--kube-api-qps\" flag: strconv.ParseFloat: parsing \"1e39\": value out of "
+       "range"},
       {{"--kube-api-burst=99999999999"},
        "invalid argument \"99999999999\" for \"--kube-api-burst\" flag: strconv.ParseInt: parsing "
        "\"99999999999\": value out of range"},
@@ -96,6 +108,28 @@ TEST_CASE("bad flags read as pflag's errors") {
     REQUIRE_FALSE(flags.ok());
     CHECK(std::string(flags.status().message()) == c.message);
   }
+}
+
+TEST_CASE("numbers read as pflag reads them: Go literals for ints, ParseFloat for float32") {
+  // pflag's int and int32 flags call strconv.ParseInt(s, 0, bits): prefixes and '_' separators.
+  absl::StatusOr<CommandFlags> flags =
+      Parse({"--kube-api-burst=0x10", "--secure-port=0o17", "--kube-api-qps=1_000.5", "-v=2147483647"});
+  REQUIRE(flags.ok());
+  CHECK(flags->deprecated.kube_api_burst == 16);
+  CHECK(flags->serving.secure_port == 15);
+  CHECK(flags->deprecated.kube_api_qps == 1000.5f);
+  CHECK(flags->logging.verbosity == 2147483647);  // -v: ParseUint(s, 10, 31)
+}
+
+TEST_CASE("metrics flags: --disabled-metrics accumulates, --show-hidden-metrics-for-version is kept") {
+  absl::StatusOr<CommandFlags> flags = Parse({"--disabled-metrics=scheduler_pending_pods,scheduler_cache_size",
+                                              "--disabled-metrics", "rest_client_requests_total",
+                                              "--show-hidden-metrics-for-version=1.33"});
+  REQUIRE(flags.ok());
+  CHECK(flags->metrics.disabled_metrics ==
+        std::vector<std::string>{"scheduler_pending_pods", "scheduler_cache_size", "rest_client_requests_total"});
+  CHECK(flags->metrics.show_hidden_metrics_for_version == "1.33");
+  CHECK(flags->warnings.empty());
 }
 
 TEST_CASE("--help and --version") {
@@ -115,7 +149,7 @@ TEST_CASE("--help and --version") {
 }
 
 TEST_CASE("flags without effect here are accepted with a warning") {
-  absl::StatusOr<CommandFlags> flags = Parse({"--tls-sni-cert-key=a.crt,a.key", "--disabled-metrics=x"});
+  absl::StatusOr<CommandFlags> flags = Parse({"--tls-sni-cert-key=a.crt,a.key", "--allow-metric-labels=x"});
   REQUIRE(flags.ok());
   REQUIRE(flags->warnings.size() == 2);
   CHECK(flags->warnings[0].find("--tls-sni-cert-key is accepted but has no effect") == 0);

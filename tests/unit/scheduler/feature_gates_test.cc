@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <prometheus/registry.h>
+#include <map>
 #include <sstream>
 
 #include "scheduler/metrics/feature_metrics.h"
@@ -110,7 +111,10 @@ TEST_CASE("kubernetes_feature_enabled: one series per gate", "[feature_gates]") 
   absl::StatusOr<FeatureGates> gates = Parse({"SchedulerPopFromBackoffQ=false"});
   REQUIRE(gates.ok());
   prometheus::Registry registry;
-  metrics::AddFeatureMetrics(registry, *gates);
+  metrics::RegisteredFamilies families;
+  metrics::AddFeatureMetrics(registry, *gates, families);
+  CHECK(families.Families() ==
+        std::map<std::string, metrics::Stability, std::less<>>{{"kubernetes_feature_enabled", metrics::Stability::kBeta}});
   std::ostringstream out;
   metrics::WriteTextFormat(out, registry.Collect());
   const std::string text = out.str();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "answering_transport.h"
+#include "api/build_info.h"
 #include "client/rest_client.h"
 #include "scheduler/metrics/buckets.h"
 #include "scheduler/metrics/metrics.h"
@@ -168,6 +169,56 @@ TEST_CASE("an idle scheduler exposes upstream's always-present series and no emp
   CHECK(text.find("process_") == std::string::npos);
 }
 
+TEST_CASE("component-base's own series: build info, version info and the registration counts") {
+  Metrics metrics(NoProcess());
+  const std::string text = metrics.SerializeText();
+  INFO(text);
+  const api::BuildInfo& info = api::GetBuildInfo();
+  CHECK(HasLine(text, "kubernetes_build_info{build_date=\"" + std::string(info.commit_date) + "\",compiler=\"" +
+                          std::string(info.compiler) + "\",git_commit=\"" + std::string(info.git_commit) +
+                          "\",git_tree_state=\"" + std::string(info.git_tree_state) + "\",git_version=\"v" +
+                          std::string(info.kubernetes_version) + "\",go_version=\"\",major=\"1\",minor=\"34\","
+                          "platform=\"" + std::string(info.platform) + "\"} 1"));
+  CHECK(HasLine(text, "version_info{binary=\"1.34.4\",component=\"kube\",emulation=\"1.34\",min_compat=\"1.33\"} 1"));
+  CHECK(HasLine(text, "cardinality_enforcement_unexpected_categorizations_total 0"));
+  CHECK(HasLine(text, "disabled_metrics_total 0"));
+  CHECK(HasLine(text, "hidden_metrics_total 0"));
+  CHECK(HasLine(text, "# HELP registered_metrics_total [BETA] The count of registered metrics broken by stability "
+                      "level and deprecation version."));
+  // Every family registered counts once by its help's stability prefix: the three BETA meta
+  // families are among them.
+  const double beta = ValueOf(text, "registered_metrics_total{deprecated_version=\"\",stability_level=\"BETA\"}");
+  CHECK(beta >= 3);
+  CHECK(ValueOf(text, "registered_metrics_total{deprecated_version=\"\",stability_level=\"STABLE\"}") >= 5);
+  // Counted once: a second scrape reads the same.
+  CHECK(ValueOf(metrics.SerializeText(), "registered_metrics_total{deprecated_version=\"\",stability_level=\"BETA\"}") ==
+        beta);
+}
+
+TEST_CASE("disabled metrics: only the scheduler's own families are hidden, as upstream's") {
+  MetricsOptions options = NoProcess();
+  const std::string all = Metrics(options).SerializeText();
+  const double stable_all =
+      ValueOf(all, "registered_metrics_total{deprecated_version=\"\",stability_level=\"STABLE\"}");
+  options.disabled_metrics = {"scheduler_pending_pods", "scheduler_preemption_victims", "kubernetes_build_info",
+                              "rest_client_requests_total", "no_such_metric", "scheduler_no_such_metric"};
+  Metrics metrics(options);
+  metrics.rest_client_observer()->OnAttempt(client::HttpMethod::kGet, "127.0.0.1:6443", 200);
+  const std::string text = metrics.SerializeText();
+  INFO(text);
+  CHECK(text.find("scheduler_pending_pods") == std::string::npos);
+  CHECK(text.find("scheduler_preemption_victims") == std::string::npos);
+  CHECK(HasLine(text, "scheduler_preemption_attempts_total 0"));
+  // Registered before component-base reads the flag upstream: not disabled.
+  CHECK(text.find("kubernetes_build_info{") != std::string::npos);
+  CHECK(HasLine(text, "rest_client_requests_total{code=\"200\",host=\"127.0.0.1:6443\",method=\"GET\"} 1"));
+  CHECK(HasLine(text, "disabled_metrics_total 6"));  // every name given
+  CHECK(HasLine(text, "hidden_metrics_total 2"));    // the registered families they hid
+  // Both hidden families are STABLE: no longer counted as registered.
+  CHECK(ValueOf(text, "registered_metrics_total{deprecated_version=\"\",stability_level=\"STABLE\"}") ==
+        stable_all - 2);
+}
+
 TEST_CASE("REST client requests are counted per attempt and timed per request") {
   Metrics metrics(NoProcess());
   auto transport = std::make_shared<testing::AnsweringTransport>();
@@ -209,6 +260,65 @@ TEST_CASE("REST client requests are counted per attempt and timed per request") 
                                     "verb=\"GET\",le=\"") +
                             le + "\"}") >= 0);
   }
+  // Each attempt waits for the limiter (no limit here: 0 s) and sends its body; only the final
+  // answer's body counts (the 503 was retried, the POST got none).
+  CHECK(HasLine(text, "# HELP rest_client_rate_limiter_duration_seconds [ALPHA] Client side rate limiter latency "
+                      "in seconds. Broken down by verb, and host."));
+  CHECK(HasLine(text, "rest_client_rate_limiter_duration_seconds_count{host=\"fake:6443\",verb=\"GET\"} 2"));
+  CHECK(HasLine(text, "rest_client_rate_limiter_duration_seconds_sum{host=\"fake:6443\",verb=\"GET\"} 0"));
+  CHECK(HasLine(text, "rest_client_rate_limiter_duration_seconds_count{host=\"fake:6443\",verb=\"POST\"} 1"));
+  CHECK(HasLine(text, "# HELP rest_client_request_size_bytes [ALPHA] Request size in bytes. Broken down by verb and "
+                      "host."));
+  CHECK(HasLine(text, "rest_client_request_size_bytes_count{host=\"fake:6443\",verb=\"GET\"} 2"));
+  CHECK(HasLine(text, "rest_client_request_size_bytes_sum{host=\"fake:6443\",verb=\"POST\"} 2"));
+  CHECK(HasLine(text, "rest_client_request_size_bytes_bucket{host=\"fake:6443\",verb=\"POST\",le=\"64\"} 1"));
+  CHECK(HasLine(text, "# HELP rest_client_response_size_bytes [ALPHA] Response size in bytes. Broken down by verb "
+                      "and host."));
+  CHECK(HasLine(text, "rest_client_response_size_bytes_count{host=\"fake:6443\",verb=\"GET\"} 1"));
+  CHECK(text.find("rest_client_response_size_bytes_count{host=\"fake:6443\",verb=\"POST\"}") == std::string::npos);
+}
+
+TEST_CASE("the client's QPS limit shows in rest_client_rate_limiter_duration_seconds") {
+  Metrics metrics(NoProcess());
+  auto transport = std::make_shared<testing::AnsweringTransport>();
+  transport->set_responder([](const client::HttpRequest&) -> absl::StatusOr<client::HttpResponse> {
+    return testing::Response(200);
+  });
+  client::RestClientOptions options;
+  options.qps = 20;  // a token every 50 ms after the burst of one
+  options.burst = 1;
+  options.observer = metrics.rest_client_observer();
+  client::RestClient rest(transport, options);
+  for (int i = 0; i < 3; ++i) REQUIRE(rest.Get("/api/v1/nodes").ok());
+  const std::string text = metrics.SerializeText();
+  INFO(text);
+  CHECK(HasLine(text, "rest_client_rate_limiter_duration_seconds_count{host=\"fake:6443\",verb=\"GET\"} 3"));
+  // The second and third waited about 50 ms each (the first had the burst token).
+  CHECK(ValueOf(text, "rest_client_rate_limiter_duration_seconds_sum{host=\"fake:6443\",verb=\"GET\"}") >= 0.08);
+  CHECK(HasLine(text, "rest_client_rate_limiter_duration_seconds_bucket{host=\"fake:6443\",verb=\"GET\",le=\"0.005\"} 1"));
+}
+
+TEST_CASE("delegated TokenReview and SubjectAccessReview requests by code, as the apiserver library's") {
+  using namespace std::chrono_literals;
+  Metrics metrics(NoProcess());
+  CHECK(metrics.SerializeText().find("apiserver_delegated") == std::string::npos);
+  metrics.ObserveDelegatedAuthnRequest(201, 300ms);
+  metrics.ObserveDelegatedAuthnRequest(0, 12s);
+  metrics.ObserveDelegatedAuthzRequest(201, 100ms);
+  const std::string text = metrics.SerializeText();
+  INFO(text);
+  CHECK(HasLine(text, "# HELP apiserver_delegated_authn_request_total [ALPHA] Number of HTTP requests partitioned "
+                      "by status code."));
+  CHECK(HasLine(text, "apiserver_delegated_authn_request_total{code=\"201\"} 1"));
+  CHECK(HasLine(text, "apiserver_delegated_authn_request_total{code=\"<error>\"} 1"));
+  CHECK(HasLine(text, "# HELP apiserver_delegated_authn_request_duration_seconds [ALPHA] Request latency in "
+                      "seconds. Broken down by status code."));
+  // Buckets 0.25, 0.5, 0.7, 1, 1.5, 3, 5, 10.
+  CHECK(HasLine(text, "apiserver_delegated_authn_request_duration_seconds_bucket{code=\"201\",le=\"0.25\"} 0"));
+  CHECK(HasLine(text, "apiserver_delegated_authn_request_duration_seconds_bucket{code=\"201\",le=\"0.5\"} 1"));
+  CHECK(HasLine(text, "apiserver_delegated_authn_request_duration_seconds_bucket{code=\"<error>\",le=\"10\"} 0"));
+  CHECK(HasLine(text, "apiserver_delegated_authz_request_total{code=\"201\"} 1"));
+  CHECK(HasLine(text, "apiserver_delegated_authz_request_duration_seconds_bucket{code=\"201\",le=\"0.25\"} 1"));
 }
 
 TEST_CASE("leader_election_master_status follows On and Off") {
@@ -223,6 +333,59 @@ TEST_CASE("leader_election_master_status follows On and Off") {
   metrics.SetLeaderElectionMasterStatus("kube-scheduler", false);
   text = metrics.SerializeText();
   CHECK(HasLine(text, "leader_election_master_status{name=\"kube-scheduler\"} 0"));
+}
+
+TEST_CASE("upstream's families for preemption goroutines, Permit waits, volume binding errors and queueing "
+          "hints appear with their first observation") {
+  using namespace std::chrono_literals;
+  Metrics metrics(NoProcess());
+  std::string text = metrics.SerializeText();
+  for (const char* family : {"scheduler_preemption_goroutines", "scheduler_permit_wait_duration_seconds",
+                             "scheduler_volume_scheduling_stage_error_total",
+                             "scheduler_queueing_hint_execution_duration_seconds"}) {
+    CHECK(text.find(family) == std::string::npos);
+  }
+  metrics.ObservePreemptionGoroutine(false, 30ms);
+  metrics.ObservePreemptionGoroutine(true, 3s);
+  metrics.ObservePermitWait(framework::Code::kUnschedulable, 1500ms);
+  metrics.VolumeSchedulingStageFailed(framework::MetricsRecorder::VolumeStage::kBind);
+  metrics.VolumeSchedulingStageFailed(framework::MetricsRecorder::VolumeStage::kPredicate);
+  metrics.VolumeSchedulingStageFailed(framework::MetricsRecorder::VolumeStage::kPredicate);
+  metrics.ObserveQueueingHint("NodeAffinity", "NodeAdd", "QueueSkip", 20us);
+  metrics.ObserveQueueingHint("NodeAffinity", "NodeAdd", "QueueSkip", 20us);
+  metrics.ObserveQueueingHint("NodeAffinity", "NodeAdd", "Queue", 20us);
+  text = metrics.SerializeText();
+  INFO(text);
+  CHECK(HasLine(text, "# HELP scheduler_preemption_goroutines_execution_total [ALPHA] Number of preemption "
+                      "goroutines executed."));
+  CHECK(HasLine(text, "scheduler_preemption_goroutines_execution_total{result=\"error\"} 1"));
+  CHECK(HasLine(text, "scheduler_preemption_goroutines_execution_total{result=\"success\"} 1"));
+  CHECK(HasLine(text, "# HELP scheduler_preemption_goroutines_duration_seconds [ALPHA] Duration in seconds for "
+                      "running goroutines for the preemption."));
+  // ExponentialBuckets(0.01, 2, 20): 30 ms falls in le=0.04.
+  CHECK(HasLine(text, "scheduler_preemption_goroutines_duration_seconds_bucket{result=\"success\",le=\"0.02\"} 0"));
+  CHECK(HasLine(text, "scheduler_preemption_goroutines_duration_seconds_bucket{result=\"success\",le=\"0.04\"} 1"));
+  CHECK(HasLine(text, "scheduler_preemption_goroutines_duration_seconds_sum{result=\"error\"} 3"));
+  CHECK(HasLine(text, "# HELP scheduler_permit_wait_duration_seconds [ALPHA] Duration of waiting on permit."));
+  // ExponentialBuckets(0.001, 2, 15): 1.5 s is above 1.024 and within 2.048.
+  CHECK(HasLine(text, "scheduler_permit_wait_duration_seconds_bucket{result=\"Unschedulable\",le=\"1.024\"} 0"));
+  CHECK(HasLine(text, "scheduler_permit_wait_duration_seconds_bucket{result=\"Unschedulable\",le=\"2.048\"} 1"));
+  CHECK(HasLine(text, "# HELP scheduler_volume_scheduling_stage_error_total [ALPHA] Volume scheduling stage error "
+                      "count"));
+  CHECK(HasLine(text, "scheduler_volume_scheduling_stage_error_total{operation=\"bind\"} 1"));
+  CHECK(HasLine(text, "scheduler_volume_scheduling_stage_error_total{operation=\"predicate\"} 2"));
+  CHECK(HasLine(text, "# HELP scheduler_queueing_hint_execution_duration_seconds [ALPHA] Duration for running a "
+                      "queueing hint function of a plugin."));
+  CHECK(ValueOf(text, "scheduler_queueing_hint_execution_duration_seconds_count{event=\"NodeAdd\",hint=\"QueueSkip\","
+                      "plugin=\"NodeAffinity\"}") == 2);
+  CHECK(ValueOf(text, "scheduler_queueing_hint_execution_duration_seconds_count{event=\"NodeAdd\",hint=\"Queue\","
+                      "plugin=\"NodeAffinity\"}") == 1);
+  // ExponentialBuckets(0.00001, 1.5, 20), boundaries by repeated multiplication as client_golang's:
+  // 20 us is above the second and within the third.
+  CHECK(ValueOf(text, "scheduler_queueing_hint_execution_duration_seconds_bucket{event=\"NodeAdd\",hint=\"Queue\","
+                      "plugin=\"NodeAffinity\",le=\"1.5000000000000002e-05\"}") == 0);
+  CHECK(ValueOf(text, "scheduler_queueing_hint_execution_duration_seconds_bucket{event=\"NodeAdd\",hint=\"Queue\","
+                      "plugin=\"NodeAffinity\",le=\"2.2500000000000005e-05\"}") == 1);
 }
 
 TEST_CASE("scheduler_cache_size is read from its source at each scrape") {

@@ -280,6 +280,9 @@ TEST_CASE("an unschedulable pod is recorded by plugin and queue, and leaves the 
       framework::EventObjects{});
   text = harness.Text();
   CHECK(ValueOf(text, Incoming("backoff", "NodeAdd")) == 1);
+  // The plugin has no hint function: upstream's default one (Queue) is timed all the same.
+  CHECK(ValueOf(text, "scheduler_queueing_hint_execution_duration_seconds_count{event=\"NodeAdd\",hint=\"Queue\","
+                      "plugin=\"Picky\"}") == 1);
   CHECK(ValueOf(text, Pending("backoff")) == 1);
   CHECK(ValueOf(text, Pending("unschedulable")) == 0);
   CHECK(ValueOf(text, Incoming("unschedulable", "ScheduleAttemptFailure")) == 1);
