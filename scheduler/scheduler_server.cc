@@ -77,6 +77,22 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     auth.access_review_observer = [metrics](int http_status, std::chrono::steady_clock::duration latency) {
       metrics->ObserveDelegatedAuthzRequest(http_status, latency);
     };
+    auth.chain_observers.authentication = [metrics](const std::string* user, std::chrono::steady_clock::duration elapsed) {
+      metrics->ObserveAuthentication(user, elapsed);
+    };
+    auth.chain_observers.authorization = [metrics](const serving::AuthorizationResult& result,
+                                                   std::chrono::steady_clock::duration elapsed) {
+      // The apiserver's recordAuthorizationMetrics: an allow first, then an error, then the decision.
+      std::string_view label = "no-opinion";
+      if (result.decision == serving::AuthorizationDecision::kAllow) {
+        label = "allowed";
+      } else if (!result.error.ok()) {
+        label = "error";
+      } else if (result.decision == serving::AuthorizationDecision::kDeny) {
+        label = "denied";
+      }
+      metrics->ObserveAuthorization(label, elapsed);
+    };
   }
 
   auto server = std::make_unique<serving::SecureServer>(std::move(serving_options), std::move(auth));

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "client/rest_client.h"
+#include "serving/handler_chain.h"
 #include "serving/subject_access_reviewer.h"
 #include "serving/token_reviewer.h"
 #include "serving/user_info.h"
@@ -37,6 +38,8 @@ struct DelegatingAuthOptions {
   // Told about every TokenReview / SubjectAccessReview request of the REST reviewers (metrics).
   ReviewRequestObserver token_review_observer;
   ReviewRequestObserver access_review_observer;
+  // Told about every request's authentication and authorization (metrics).
+  ChainObservers chain_observers;
 
   // Instead of the REST reviewers built from the clients above, when set (tests, other sources).
   std::shared_ptr<TokenReviewer> token_reviewer;

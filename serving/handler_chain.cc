@@ -146,19 +146,25 @@ bool IsPrettyPrint(const ServingRequest& request) {
 }
 
 HandlerChain::HandlerChain(RequestAuthenticator& authenticator, RequestAuthorizer& authorizer,
-                           const Router& router)
-    : authenticator_(authenticator), authorizer_(authorizer), router_(router) {}
+                           const Router& router, ChainObservers observers)
+    : authenticator_(authenticator), authorizer_(authorizer), router_(router), observers_(std::move(observers)) {}
 
 ServingResponse HandlerChain::Handle(const ServingRequest& request) const {
   ServingResponse response;
+  const auto authn_start = std::chrono::steady_clock::now();
   absl::StatusOr<UserInfo> user = authenticator_.Authenticate(request.authorization);
+  if (observers_.authentication) {
+    observers_.authentication(user.ok() ? &user->name : nullptr, std::chrono::steady_clock::now() - authn_start);
+  }
   if (!user.ok()) {
     SPDLOG_ERROR("\"Unable to authenticate the request\" remote=\"{}\" err=\"{}\"", request.remote,
                   std::string(user.status().message()));
     response = JsonStatus(401, StatusJson("Unauthorized", "Unauthorized", 401, false, IsPrettyPrint(request)), false);
   } else {
     const std::string verb = LowerCase(request.method);
+    const auto authz_start = std::chrono::steady_clock::now();
     const AuthorizationResult result = authorizer_.Authorize(*user, verb, request.path);
+    if (observers_.authorization) observers_.authorization(result, std::chrono::steady_clock::now() - authz_start);
     if (result.decision == AuthorizationDecision::kAllow) {
       response = router_.Serve(request);
     } else if (!result.error.ok()) {

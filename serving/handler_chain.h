@@ -13,9 +13,15 @@
 //   bodies are indented when upstream's negotiation would pretty-print: ?pretty=<true>, or a
 //   User-Agent starting with curl, Wget or Mozilla/5.0.
 //
-// Thread-safety: Handle may be called concurrently; the parts it holds must allow that (they do).
+// ChainObservers see each request's authentication (the user, or its failure) and authorization
+// (the result), with the time each took.
+//
+// Thread-safety: Handle may be called concurrently; the parts it holds must allow that (they do),
+// and so must the observers.
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -26,10 +32,19 @@
 
 namespace ksched::serving {
 
+// Told about every request's authentication and authorization, for the apiserver filters'
+// metrics (authentication_attempts, authorization_attempts_total, ...). Either may be empty.
+struct ChainObservers {
+  // `user`: the authenticated user's name, nullptr when authentication failed.
+  std::function<void(const std::string* user, std::chrono::steady_clock::duration elapsed)> authentication;
+  std::function<void(const AuthorizationResult& result, std::chrono::steady_clock::duration elapsed)> authorization;
+};
+
 class HandlerChain {
  public:
   // All three must outlive the chain.
-  HandlerChain(RequestAuthenticator& authenticator, RequestAuthorizer& authorizer, const Router& router);
+  HandlerChain(RequestAuthenticator& authenticator, RequestAuthorizer& authorizer, const Router& router,
+               ChainObservers observers = {});
 
   ServingResponse Handle(const ServingRequest& request) const;
 
@@ -37,6 +52,7 @@ class HandlerChain {
   RequestAuthenticator& authenticator_;
   RequestAuthorizer& authorizer_;
   const Router& router_;
+  const ChainObservers observers_;
 };
 
 // The metav1.Status JSON of an error response, as the apiserver's JSON serializer writes it

@@ -87,10 +87,10 @@ http::response<http::string_body> ToBeastResponse(ServingResponse response, unsi
 class SecureServer::Impl {
  public:
   Impl(std::unique_ptr<RequestAuthenticator> authenticator, std::unique_ptr<RequestAuthorizer> authorizer,
-       const Router& router, std::unique_ptr<ssl::context> tls, int worker_threads)
+       const Router& router, ChainObservers observers, std::unique_ptr<ssl::context> tls, int worker_threads)
       : authenticator_(std::move(authenticator)),
         authorizer_(std::move(authorizer)),
-        chain_(*authenticator_, *authorizer_, router),
+        chain_(*authenticator_, *authorizer_, router, std::move(observers)),
         tls_(std::move(tls)),
         workers_(static_cast<std::size_t>(worker_threads < 1 ? 1 : worker_threads)),
         work_(net::make_work_guard(ioc_)),
@@ -365,8 +365,8 @@ absl::Status SecureServer::Start() {
       RequestAuthorizer::Create(std::move(access_reviewer), authz_options);
   if (!authorizer.ok()) return authorizer.status();
 
-  auto impl = std::make_unique<Impl>(std::move(authenticator), *std::move(authorizer), router_, std::move(tls),
-                                     serving_.worker_threads);
+  auto impl = std::make_unique<Impl>(std::move(authenticator), *std::move(authorizer), router_,
+                                     auth_.chain_observers, std::move(tls), serving_.worker_threads);
   if (absl::Status listening = impl->Listen(serving_.bind_address, serving_.port); !listening.ok()) {
     return listening;  // impl's destructor stops its (unstarted) threads
   }

@@ -249,6 +249,32 @@ Metrics::Metrics(MetricsOptions options)
               .Help(families_.Help("apiserver_delegated_authz_request_duration_seconds", Stability::kAlpha,
                                    "Request latency in seconds. Broken down by status code."))
               .Register(*registry_)),
+      authenticated_users_(BuildCounter()
+                               .Name("authenticated_user_requests")
+                               .Help(families_.Help("authenticated_user_requests", Stability::kAlpha,
+                                                    "Counter of authenticated requests broken out by username."))
+                               .Register(*registry_)),
+      authentication_attempts_(BuildCounter()
+                                   .Name("authentication_attempts")
+                                   .Help(families_.Help("authentication_attempts", Stability::kAlpha,
+                                                        "Counter of authenticated attempts."))
+                                   .Register(*registry_)),
+      authentication_duration_(BuildHistogram()
+                                   .Name("authentication_duration_seconds")
+                                   .Help(families_.Help("authentication_duration_seconds", Stability::kAlpha,
+                                                        "Authentication duration in seconds broken out by result."))
+                                   .Register(*registry_)),
+      authorization_attempts_(BuildCounter()
+                                  .Name("authorization_attempts_total")
+                                  .Help(families_.Help("authorization_attempts_total", Stability::kAlpha,
+                                                       "Counter of authorization attempts broken down by result. It "
+                                                       "can be either 'allowed', 'denied', 'no-opinion' or 'error'."))
+                                  .Register(*registry_)),
+      authorization_duration_(BuildHistogram()
+                                  .Name("authorization_duration_seconds")
+                                  .Help(families_.Help("authorization_duration_seconds", Stability::kAlpha,
+                                                       "Authorization duration in seconds broken out by result."))
+                                  .Register(*registry_)),
       leader_status_(
           BuildGauge()
               .Name("leader_election_master_status")
@@ -545,6 +571,33 @@ void Metrics::ObserveDelegatedAuthzRequest(int http_status, std::chrono::steady_
   const prometheus::Labels labels{{"code", ReviewCodeLabel(http_status)}};
   delegated_authz_total_.Add(labels).Increment();
   delegated_authz_duration_.Add(labels, ReviewBuckets()).Observe(Seconds(latency));
+}
+
+namespace {
+
+// The apiserver's compressUsername: known internal identities as they are, then "email_id" for
+// anything with an '@', else "other" (bounded cardinality, no user names in the metrics).
+std::string CompressedUsername(const std::string& name) {
+  for (std::string_view known : {"admin", "client", "kube_proxy", "kubelet", "system:serviceaccount:kube-system:default"}) {
+    if (name == known) return name;
+  }
+  return name.find('@') != std::string::npos ? "email_id" : "other";
+}
+
+}  // namespace
+
+void Metrics::ObserveAuthentication(const std::string* user, std::chrono::steady_clock::duration elapsed) {
+  // One request to the secure server (scrapes, probes): the families' own lookups suffice.
+  const prometheus::Labels labels{{"result", user != nullptr ? "success" : "error"}};
+  if (user != nullptr) authenticated_users_.Add({{"username", CompressedUsername(*user)}}).Increment();
+  authentication_attempts_.Add(labels).Increment();
+  authentication_duration_.Add(labels, AttemptBuckets()).Observe(Seconds(elapsed));
+}
+
+void Metrics::ObserveAuthorization(std::string_view result, std::chrono::steady_clock::duration elapsed) {
+  const prometheus::Labels labels{{"result", std::string(result)}};
+  authorization_attempts_.Add(labels).Increment();
+  authorization_duration_.Add(labels, AttemptBuckets()).Observe(Seconds(elapsed));
 }
 
 void Metrics::SetLeaderElectionMasterStatus(std::string_view name, bool leading) {

@@ -45,6 +45,9 @@
 //   apiserver_delegated_authz_request_total{code}, apiserver_delegated_authz_request_duration_seconds{code}
 //                                                   the secure server's TokenReview and
 //                                                   SubjectAccessReview requests
+//   authentication_attempts{result}, authentication_duration_seconds{result},
+//   authenticated_user_requests{username}, authorization_attempts_total{result},
+//   authorization_duration_seconds{result}          every request to the secure server
 //   rest_client_requests_total, rest_client_request_duration_seconds   RestClients given
 //                                                   rest_client_observer()
 //   process_*                                       /proc at scrape time
@@ -259,6 +262,14 @@ class Metrics final : public framework::MetricsRecorder {
   // apiserver_delegated_authz_request_* (a SubjectAccessReview): `http_status` 0 is code "<error>".
   void ObserveDelegatedAuthnRequest(int http_status, std::chrono::steady_clock::duration latency);
   void ObserveDelegatedAuthzRequest(int http_status, std::chrono::steady_clock::duration latency);
+  // authentication_attempts / authentication_duration_seconds{result="success"|"error"} and, on
+  // success, authenticated_user_requests{username} (the name folded as upstream's
+  // compressUsername: a few known identities, "email_id", else "other"): one request's
+  // authentication, `user` nullptr when it failed.
+  void ObserveAuthentication(const std::string* user, std::chrono::steady_clock::duration elapsed);
+  // authorization_attempts_total / authorization_duration_seconds{result}: "allowed", "denied",
+  // "no-opinion" or "error".
+  void ObserveAuthorization(std::string_view result, std::chrono::steady_clock::duration elapsed);
 
   // --- Leader election --------------------------------------------------------------------------
   // leader_election_master_status{name}: 1 while leading, 0 otherwise (client-go On/Off).
@@ -312,6 +323,11 @@ class Metrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Histogram>& delegated_authn_duration_;
   prometheus::Family<prometheus::Counter>& delegated_authz_total_;
   prometheus::Family<prometheus::Histogram>& delegated_authz_duration_;
+  prometheus::Family<prometheus::Counter>& authenticated_users_;
+  prometheus::Family<prometheus::Counter>& authentication_attempts_;
+  prometheus::Family<prometheus::Histogram>& authentication_duration_;
+  prometheus::Family<prometheus::Counter>& authorization_attempts_;
+  prometheus::Family<prometheus::Histogram>& authorization_duration_;
   prometheus::Family<prometheus::Gauge>& leader_status_;
   prometheus::Family<prometheus::Gauge>& cache_size_;
   std::array<prometheus::Gauge*, 4> pending_gauges_{};  // active, backoff, unschedulable, gated

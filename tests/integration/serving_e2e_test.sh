@@ -271,6 +271,13 @@ for family in apiserver_delegated_authn_request_total apiserver_delegated_authz_
     check "$family{code=\"201\"} counted by $who" grep -q "^$family{code=\"201\"} [1-9]" "$work/$who.metrics"
   done
 done
+# Every request's authentication and authorization, by result; probes and scrapes alike.
+for family in 'authentication_attempts{result="success"}' 'authentication_attempts{result="error"}' 'authorization_attempts_total{result="allowed"}' \
+              'authorization_attempts_total{result="no-opinion"}' 'authenticated_user_requests{username="other"}'; do
+  for who in ours upstream; do
+    check "$family counted by $who" grep -qF "$family " "$work/$who.metrics"
+  done
+done
 check_eq "version_info as upstream's" "$(grep '^version_info{' "$work/upstream.metrics")" "$(grep '^version_info{' "$work/ours.metrics")"
 check "kubernetes_build_info names v1.34.4 and this build's commit" \
   grep -q '^kubernetes_build_info{.*git_version="v1.34.4".*} 1$' "$work/ours.metrics"

@@ -321,6 +321,35 @@ TEST_CASE("delegated TokenReview and SubjectAccessReview requests by code, as th
   CHECK(HasLine(text, "apiserver_delegated_authz_request_duration_seconds_bucket{code=\"201\",le=\"0.25\"} 1"));
 }
 
+TEST_CASE("each request's authentication and authorization, with the apiserver's labels") {
+  using namespace std::chrono_literals;
+  Metrics metrics(NoProcess());
+  const std::string anonymous = "system:anonymous";
+  const std::string prometheus_sa = "system:serviceaccount:monitoring:prometheus";
+  const std::string kubelet = "kubelet";
+  const std::string mail = "jane@example.com";
+  for (const std::string* user : {&anonymous, &prometheus_sa, &kubelet, &mail}) metrics.ObserveAuthentication(user, 2ms);
+  metrics.ObserveAuthentication(nullptr, 300ms);
+  metrics.ObserveAuthorization("allowed", 1ms);
+  metrics.ObserveAuthorization("no-opinion", 40ms);
+  const std::string text = metrics.SerializeText();
+  INFO(text);
+  CHECK(HasLine(text, "# HELP authentication_attempts [ALPHA] Counter of authenticated attempts."));
+  CHECK(HasLine(text, "authentication_attempts{result=\"success\"} 4"));
+  CHECK(HasLine(text, "authentication_attempts{result=\"error\"} 1"));
+  CHECK(HasLine(text, "authentication_duration_seconds_bucket{result=\"error\",le=\"0.256\"} 0"));
+  CHECK(HasLine(text, "authentication_duration_seconds_bucket{result=\"error\",le=\"0.512\"} 1"));
+  // Names folded as compressUsername: known identities kept, e-mail addresses and the rest grouped.
+  CHECK(HasLine(text, "authenticated_user_requests{username=\"other\"} 2"));
+  CHECK(HasLine(text, "authenticated_user_requests{username=\"kubelet\"} 1"));
+  CHECK(HasLine(text, "authenticated_user_requests{username=\"email_id\"} 1"));
+  CHECK(HasLine(text, "# HELP authorization_attempts_total [ALPHA] Counter of authorization attempts broken down "
+                      "by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'."));
+  CHECK(HasLine(text, "authorization_attempts_total{result=\"allowed\"} 1"));
+  CHECK(HasLine(text, "authorization_attempts_total{result=\"no-opinion\"} 1"));
+  CHECK(HasLine(text, "authorization_duration_seconds_count{result=\"no-opinion\"} 1"));
+}
+
 TEST_CASE("leader_election_master_status follows On and Off") {
   Metrics metrics(NoProcess());
   metrics.SetLeaderElectionMasterStatus("kube-scheduler", true);

@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <vector>
+
 #include "fake_reviewers.h"
 
 namespace ksched::serving {
@@ -137,6 +140,35 @@ TEST_CASE("handler chain: 404 for allowed users, reasons in 403, 500 on review f
   ServingResponse cached = f.Send("GET", "/custom-cache");
   CHECK(cached.status == 200);
   CHECK(Header(cached, "Cache-Control") == "max-age=5");
+}
+
+TEST_CASE("handler chain: observers see each request's user or failure and its authorization result",
+          "[serving]") {
+  Fixture f;
+  std::vector<std::string> seen;  // Handle runs on this thread here
+  ChainObservers observers;
+  observers.authentication = [&seen](const std::string* user, std::chrono::steady_clock::duration) {
+    seen.push_back(user != nullptr ? "authn " + *user : "authn failed");
+  };
+  observers.authorization = [&seen](const AuthorizationResult& result, std::chrono::steady_clock::duration) {
+    seen.push_back(result.decision == AuthorizationDecision::kAllow ? "authz allow" : "authz not allowed");
+  };
+  HandlerChain chain(f.authenticator, *f.authorizer, f.router, observers);
+  auto send = [&chain](std::string path, std::string authorization) {
+    ServingRequest request;
+    request.method = "GET";
+    request.target = path;
+    request.path = std::move(path);
+    request.authorization = std::move(authorization);
+    return chain.Handle(request).status;
+  };
+  CHECK(send("/healthz", "") == 200);
+  CHECK(send("/metrics", "Bearer garbage") == 401);  // refused before authorization
+  CHECK(send("/metrics", "Bearer prom-token") == 200);
+  CHECK(send("/configz", "") == 403);
+  CHECK(seen == std::vector<std::string>{"authn system:anonymous", "authz allow", "authn failed",
+                                         "authn system:serviceaccount:monitoring:prometheus", "authz allow",
+                                         "authn system:anonymous", "authz not allowed"});
 }
 
 TEST_CASE("error bodies are indented for curl and ?pretty, byte for byte as upstream", "[serving]") {
