@@ -7,7 +7,9 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "client/read_file.h"
 
@@ -78,6 +80,35 @@ std::optional<double> BootTimeSeconds(const std::string& proc_root) {
   }
 }
 
+// InOctets and OutOctets of the "IpExt:" lines of /proc/<pid>/net/netstat (a header line of names,
+// then one of values), as client_golang's procfs Netstat reads them; nullopt when absent.
+std::optional<std::pair<double, double>> IpExtOctets(const std::string& netstat) {
+  std::istringstream lines(netstat);
+  std::vector<std::string> names;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("IpExt:")) continue;
+    std::istringstream fields(line.substr(6));
+    std::vector<std::string> row;
+    for (std::string field; fields >> field;) row.push_back(std::move(field));
+    if (names.empty()) {
+      names = std::move(row);
+      continue;
+    }
+    std::optional<double> in, out;
+    for (std::size_t i = 0; i < names.size() && i < row.size(); ++i) {
+      try {
+        if (names[i] == "InOctets") in = std::stod(row[i]);
+        if (names[i] == "OutOctets") out = std::stod(row[i]);
+      } catch (...) {
+        return std::nullopt;
+      }
+    }
+    // client_golang reports 0 for a field the kernel does not have.
+    return std::pair<double, double>{in.value_or(0), out.value_or(0)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<double> ProcessMetrics::StartTimeSeconds() const {
@@ -126,6 +157,17 @@ std::vector<prometheus::MetricFamily> ProcessMetrics::Collect() const {
       } catch (...) {
         // A malformed stat line: these metrics are left out of this scrape.
       }
+    }
+  }
+
+  if (std::optional<std::string> netstat = ReadWhole(proc_self_ + "/net/netstat")) {
+    if (std::optional<std::pair<double, double>> octets = IpExtOctets(*netstat)) {
+      out.push_back(Family("process_network_receive_bytes_total",
+                           "Number of bytes received by the process over the network.", MetricType::Counter,
+                           octets->first));
+      out.push_back(Family("process_network_transmit_bytes_total",
+                           "Number of bytes sent by the process over the network.", MetricType::Counter,
+                           octets->second));
     }
   }
 

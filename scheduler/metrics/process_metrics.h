@@ -1,8 +1,10 @@
 // ProcessMetrics: client_golang's process collector for Linux, read from /proc at scrape time
 // (prometheus-cpp has none): process_cpu_seconds_total, process_open_fds, process_max_fds,
 // process_virtual_memory_bytes, process_virtual_memory_max_bytes, process_resident_memory_bytes,
-// process_start_time_seconds. Names and help texts are client_golang's (no stability prefix:
-// component-base registers that collector raw).
+// process_start_time_seconds, process_network_receive_bytes_total and
+// process_network_transmit_bytes_total (IpExt InOctets / OutOctets of <proc_self>/net/netstat: the
+// process's network namespace, as client_golang reads them). Names and help texts are
+// client_golang's (no stability prefix: component-base registers that collector raw).
 //
 // Errors: a /proc file that cannot be read or parsed leaves its metrics out of that scrape (as
 // client_golang reports a collection error for them); nothing is fatal.

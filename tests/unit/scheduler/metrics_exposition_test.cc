@@ -3,9 +3,13 @@
 // RestClient; leader election; process metrics from /proc.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <sstream>
@@ -17,6 +21,7 @@
 #include "client/rest_client.h"
 #include "scheduler/metrics/buckets.h"
 #include "scheduler/metrics/metrics.h"
+#include "scheduler/metrics/process_metrics.h"
 #include "metrics_test_support.h"
 #include "scheduler/metrics/text_format.h"
 
@@ -469,11 +474,38 @@ TEST_CASE("process metrics are read from /proc with client_golang's names and he
   CHECK(ValueOf(text, "process_max_fds") >= ValueOf(text, "process_open_fds"));
   CHECK(ValueOf(text, "process_resident_memory_bytes") > 1e6);
   CHECK(ValueOf(text, "process_virtual_memory_bytes") >= ValueOf(text, "process_resident_memory_bytes"));
+  CHECK(ValueOf(text, "process_network_receive_bytes_total") >= 0);  // -1: absent
+  CHECK(ValueOf(text, "process_network_transmit_bytes_total") >= 0);
   // Started within the last day, not in the future.
   const double now = static_cast<double>(std::time(nullptr));
   const double start = ValueOf(text, "process_start_time_seconds");
   CHECK(start <= now + 1);
   CHECK(start > now - 86400);
+}
+
+TEST_CASE("process network bytes are the namespace's IpExt octets, as client_golang's") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ksched-proc-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "net");
+  {
+    std::ofstream netstat(dir / "net" / "netstat");
+    netstat << "TcpExt: SyncookiesSent SyncookiesRecv\nTcpExt: 0 0\n"
+               "IpExt: InNoRoutes InTruncatedPkts InOctets OutOctets InMcastOctets\n"
+               "IpExt: 0 0 5324490505 5032499362 7\n";
+  }
+  const std::vector<prometheus::MetricFamily> families = metrics::ProcessMetrics(dir.string(), dir.string()).Collect();
+  std::filesystem::remove_all(dir);
+  std::ostringstream out;
+  metrics::WriteTextFormat(out, families);
+  const std::string text = out.str();
+  INFO(text);
+  CHECK(HasLine(text, "# HELP process_network_receive_bytes_total Number of bytes received by the process over "
+                      "the network."));
+  CHECK(HasLine(text, "# TYPE process_network_receive_bytes_total counter"));
+  CHECK(HasLine(text, "process_network_receive_bytes_total 5.324490505e+09"));
+  CHECK(HasLine(text, "# HELP process_network_transmit_bytes_total Number of bytes sent by the process over the "
+                      "network."));
+  CHECK(HasLine(text, "process_network_transmit_bytes_total 5.032499362e+09"));
 }
 
 }  // namespace
