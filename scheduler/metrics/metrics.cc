@@ -66,6 +66,15 @@ double Seconds(std::chrono::nanoseconds duration) {
   return std::chrono::duration<double>(duration).count();
 }
 
+// One event counted in `counter` and timed in `histogram`, both under `labels`. For rare events
+// (preemptions, requests to the secure server): the families' own locked lookups suffice.
+void CountAndTime(prometheus::Family<prometheus::Counter>& counter, prometheus::Family<prometheus::Histogram>& histogram,
+                  const prometheus::Labels& labels, const std::vector<double>& buckets,
+                  std::chrono::nanoseconds elapsed) {
+  counter.Add(labels).Increment();
+  histogram.Add(labels, buckets).Observe(Seconds(elapsed));
+}
+
 }  // namespace
 
 ProfileAttemptMetrics::ProfileAttemptMetrics(std::string profile,
@@ -429,12 +438,10 @@ void Metrics::ObservePreemptionVictims(int victims) {
 }
 
 void Metrics::ObservePreemptionGoroutine(bool failed, std::chrono::nanoseconds elapsed) {
-  // Upstream's metrics.GoroutineResultSuccess / GoroutineResultError. Preemptions are rare: the
-  // family's own lookup is cheap enough.
-  const prometheus::Labels labels{{"result", failed ? "error" : "success"}};
-  // ExponentialBuckets(0.01, 2, 20), as the SLI's.
-  preemption_goroutines_duration_.Add(labels, SliBuckets()).Observe(Seconds(elapsed));
-  preemption_goroutines_total_.Add(labels).Increment();
+  // Upstream's metrics.GoroutineResultSuccess / GoroutineResultError; ExponentialBuckets(0.01, 2,
+  // 20), as the SLI's.
+  CountAndTime(preemption_goroutines_total_, preemption_goroutines_duration_,
+               {{"result", failed ? "error" : "success"}}, SliBuckets(), elapsed);
 }
 
 void Metrics::ObservePermitWait(framework::Code result, std::chrono::nanoseconds elapsed) {
@@ -561,16 +568,13 @@ const std::vector<double>& ReviewBuckets() {
 }  // namespace
 
 void Metrics::ObserveDelegatedAuthnRequest(int http_status, std::chrono::steady_clock::duration latency) {
-  // At most one review per scrape or probe that is not cached: the families' own lookups suffice.
-  const prometheus::Labels labels{{"code", ReviewCodeLabel(http_status)}};
-  delegated_authn_total_.Add(labels).Increment();
-  delegated_authn_duration_.Add(labels, ReviewBuckets()).Observe(Seconds(latency));
+  CountAndTime(delegated_authn_total_, delegated_authn_duration_, {{"code", ReviewCodeLabel(http_status)}},
+               ReviewBuckets(), latency);
 }
 
 void Metrics::ObserveDelegatedAuthzRequest(int http_status, std::chrono::steady_clock::duration latency) {
-  const prometheus::Labels labels{{"code", ReviewCodeLabel(http_status)}};
-  delegated_authz_total_.Add(labels).Increment();
-  delegated_authz_duration_.Add(labels, ReviewBuckets()).Observe(Seconds(latency));
+  CountAndTime(delegated_authz_total_, delegated_authz_duration_, {{"code", ReviewCodeLabel(http_status)}},
+               ReviewBuckets(), latency);
 }
 
 namespace {
@@ -587,17 +591,14 @@ std::string CompressedUsername(const std::string& name) {
 }  // namespace
 
 void Metrics::ObserveAuthentication(const std::string* user, std::chrono::steady_clock::duration elapsed) {
-  // One request to the secure server (scrapes, probes): the families' own lookups suffice.
-  const prometheus::Labels labels{{"result", user != nullptr ? "success" : "error"}};
   if (user != nullptr) authenticated_users_.Add({{"username", CompressedUsername(*user)}}).Increment();
-  authentication_attempts_.Add(labels).Increment();
-  authentication_duration_.Add(labels, AttemptBuckets()).Observe(Seconds(elapsed));
+  CountAndTime(authentication_attempts_, authentication_duration_, {{"result", user != nullptr ? "success" : "error"}},
+               AttemptBuckets(), elapsed);
 }
 
 void Metrics::ObserveAuthorization(std::string_view result, std::chrono::steady_clock::duration elapsed) {
-  const prometheus::Labels labels{{"result", std::string(result)}};
-  authorization_attempts_.Add(labels).Increment();
-  authorization_duration_.Add(labels, AttemptBuckets()).Observe(Seconds(elapsed));
+  CountAndTime(authorization_attempts_, authorization_duration_, {{"result", std::string(result)}}, AttemptBuckets(),
+               elapsed);
 }
 
 void Metrics::SetLeaderElectionMasterStatus(std::string_view name, bool leading) {
