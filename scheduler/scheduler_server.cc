@@ -77,6 +77,13 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     auth.access_review_observer = [metrics](int http_status, std::chrono::steady_clock::duration latency) {
       metrics->ObserveDelegatedAuthzRequest(http_status, latency);
     };
+    auth.token_cache_observer.request = [metrics](bool hit, std::chrono::steady_clock::duration elapsed) {
+      metrics->ObserveTokenCacheRequest(hit, elapsed);
+    };
+    auth.token_cache_observer.active_fetches = [metrics](std::string_view status, int delta) {
+      metrics->AddTokenCacheActiveFetches(status, delta);
+    };
+    auth.token_cache_observer.fetched = [metrics](bool ok) { metrics->ObserveTokenCacheFetch(ok); };
     auth.chain_observers.authentication = [metrics](const std::string* user, std::chrono::steady_clock::duration elapsed) {
       metrics->ObserveAuthentication(user, elapsed);
     };

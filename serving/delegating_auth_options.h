@@ -19,6 +19,7 @@
 
 #include "client/rest_client.h"
 #include "serving/handler_chain.h"
+#include "serving/request_authenticator.h"
 #include "serving/subject_access_reviewer.h"
 #include "serving/token_reviewer.h"
 #include "serving/user_info.h"
@@ -40,6 +41,8 @@ struct DelegatingAuthOptions {
   ReviewRequestObserver access_review_observer;
   // Told about every request's authentication and authorization (metrics).
   ChainObservers chain_observers;
+  // Told about the bearer token cache's lookups and fetches (metrics).
+  TokenCacheObserver token_cache_observer;
 
   // Instead of the REST reviewers built from the clients above, when set (tests, other sources).
   std::shared_ptr<TokenReviewer> token_reviewer;

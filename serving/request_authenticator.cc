@@ -56,23 +56,47 @@ absl::StatusOr<UserInfo> RequestAuthenticator::Authenticate(std::string_view aut
   const std::string_view token = BearerToken(authorization_header);
   if (token.empty()) return UserInfo::Anonymous();
 
+  const TokenCacheObserver& observer = options_.observer;
+  const auto start = std::chrono::steady_clock::now();
   const std::string key = TokenKey(token);
+  absl::StatusOr<TokenReviewResult> review;
   if (std::optional<CachedReview> cached = cache_.Get(key)) {
-    if (cached->authenticated) return WithAuthenticatedGroup(cached->user);
-    return absl::UnauthenticatedError("invalid bearer token");
+    if (observer.request) observer.request(true, std::chrono::steady_clock::now() - start);
+    review = TokenReviewResult{cached->authenticated, std::move(cached->user), {}};
+  } else {
+    if (observer.active_fetches) observer.active_fetches("blocked", +1);
+    review = fetches_.Do(key, [&] { return Fetch(key, token); });
+    // Upstream's deferred calls, last registered first: the request, then the blocked gauge.
+    if (observer.request) observer.request(false, std::chrono::steady_clock::now() - start);
+    if (observer.active_fetches) observer.active_fetches("blocked", -1);
   }
 
-  absl::StatusOr<TokenReviewResult> review = reviewer_->Review(token);
   if (!review.ok()) {
     return absl::UnauthenticatedError("TokenReview failed: " + std::string(review.status().message()));
   }
-  if (review->authenticated) {
-    cache_.Put(key, CachedReview{true, review->user}, options_.success_ttl);
-    return WithAuthenticatedGroup(std::move(review->user));
-  }
+  if (review->authenticated) return WithAuthenticatedGroup(std::move(review->user));
   if (!review->error.empty()) return absl::UnauthenticatedError(review->error);
-  cache_.Put(key, CachedReview{false, {}}, options_.failure_ttl);
   return absl::UnauthenticatedError("invalid bearer token");
+}
+
+absl::StatusOr<TokenReviewResult> RequestAuthenticator::Fetch(const std::string& key, std::string_view token) {
+  const TokenCacheObserver& observer = options_.observer;
+  if (observer.active_fetches) observer.active_fetches("in_flight", +1);
+  absl::StatusOr<TokenReviewResult> review;
+  if (std::optional<CachedReview> cached = cache_.Get(key)) {
+    review = TokenReviewResult{cached->authenticated, std::move(cached->user), {}};
+  } else {
+    review = reviewer_->Review(token);
+    // Failed reviews and refusals with a status.error are not cached (upstream's cacheErrs false).
+    if (review.ok() && review->authenticated) {
+      cache_.Put(key, CachedReview{true, review->user}, options_.success_ttl);
+    } else if (review.ok() && review->error.empty()) {
+      cache_.Put(key, CachedReview{false, {}}, options_.failure_ttl);
+    }
+  }
+  if (observer.fetched) observer.fetched(review.ok() && review->error.empty());
+  if (observer.active_fetches) observer.active_fetches("in_flight", -1);
+  return review;
 }
 
 }  // namespace ksched::serving

@@ -12,6 +12,9 @@
 //     for `success_ttl`, not authenticated (without a status.error) for `failure_ttl` (upstream:
 //     both 10s, --authentication-token-webhook-cache-ttl); failed reviews and refusals carrying a
 //     status.error are not cached, as upstream.
+//   - concurrent requests carrying the same uncached token share one TokenReview (upstream's
+//     singleflight group), and TokenCacheObserver sees the cache as upstream's
+//     authentication_token_cache_* metrics count it.
 //   Client certificates and request-header (front-proxy) authentication are not implemented.
 //
 // Errors: kUnauthenticated with the reason, for the log (the client only sees "Unauthorized").
@@ -19,21 +22,39 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
 #include "serving/expiring_cache.h"
+#include "serving/single_flight.h"
 #include "serving/token_reviewer.h"
 #include "serving/user_info.h"
 
 namespace ksched::serving {
+
+// What the token cache tells about itself (apiserver pkg/authentication/token/cache stats.go); each
+// member may be empty. Called from the server's worker threads.
+struct TokenCacheObserver {
+  // One bearer token looked up: `hit` when the cache answered, else after the (shared) review;
+  // `elapsed` from the lookup's start.
+  std::function<void(bool hit, std::chrono::steady_clock::duration elapsed)> request;
+  // A gauge moved by `delta`: "blocked" (callers that missed the cache, until they have the answer)
+  // or "in_flight" (reviews being fetched).
+  std::function<void(std::string_view status, int delta)> active_fetches;
+  // One fetch ended: `ok` unless the review failed or the server refused the token with a
+  // status.error (upstream: the webhook authenticator's error).
+  std::function<void(bool ok)> fetched;
+};
 
 struct RequestAuthenticatorOptions {
   std::chrono::steady_clock::duration success_ttl = std::chrono::seconds(10);
   std::chrono::steady_clock::duration failure_ttl = std::chrono::seconds(10);
   std::size_t cache_capacity = 4096;
   SteadyNow now;  // empty: steady_clock::now
+  TokenCacheObserver observer;
 };
 
 class RequestAuthenticator {
@@ -50,9 +71,14 @@ class RequestAuthenticator {
     UserInfo user;
   };
 
+  // One fetch for the token with cache key `key`: the cache again (a fetch may have just filled
+  // it), else a review, whose answer is cached as the header comment says.
+  absl::StatusOr<TokenReviewResult> Fetch(const std::string& key, std::string_view token);
+
   const std::shared_ptr<TokenReviewer> reviewer_;
   const RequestAuthenticatorOptions options_;
   ExpiringCache<CachedReview> cache_;
+  SingleFlight<absl::StatusOr<TokenReviewResult>> fetches_;
 };
 
 // The bearer token of an Authorization header value as upstream's bearertoken authenticator reads

@@ -354,6 +354,7 @@ absl::Status SecureServer::Start() {
   RequestAuthenticatorOptions authn_options;
   authn_options.success_ttl = auth_.token_cache_ttl;
   authn_options.failure_ttl = auth_.token_cache_ttl;
+  authn_options.observer = auth_.token_cache_observer;
   auto authenticator = std::make_unique<RequestAuthenticator>(std::move(token_reviewer), authn_options);
 
   RequestAuthorizerOptions authz_options;

@@ -284,6 +284,25 @@ Metrics::Metrics(MetricsOptions options)
                                   .Help(families_.Help("authorization_duration_seconds", Stability::kAlpha,
                                                        "Authorization duration in seconds broken out by result."))
                                   .Register(*registry_)),
+      // apiserver's token/cache stats.go: no help text, so only the stability level.
+      token_cache_requests_(BuildCounter()
+                                .Name("authentication_token_cache_request_total")
+                                .Help(families_.Help("authentication_token_cache_request_total", Stability::kAlpha, ""))
+                                .Register(*registry_)),
+      token_cache_request_duration_(
+          BuildHistogram()
+              .Name("authentication_token_cache_request_duration_seconds")
+              .Help(families_.Help("authentication_token_cache_request_duration_seconds", Stability::kAlpha, ""))
+              .Register(*registry_)),
+      token_cache_fetches_(BuildCounter()
+                               .Name("authentication_token_cache_fetch_total")
+                               .Help(families_.Help("authentication_token_cache_fetch_total", Stability::kAlpha, ""))
+                               .Register(*registry_)),
+      token_cache_active_fetches_(
+          BuildGauge()
+              .Name("authentication_token_cache_active_fetch_count")
+              .Help(families_.Help("authentication_token_cache_active_fetch_count", Stability::kAlpha, ""))
+              .Register(*registry_)),
       leader_status_(
           BuildGauge()
               .Name("leader_election_master_status")
@@ -600,6 +619,22 @@ void Metrics::ObserveAuthorization(std::string_view result, std::chrono::steady_
   CountAndTime(authorization_attempts_, authorization_duration_, {{"result", std::string(result)}}, AttemptBuckets(),
                elapsed);
 }
+
+void Metrics::ObserveTokenCacheRequest(bool hit, std::chrono::steady_clock::duration elapsed) {
+  // prometheus.DefBuckets: the histogram sets none.
+  static const std::vector<double> kDefBuckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+  const prometheus::Labels labels{{"status", hit ? "hit" : "miss"}};
+  token_cache_requests_.Add(labels).Increment();
+  // latency.Milliseconds() / 1000: whole milliseconds.
+  token_cache_request_duration_.Add(labels, kDefBuckets)
+      .Observe(static_cast<double>(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()) / 1000);
+}
+
+void Metrics::AddTokenCacheActiveFetches(std::string_view status, int delta) {
+  token_cache_active_fetches_.Add({{"status", std::string(status)}}).Increment(delta);
+}
+
+void Metrics::ObserveTokenCacheFetch(bool ok) { token_cache_fetches_.Add({{"status", ok ? "ok" : "error"}}).Increment(); }
 
 void Metrics::SetLeaderElectionMasterStatus(std::string_view name, bool leading) {
   prometheus::Gauge* gauge = nullptr;

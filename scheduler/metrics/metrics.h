@@ -48,6 +48,10 @@
 //   authentication_attempts{result}, authentication_duration_seconds{result},
 //   authenticated_user_requests{username}, authorization_attempts_total{result},
 //   authorization_duration_seconds{result}          every request to the secure server
+//   authentication_token_cache_request_total{status}, authentication_token_cache_request_duration_seconds{status},
+//   authentication_token_cache_fetch_total{status}, authentication_token_cache_active_fetch_count{status}
+//                                                   the secure server's bearer token cache
+//                                                   (serving::TokenCacheObserver)
 //   rest_client_requests_total, rest_client_request_duration_seconds   RestClients given
 //                                                   rest_client_observer()
 //   process_*                                       /proc at scrape time
@@ -270,6 +274,13 @@ class Metrics final : public framework::MetricsRecorder {
   // authorization_attempts_total / authorization_duration_seconds{result}: "allowed", "denied",
   // "no-opinion" or "error".
   void ObserveAuthorization(std::string_view result, std::chrono::steady_clock::duration elapsed);
+  // authentication_token_cache_request_total / _request_duration_seconds{status="hit"|"miss"}: one
+  // bearer token looked up (the duration in whole milliseconds, as upstream observes it).
+  void ObserveTokenCacheRequest(bool hit, std::chrono::steady_clock::duration elapsed);
+  // authentication_token_cache_active_fetch_count{status="blocked"|"in_flight"} moved by `delta`.
+  void AddTokenCacheActiveFetches(std::string_view status, int delta);
+  // authentication_token_cache_fetch_total{status="ok"|"error"}: one fetch ended.
+  void ObserveTokenCacheFetch(bool ok);
 
   // --- Leader election --------------------------------------------------------------------------
   // leader_election_master_status{name}: 1 while leading, 0 otherwise (client-go On/Off).
@@ -328,6 +339,10 @@ class Metrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Histogram>& authentication_duration_;
   prometheus::Family<prometheus::Counter>& authorization_attempts_;
   prometheus::Family<prometheus::Histogram>& authorization_duration_;
+  prometheus::Family<prometheus::Counter>& token_cache_requests_;
+  prometheus::Family<prometheus::Histogram>& token_cache_request_duration_;
+  prometheus::Family<prometheus::Counter>& token_cache_fetches_;
+  prometheus::Family<prometheus::Gauge>& token_cache_active_fetches_;
   prometheus::Family<prometheus::Gauge>& leader_status_;
   prometheus::Family<prometheus::Gauge>& cache_size_;
   std::array<prometheus::Gauge*, 4> pending_gauges_{};  // active, backoff, unschedulable, gated

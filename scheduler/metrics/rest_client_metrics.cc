@@ -62,7 +62,14 @@ prometheus::Histogram& RestClientMetrics::HistogramFor(
     std::array<prometheus::Histogram*, kMethods> HostSeries::*slots, const std::vector<double>& buckets,
     client::HttpMethod method, std::string_view host) {
   std::lock_guard lock(mu_);
-  prometheus::Histogram*& slot = (SeriesLocked(host).*slots)[static_cast<std::size_t>(method)];
+  return HistogramLocked(SeriesLocked(host), family, slots, buckets, method, host);
+}
+
+prometheus::Histogram& RestClientMetrics::HistogramLocked(
+    HostSeries& series, prometheus::Family<prometheus::Histogram>& family,
+    std::array<prometheus::Histogram*, kMethods> HostSeries::*slots, const std::vector<double>& buckets,
+    client::HttpMethod method, std::string_view host) {
+  prometheus::Histogram*& slot = (series.*slots)[static_cast<std::size_t>(method)];
   if (slot == nullptr) {
     slot = &family.Add({{"verb", std::string(client::MethodName(method))}, {"host", std::string(host)}}, buckets);
   }
@@ -71,10 +78,16 @@ prometheus::Histogram& RestClientMetrics::HistogramFor(
 
 void RestClientMetrics::OnAttemptSent(client::HttpMethod method, std::string_view host,
                                       std::chrono::steady_clock::duration wait, std::size_t body_bytes) {
-  HistogramFor(rate_limiter_, &HostSeries::rate_limiter, RequestDurationBuckets(), method, host)
-      .Observe(std::chrono::duration<double>(wait).count());
-  HistogramFor(request_sizes_, &HostSeries::request_sizes, SizeBuckets(), method, host)
-      .Observe(static_cast<double>(body_bytes));
+  prometheus::Histogram* waits = nullptr;
+  prometheus::Histogram* sizes = nullptr;
+  {  // both children under one lock: this runs for every request sent
+    std::lock_guard lock(mu_);
+    HostSeries& series = SeriesLocked(host);
+    waits = &HistogramLocked(series, rate_limiter_, &HostSeries::rate_limiter, RequestDurationBuckets(), method, host);
+    sizes = &HistogramLocked(series, request_sizes_, &HostSeries::request_sizes, SizeBuckets(), method, host);
+  }
+  waits->Observe(std::chrono::duration<double>(wait).count());
+  sizes->Observe(static_cast<double>(body_bytes));
 }
 
 void RestClientMetrics::OnResponseBody(client::HttpMethod method, std::string_view host, std::size_t body_bytes) {

@@ -54,11 +54,16 @@ class RestClientMetrics final : public client::RequestObserver {
     std::array<prometheus::Histogram*, kMethods> request_sizes{};   // by method
     std::array<prometheus::Histogram*, kMethods> response_sizes{};  // by method
   };
-  // The child of `family` for (method, host) in `slots`, created on first use.
+  // The child of `family` for (method, host) in `slots`, created on first use. Locks mu_.
   prometheus::Histogram& HistogramFor(prometheus::Family<prometheus::Histogram>& family,
                                       std::array<prometheus::Histogram*, kMethods> HostSeries::*slots,
                                       const std::vector<double>& buckets, client::HttpMethod method,
                                       std::string_view host);
+  // The same for the host's `series`, with mu_ held.
+  static prometheus::Histogram& HistogramLocked(HostSeries& series, prometheus::Family<prometheus::Histogram>& family,
+                                                std::array<prometheus::Histogram*, kMethods> HostSeries::*slots,
+                                                const std::vector<double>& buckets, client::HttpMethod method,
+                                                std::string_view host);
   HostSeries& SeriesLocked(std::string_view host);
 
   prometheus::Family<prometheus::Counter>& requests_;

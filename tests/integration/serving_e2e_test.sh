@@ -17,7 +17,8 @@
 #     first is gone, the second stays (client-go's, registered before the flag is read), and
 #     disabled_metrics_total / hidden_metrics_total equal upstream's;
 #   - scheduler_plugin_evaluation_total has upstream's plugin and extension point series;
-#     version_info equals upstream's;
+#     version_info equals upstream's; the bearer token cache's hits, misses and fetches are counted
+#     by both, with nothing left blocked or in flight;
 #   - after pods are bound: scheduler_schedule_attempts_total, scheduler_pending_pods,
 #     rest_client_requests_total, leader_election_master_status{name="kube-scheduler"} 1,
 #     process_start_time_seconds; every family both serve has upstream's type; the families only one
@@ -277,6 +278,20 @@ for family in 'authentication_attempts{result="success"}' 'authentication_attemp
   for who in ours upstream; do
     check "$family counted by $who" grep -qF "$family " "$work/$who.metrics"
   done
+done
+# The bearer tokens went through the token cache: the first sight of each a miss and one fetch,
+# the scrapes and probes right after it hits; nothing left blocked or in flight once answered.
+for family in 'authentication_token_cache_request_total{status="miss"}' 'authentication_token_cache_request_total{status="hit"}' \
+              'authentication_token_cache_fetch_total{status="ok"}' 'authentication_token_cache_request_duration_seconds_count{status="hit"}'; do
+  for who in ours upstream; do
+    check "$family counted by $who" grep -qF "$family " "$work/$who.metrics"
+  done
+done
+for who in ours upstream; do
+  check_eq "authentication_token_cache_active_fetch_count: $who has nothing blocked or in flight" \
+    'authentication_token_cache_active_fetch_count{status="blocked"} 0
+authentication_token_cache_active_fetch_count{status="in_flight"} 0' \
+    "$(grep '^authentication_token_cache_active_fetch_count{' "$work/$who.metrics" | LC_ALL=C sort)"
 done
 check_eq "version_info as upstream's" "$(grep '^version_info{' "$work/upstream.metrics")" "$(grep '^version_info{' "$work/ours.metrics")"
 check "kubernetes_build_info names v1.34.4 and this build's commit" \

@@ -355,6 +355,37 @@ TEST_CASE("each request's authentication and authorization, with the apiserver's
   CHECK(HasLine(text, "authorization_duration_seconds_count{result=\"no-opinion\"} 1"));
 }
 
+TEST_CASE("the bearer token cache's lookups and fetches, as the apiserver's token cache counts them") {
+  using namespace std::chrono_literals;
+  Metrics metrics(NoProcess());
+  // Registered from the start, as upstream's package init registers them; no series yet.
+  CHECK(metrics.registered_families().Families().count("authentication_token_cache_active_fetch_count") == 1);
+  CHECK(metrics.SerializeText().find("authentication_token_cache_request_total") == std::string::npos);
+
+  metrics.AddTokenCacheActiveFetches("blocked", +1);
+  metrics.AddTokenCacheActiveFetches("in_flight", +1);
+  metrics.ObserveTokenCacheFetch(true);
+  metrics.AddTokenCacheActiveFetches("in_flight", -1);
+  metrics.ObserveTokenCacheRequest(false, 5900us);  // whole milliseconds: 0.005
+  metrics.AddTokenCacheActiveFetches("blocked", -1);
+  metrics.ObserveTokenCacheRequest(true, 300us);
+  metrics.ObserveTokenCacheFetch(false);
+  const std::string text = metrics.SerializeText();
+  INFO(text);
+  // No help text upstream: only the stability level.
+  CHECK(HasLine(text, "# HELP authentication_token_cache_request_total [ALPHA] "));
+  CHECK(HasLine(text, "# TYPE authentication_token_cache_active_fetch_count gauge"));
+  CHECK(HasLine(text, "authentication_token_cache_request_total{status=\"hit\"} 1"));
+  CHECK(HasLine(text, "authentication_token_cache_request_total{status=\"miss\"} 1"));
+  CHECK(HasLine(text, "authentication_token_cache_request_duration_seconds_bucket{status=\"miss\",le=\"0.005\"} 1"));
+  CHECK(HasLine(text, "authentication_token_cache_request_duration_seconds_sum{status=\"miss\"} 0.005"));
+  CHECK(HasLine(text, "authentication_token_cache_request_duration_seconds_sum{status=\"hit\"} 0"));
+  CHECK(HasLine(text, "authentication_token_cache_fetch_total{status=\"ok\"} 1"));
+  CHECK(HasLine(text, "authentication_token_cache_fetch_total{status=\"error\"} 1"));
+  CHECK(HasLine(text, "authentication_token_cache_active_fetch_count{status=\"blocked\"} 0"));
+  CHECK(HasLine(text, "authentication_token_cache_active_fetch_count{status=\"in_flight\"} 0"));
+}
+
 TEST_CASE("leader_election_master_status follows On and Off") {
   Metrics metrics(NoProcess());
   metrics.SetLeaderElectionMasterStatus("kube-scheduler", true);
