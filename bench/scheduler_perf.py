@@ -189,35 +189,36 @@ TEMPLATES = {f.__name__: f for f in (pod_default, pod_node_affinity, pod_anti_af
                                        pod_topology_spreading, pod_gpu, pod_high_priority_large_cpu)}
 
 # --- workloads --------------------------------------------------------------------------------------
-# nodes/init/measured: the full sizes (scaled by --scale); short: the --short sizes. node_args:
-# extra tests/controlplane/nodes.py arguments. churn_interval_ms: an unschedulable pod created every
-# so often during the measured phase (scheduler_perf's churn op, mode create). repeat: runs per
-# scheduler, round by round, whose per-figure medians are reported (default 1: the 50000-pod
-# workload, whose three phases take 8 minutes; 5 for the workloads measured for seconds only).
+# label: the workload's name in the README's headline table. nodes/init/measured: the full sizes
+# (scaled by --scale); short: the --short sizes. node_args: extra tests/controlplane/nodes.py
+# arguments. churn_interval_ms: an unschedulable pod created every so often during the measured
+# phase (scheduler_perf's churn op, mode create). repeat: runs per scheduler, round by round, whose
+# per-figure medians are reported (default 1: the 50000-pod workload, whose three phases take 8
+# minutes; 5 for the workloads measured for seconds only).
 WORKLOADS = {
     "SchedulingBasic_5000Nodes_10000Pods": dict(
-        shape="misc/SchedulingBasic 5000Nodes_10000Pods", nodes=5000, init=1000, measured=10000,
+        shape="misc/SchedulingBasic 5000Nodes_10000Pods", label="SchedulingBasic", nodes=5000, init=1000, measured=10000,
         short=(20, 10, 300), init_template="pod_default", measured_template="pod_default", repeat=3, node_args=[]),
     "SchedulingBasic_5000Nodes_50000Pods": dict(
-        shape="misc/SchedulingBasic 5000Nodes_50000Pods", nodes=5000, init=5000, measured=50000,
+        shape="misc/SchedulingBasic 5000Nodes_50000Pods", label="SchedulingBasic", nodes=5000, init=5000, measured=50000,
         short=(20, 10, 600), init_template="pod_default", measured_template="pod_default", node_args=[]),
     "SchedulingNodeAffinity_5000Nodes_10000Pods": dict(
         shape="affinity/SchedulingNodeAffinity 5000Nodes_10000Pods (every node labelled zone1)",
-        nodes=5000, init=5000, measured=10000, short=(20, 10, 300),
+        label="NodeAffinity", nodes=5000, init=5000, measured=10000, short=(20, 10, 300),
         init_template="pod_node_affinity", measured_template="pod_node_affinity",
         repeat=3, node_args=["--label", "topology.kubernetes.io/zone=zone1"]),
     "SchedulingPodAntiAffinity_5000Nodes_1000Pods": dict(
         shape="affinity/SchedulingPodAntiAffinity 5000Nodes (init in sched-0, measured in sched-1)",
-        nodes=5000, init=1000, measured=1000, short=(250, 10, 200), repeat=5,
+        label="PodAntiAffinity", nodes=5000, init=1000, measured=1000, short=(250, 10, 200), repeat=5,
         init_template="pod_anti_affinity", measured_template="pod_anti_affinity", node_args=[]),
     "TopologySpreading_5000Nodes_5000Pods": dict(
         shape="topology_spreading/TopologySpreading 5000Nodes_5000Pods (3 zones)",
-        nodes=5000, init=5000, measured=5000, short=(21, 10, 300),
+        label="TopologySpreading", nodes=5000, init=5000, measured=5000, short=(21, 10, 300),
         init_template="pod_default", measured_template="pod_topology_spreading", repeat=3, node_args=["--zones", "3"]),
     "GPUBinPacking_1000Nodes_1500Pods": dict(
         shape="not in scheduler_perf: nodes with nvidia.com/gpu=8, pods asking 1/2/4/8 GPUs in turn (75% of the "
               "GPUs), NodeResourcesFit MostAllocated with nvidia.com/gpu weight 5 for both schedulers",
-        nodes=1000, init=100, measured=1500, short=(160, 10, 200), repeat=5,
+        label="GPU bin-packing", nodes=1000, init=100, measured=1500, short=(160, 10, 200), repeat=5,
         init_template="pod_gpu", measured_template="pod_gpu", node_args=["--resource", "nvidia.com/gpu=8"],
         plugin_config="""  pluginConfig:
   - name: NodeResourcesFit
@@ -234,7 +235,7 @@ WORKLOADS = {
 """),
     "Unschedulable_5000Nodes_10000Pods": dict(
         shape="misc/Unschedulable 5kNodes/100Init/10kPods (a 9-CPU priority-10 pod every 200 ms)",
-        nodes=5000, init=100, measured=10000, short=(20, 5, 300), churn_interval_ms=200,
+        label="Unschedulable churn", nodes=5000, init=100, measured=10000, short=(20, 5, 300), churn_interval_ms=200,
         init_template="pod_default", measured_template="pod_default", repeat=3, node_args=[]),
 }
 SCHEDULERS = ("ours", "upstream", "null")
@@ -1287,6 +1288,74 @@ def rewrite_report(out):
     write_report(out, results, summary["runs"], summary.get("repetitions", []), decision, meta)
 
 
+HEADLINE_HEADER = (
+    "| workload (nodes / measured pods) | throughput pods/s: ours / upstream / null | CPU ms per pod: ours / upstream "
+    "| peak RSS MiB: ours / upstream | latency p50 ms: ours / upstream | API server + etcd CPU ms per pod: "
+    "ours / upstream / null | machine capacity: ours / upstream / null |\n"
+    "|---|---:|---:|---:|---:|---:|---:|\n")
+
+
+def load_run(out_dir):
+    """A finished run's summary.json and its combined results, {workload: {scheduler: result}}."""
+    with open(os.path.join(out_dir, "summary.json")) as f:
+        summary = json.load(f)
+    by = {}
+    for name in summary["runs"]:
+        with open(os.path.join(out_dir, name)) as f:
+            r = json.load(f)
+        by.setdefault(r["workload"], {})[r["scheduler"]] = r
+    return summary, by
+
+
+def is_full_run(summary, by):
+    """Whether a run is one whole `make bench`: every workload with all three schedulers at full
+    size, creation uncapped, and the decision rate; not a smoke run, a check or a profile."""
+    return (not summary.get("short") and summary.get("scale") == 1.0 and not summary.get("precreate")
+            and not summary.get("create_rate") and bool(summary.get("decision_rate"))
+            and set(by) == set(WORKLOADS) and all(set(runs) == set(SCHEDULERS) for runs in by.values()))
+
+
+def latest_full_run(bench_dir):
+    """The newest directory under `bench_dir` (by its UTC-timestamp name) holding a full run, or None."""
+    names = sorted((n for n in os.listdir(bench_dir) if os.path.isfile(os.path.join(bench_dir, n, "summary.json"))),
+                   reverse=True)
+    for name in names:
+        if is_full_run(*load_run(os.path.join(bench_dir, name))):
+            return name
+    return None
+
+
+def headline_table(out_dir):
+    """--headline: the README's headline table (Markdown) of a finished run: each workload's median
+    figures for the three schedulers, in the order WORKLOADS lists them."""
+    _, by = load_run(out_dir)
+    lines = []
+    for workload, w in WORKLOADS.items():
+        runs = by.get(workload)
+        if not runs:
+            continue
+        any_run = next(iter(runs.values()))
+        label = f"{w['label']} {fmt(any_run['nodes'])} / {fmt(any_run['measured_pods'])}".replace(",", "")
+        if w.get("churn_interval_ms"):
+            label += f", a 9-CPU pod every {w['churn_interval_ms']} ms"
+        repeated = max(r.get("median_of", 1) for r in runs.values())
+        if repeated > 1:
+            label += f" (median of {repeated})"
+
+        def cells(get, which, digits=1):
+            return " / ".join(fmt(get(runs[s]) if s in runs else None, digits) for s in which)
+        three, two = ("ours", "upstream", "null"), ("ours", "upstream")
+        lines.append("| " + " | ".join([
+            label,
+            cells(lambda r: r.get("throughput", {}).get("average"), three),
+            cells(lambda r: r.get("cpu_ms_per_pod"), two),
+            cells(lambda r: r["peak_rss_bytes"] / 2**20 if r.get("peak_rss_bytes") else None, two),
+            cells(lambda r: r.get("latency_ms", {}).get("p50"), two, 0),
+            cells(lambda r: r.get("control_plane_cpu_ms_per_pod"), three),
+            cells(lambda r: (r.get("machine_speed") or {}).get("capacity"), three, 0)]) + " |")
+    return HEADLINE_HEADER + "\n".join(lines) + "\n"
+
+
 def verify(out_dir):
     """Sane fields, no timing thresholds. Returns a list of problems."""
     problems = []
@@ -1530,8 +1599,14 @@ def main():
                    help="compare two result directories figure by figure (throughput, CPU per pod, peak RSS, "
                         "API server + etcd CPU per pod); writes RERUN_DIR/reproducibility.md; exit 0 either way")
     p.add_argument("--tolerance", type=float, default=10.0, help="percent allowed by --compare (default 10)")
+    p.add_argument("--headline", metavar="DIR",
+                   help="print the README's headline table of a finished run (the README holds it for the newest "
+                        "full run in docs/bench; tests/bench/scheduler_perf_test.py checks it)")
     p.add_argument("--list", action="store_true")
     args = p.parse_args()
+    if args.headline:
+        print(headline_table(os.path.abspath(args.headline)), end="")
+        return 0
     if args.list:
         for name, w in WORKLOADS.items():
             print(f"{name}: {w['nodes']} nodes, {w['init']} init, {w['measured']} measured; short {w['short']}; {w['shape']}")
