@@ -14,6 +14,9 @@
 namespace ksched::scheduler {
 namespace {
 
+// What component-base's HandlerWithReset answers a DELETE (Go sniffs it as text/plain).
+constexpr char kMetricsResetBody[] = "metrics reset\n";
+
 // upstream getClient() for the delegated authenticator/authorizer: the kubeconfig flag, else
 // in-cluster, else none; QPS 200, burst 400, 10 s timeout.
 absl::StatusOr<std::shared_ptr<client::RestClient>> DelegatedClient(
@@ -116,8 +119,13 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     return state.handlers_synced.load() ? absl::OkStatus()
                                         : absl::UnavailableError("waiting for handlers to sync");
   });
-  server->AddHandler("/metrics", [metrics](const serving::ServingRequest&) {
+  server->AddHandler("/metrics", [metrics](const serving::ServingRequest& request) {
     serving::ServingResponse response;
+    if (request.method == "DELETE") {  // component-base HandlerWithReset
+      if (metrics != nullptr) metrics->Reset();
+      response.body = kMetricsResetBody;
+      return response;
+    }
     response.content_type = "text/plain; version=0.0.4; charset=utf-8; escaping=underscores";
     response.body = metrics != nullptr ? metrics->SerializeText() : std::string();
     return response;
@@ -138,8 +146,13 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
       slis->Observe(check, type, passed);
     });
   }
-  server->AddHandler("/metrics/slis", [slis = state.health_check_metrics](const serving::ServingRequest&) {
+  server->AddHandler("/metrics/slis", [slis = state.health_check_metrics](const serving::ServingRequest& request) {
     serving::ServingResponse response;
+    if (request.method == "DELETE") {  // SLIMetricsWithReset
+      slis->Reset();
+      response.body = kMetricsResetBody;
+      return response;
+    }
     response.content_type = "text/plain; version=0.0.4; charset=utf-8; escaping=underscores";
     response.body = slis->SerializeText();
     return response;

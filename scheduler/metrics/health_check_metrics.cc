@@ -11,16 +11,8 @@
 
 namespace ksched::scheduler::metrics {
 
-HealthCheckMetrics::HealthCheckMetrics(std::optional<double> process_start_seconds)
-    : registry_(std::make_shared<prometheus::Registry>()),
-      healthcheck_(&prometheus::BuildGauge()
-                        .Name("kubernetes_healthcheck")
-                        .Help(WithStability(Stability::kStable, "This metric records the result of a single healthcheck."))
-                        .Register(*registry_)),
-      healthchecks_total_(&prometheus::BuildCounter()
-                               .Name("kubernetes_healthchecks_total")
-                               .Help(WithStability(Stability::kStable, "This metric records the results of all healthcheck."))
-                               .Register(*registry_)) {
+HealthCheckMetrics::HealthCheckMetrics(std::optional<double> process_start_seconds) {
+  NewRegistry();
   if (process_start_seconds.has_value()) {
     prometheus::BuildGauge()
         .Name("process_start_time_seconds")
@@ -33,13 +25,32 @@ HealthCheckMetrics::HealthCheckMetrics(std::optional<double> process_start_secon
 
 HealthCheckMetrics::~HealthCheckMetrics() = default;
 
+void HealthCheckMetrics::NewRegistry() {
+  registry_ = std::make_shared<prometheus::Registry>();
+  healthcheck_ = &prometheus::BuildGauge()
+                      .Name("kubernetes_healthcheck")
+                      .Help(WithStability(Stability::kStable, "This metric records the result of a single healthcheck."))
+                      .Register(*registry_);
+  healthchecks_total_ = &prometheus::BuildCounter()
+                             .Name("kubernetes_healthchecks_total")
+                             .Help(WithStability(Stability::kStable, "This metric records the results of all healthcheck."))
+                             .Register(*registry_);
+}
+
+void HealthCheckMetrics::Reset() {
+  std::lock_guard lock(mu_);
+  NewRegistry();
+}
+
 void HealthCheckMetrics::Observe(std::string_view name, std::string_view type, bool passed) {
   const std::string check(name), family(type);
+  std::lock_guard lock(mu_);
   healthcheck_->Add({{"name", check}, {"type", family}}).Set(passed ? 1 : 0);
   healthchecks_total_->Add({{"name", check}, {"type", family}, {"status", passed ? "success" : "error"}}).Increment();
 }
 
 std::string HealthCheckMetrics::SerializeText() const {
+  std::lock_guard lock(mu_);
   return GatheredText(registry_->Collect());
 }
 

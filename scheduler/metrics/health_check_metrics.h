@@ -6,13 +6,16 @@
 // (type: the family, e.g. "readyz"; both [STABLE]) and process_start_time_seconds ([ALPHA], the
 // registry's RegisterProcessStartTime), in the Go text format (text_format.h).
 //
-// Not done: upstream's HandlerWithReset clears the series on a DELETE request; here DELETE is
-// served as GET (as this scheduler's /metrics does).
+// Reset (DELETE /metrics/slis, upstream's SLIMetricsWithReset) deletes every series, as
+// KubeRegistry.Reset does to these vectors: the checks' series come back as checks run again;
+// process_start_time_seconds (a vector without labels upstream) does not.
 //
-// Thread-safety: Observe and SerializeText may be called concurrently from any thread.
+// Thread-safety: Observe, Reset and SerializeText may be called concurrently from any thread (one
+// mutex; a health check request observes a few checks).
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,12 +42,18 @@ class HealthCheckMetrics {
   // One run of check `name` of family `type` (slis.ObserveHealthcheck).
   void Observe(std::string_view name, std::string_view type, bool passed);
 
+  void Reset();
+
   std::string SerializeText() const;
 
  private:
+  // A registry with the two check families, empty.
+  void NewRegistry();
+
+  mutable std::mutex mu_;  // guards the three below
   std::shared_ptr<prometheus::Registry> registry_;
-  prometheus::Family<prometheus::Gauge>* healthcheck_;
-  prometheus::Family<prometheus::Counter>* healthchecks_total_;
+  prometheus::Family<prometheus::Gauge>* healthcheck_ = nullptr;
+  prometheus::Family<prometheus::Counter>* healthchecks_total_ = nullptr;
 };
 
 }  // namespace ksched::scheduler::metrics

@@ -75,6 +75,28 @@ void CountAndTime(prometheus::Family<prometheus::Counter>& counter, prometheus::
   histogram.Add(labels, buckets).Observe(Seconds(elapsed));
 }
 
+// How DELETE /metrics treats a family (ResetBaseline), after how upstream updates it:
+//   - scheduler_cache_size is set every second (cacheImpl.updateMetrics), back within a second of a
+//     reset; the node metrics gauges are set after every query alike: kept.
+//   - scheduler_goroutines and scheduler_inflight_events are read here at scrape time from the
+//     running counts; upstream's children come back at the next Inc/Dec (any scheduling cycle) and
+//     count from the reset. Kept, so that they stay the running counts (upstream hides them until
+//     the next cycle, and shows them off by whatever was running at the reset).
+//   - scheduler_pending_pods: the queue's recorders hold the children the reset detaches, so
+//     upstream never shows the family again: gone.
+//   - leader_election_master_status is set only when leadership changes.
+//   - every other family moves by observations (or Inc/Dec through the vector) and is reset.
+ResetBaseline::Policy ResetPolicyOf(std::string_view family) {
+  if (family == "scheduler_cache_size" || family == "scheduler_goroutines" || family == "scheduler_inflight_events" ||
+      family == "ksched_node_metrics_nodes" || family == "ksched_node_metrics_stale_nodes" ||
+      family == "ksched_node_metrics_last_success_timestamp_seconds") {
+    return ResetBaseline::Policy::kKeep;
+  }
+  if (family == "scheduler_pending_pods") return ResetBaseline::Policy::kGone;
+  if (family == "leader_election_master_status") return ResetBaseline::Policy::kSetOnChange;
+  return ResetBaseline::Policy::kReset;
+}
+
 }  // namespace
 
 ProfileAttemptMetrics::ProfileAttemptMetrics(std::string profile,
@@ -372,7 +394,8 @@ Metrics::Metrics(MetricsOptions options)
                                 .Name("hidden_metrics_total")
                                 .Help(families_.Help("hidden_metrics_total", Stability::kBeta, "The count of hidden metrics."))
                                 .Register(*registry_)
-                                .Add({})) {
+                                .Add({})),
+      reset_baseline_(ResetPolicyOf) {
   AddComponentMetrics(*registry_, families_);
   // component-base's SetDisabledMetric: every name given counts, known or not.
   disabled_metrics_total_.Increment(static_cast<double>(options_.disabled_metrics.size()));
@@ -694,7 +717,7 @@ void Metrics::CountRegistrations() const {
   hidden_metrics_total_.Increment(hidden);
 }
 
-std::string Metrics::SerializeText() const {
+std::vector<prometheus::MetricFamily> Metrics::CollectRegistry() const {
   {
     // The duration sinks count in stripes of their own; their histograms catch up here.
     std::lock_guard lock(mu_);
@@ -755,6 +778,21 @@ std::string Metrics::SerializeText() const {
   std::vector<prometheus::MetricFamily> families = registry_->Collect();
   if (!hidden_.empty()) {
     std::erase_if(families, [this](const prometheus::MetricFamily& family) { return hidden_.contains(family.name); });
+  }
+  return families;
+}
+
+void Metrics::Reset() {
+  std::lock_guard lock(reset_mu_);
+  reset_baseline_.Reset(CollectRegistry());
+}
+
+std::string Metrics::SerializeText() const {
+  std::vector<prometheus::MetricFamily> families;
+  {
+    std::lock_guard lock(reset_mu_);
+    families = CollectRegistry();
+    reset_baseline_.Apply(families);
   }
   if (!options_.proc_self.empty()) {
     for (prometheus::MetricFamily& family : process_.Collect()) families.push_back(std::move(family));

@@ -106,6 +106,7 @@
 #include "scheduler/metrics/lazy_children.h"
 #include "scheduler/metrics/process_metrics.h"
 #include "scheduler/metrics/registered_families.h"
+#include "scheduler/metrics/reset_baseline.h"
 
 namespace ksched::scheduler::metrics {
 
@@ -299,6 +300,12 @@ class Metrics final : public framework::MetricsRecorder {
   // --- Exposition -------------------------------------------------------------------------------
   // The Prometheus text format (version 0.0.4) of everything above.
   std::string SerializeText() const;
+  // DELETE /metrics (component-base's HandlerWithReset): from now on the exposition shows the
+  // registry as upstream's KubeRegistry.Reset leaves it (ResetBaseline: labelled series gone until
+  // they move, then counted from here; plain counters from 0; plain histograms and gauges and
+  // process_* as they are; ResetPolicyOf in metrics.cc names the families upstream updates
+  // otherwise). The live metrics are not touched.
+  void Reset();
   prometheus::Registry& registry() { return *registry_; }
   // Where families registered in registry() from outside describe themselves (the feature gates').
   RegisteredFamilies& registered_families() { return families_; }
@@ -380,6 +387,12 @@ class Metrics final : public framework::MetricsRecorder {
   std::set<std::string, std::less<>> hidden_;  // disabled names of disableable families; fixed
   mutable std::once_flag registrations_counted_;
   void CountRegistrations() const;
+
+  // The registry's families as served (sources read, sinks flushed, disabled families dropped),
+  // before the reset baseline and process_*.
+  std::vector<prometheus::MetricFamily> CollectRegistry() const;
+  mutable std::mutex reset_mu_;  // guards reset_baseline_; taken before mu_ and source_mu_
+  ResetBaseline reset_baseline_;
 
   mutable std::mutex source_mu_;  // guards the sources; held while they run
   std::function<PendingPodsSnapshot()> pending_source_;

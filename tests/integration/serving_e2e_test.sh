@@ -27,6 +27,9 @@
 #     field by field as upstream's; other paths upstream serves (/debug/pprof/, ...) are listed (notes)
 #     when ours answers otherwise;
 #   - /metrics/slis: the health checks' results (HELP/TYPE lines, series, last results) as upstream's;
+#   - DELETE /metrics and /metrics/slis: refused without the delete verb, as upstream; with it
+#     "metrics reset", the same families emptied and the same series left as upstream's, counting
+#     again from the reset;
 #   - PUT /debug/flags/v: the same answers as upstream's (good and bad values); -v 4 makes ours log
 #     its V(4) lines (Lease renewals) and -v 2 stops them; GET /debug/flags[/...] as upstream's;
 #   - Prometheus scrapes it over HTTPS with the token (target up, scheduler_schedule_attempts_total
@@ -455,6 +458,85 @@ check "Prometheus: scheduler_schedule_attempts_total{result=\"scheduled\"} > 0" 
 note "Prometheus query scheduler_schedule_attempts_total{job=\"kube-scheduler-cpp\",result=\"scheduled\"} = $(scheduled_value)"
 check_eq "Prometheus: up{job=\"kube-scheduler-cpp-anonymous\"} is 0" 0 \
   "$(prom_api '/api/v1/query?query=up%7Bjob%3D%22kube-scheduler-cpp-anonymous%22%7D' | json "d['data']['result'][0]['value'][1]" 2>&1)"
+
+# --- DELETE /metrics and /metrics/slis: component-base's HandlerWithReset ------------------------------
+reset_as() {  # reset_as PORT PATH TOKEN: a DELETE; "code content-type" and the body
+  local code
+  code=$(curl -sk --noproxy '*' --max-time 15 -H "Authorization: Bearer $3" -X DELETE -D "$work/headers" \
+    -o "$work/body" -w '%{http_code}' "https://127.0.0.1:$1$2" || echo curl-failed)
+  printf '%s %s\n%s' "$code" "$(content_type)" "$(body)"
+}
+refused=$(reset_as "$port" /metrics "$token")
+check "DELETE /metrics with the prometheus token (RBAC allows get only): 403" grep -q '^403 ' <<<"$refused"
+check_eq "DELETE /metrics refused as upstream refuses it" "$(reset_as "$up_port" /metrics "$token")" "$refused"
+for who in ours upstream; do
+  p=$port; [ "$who" = ours ] || p=$up_port
+  fetch "$p" /metrics "$admin_token" >/dev/null; cp "$work/body" "$work/$who.before-reset"
+  check_eq "DELETE /metrics with a system:masters token: $who answers as component-base" \
+    "$(printf '200 text/plain; charset=utf-8\nmetrics reset')" "$(reset_as "$p" /metrics "$admin_token")"
+  fetch "$p" /metrics "$admin_token" >/dev/null; cp "$work/body" "$work/$who.after-reset"
+done
+# The families a reset empties, among those both serve: the scheduler's and component-base's own
+# (the authentication, authorization and REST client families are observed again by this test's and
+# the lease's requests, at times that differ). Ours keeps scheduler_goroutines and
+# scheduler_inflight_events, read from the running counts (upstream hides them until the next cycle).
+reset_scope='^(scheduler_|kubernetes_|version_info|registered_metrics_total|leader_election_|disabled_metrics_total|hidden_metrics_total|cardinality_)'
+both_families=$(LC_ALL=C join <(families "$work/ours.before-reset") <(families "$work/upstream.before-reset") | awk '{print $1}' |
+  grep -E "$reset_scope" | grep -vx 'scheduler_goroutines\|scheduler_inflight_events')
+emptied() {  # emptied WHO: the families of the scope served before the reset and not after it
+  LC_ALL=C join -v1 <(families "$work/$1.before-reset") <(families "$work/$1.after-reset") | awk '{print $1}' |
+    grep -Fxf <(printf '%s\n' "$both_families") | paste -sd' '
+}
+ours_emptied=$(emptied ours)
+check_eq "DELETE /metrics empties the same families as upstream's" "$(emptied upstream)" "$ours_emptied"
+check "... among them scheduler_schedule_attempts_total, scheduler_pending_pods, kubernetes_build_info, leader_election_master_status" \
+  bash -c 'for f in scheduler_schedule_attempts_total scheduler_pending_pods kubernetes_build_info leader_election_master_status; do
+             grep -qw "$f" <<<"$1" || exit 1; done' _ "$ours_emptied"
+left() {  # left WHO: the series (names and labels) left after the reset in the families compared
+  awk -v families="$(paste -sd' ' <<<"$both_families")" '
+    BEGIN { n = split(families, list, " "); for (i = 1; i <= n; i++) wanted[list[i]] = 1 }
+    /^#/ { next }
+    { series = $0; sub(/ [^ ]*$/, "", series); name = series; sub(/\{.*/, "", name); family = name
+      sub(/_(bucket|sum|count)$/, "", family)
+      if (name in wanted || family in wanted) print series }' "$work/$1.after-reset" | LC_ALL=C sort
+}
+check_eq "DELETE /metrics leaves the same series as upstream's" "$(left upstream)" "$(left ours)"
+note "emptied by the reset in both: $ours_emptied"
+note "series left in the families compared: $(left ours | wc -l) (the histograms and counters without labels)"
+check "... and some are left (counters and histograms without labels)" test "$(left ours | wc -l)" -gt 0
+for who in ours upstream; do
+  check "$who: scheduler_preemption_attempts_total (a counter without labels) restarts from 0" \
+    grep -qx 'scheduler_preemption_attempts_total 0' "$work/$who.after-reset"
+  check_eq "$who: scheduler_pod_scheduling_attempts (a histogram without labels) keeps its count" \
+    "$(grep '^scheduler_pod_scheduling_attempts_count ' "$work/$who.before-reset")" \
+    "$(grep '^scheduler_pod_scheduling_attempts_count ' "$work/$who.after-reset")"
+done
+# One more pod each: the attempts count again from the reset.
+for who in ours upstream; do
+  scheduler=default-scheduler; [ "$who" = ours ] || scheduler=upstream-scheduler
+  printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s-after-reset","namespace":"default","labels":{"after-reset":"%s"}},"spec":{"schedulerName":"%s","terminationGracePeriodSeconds":0,"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"10m"}}}]}}\n' \
+    "$who" "$who" "$scheduler"
+done | kubectl_admin create -f - >/dev/null
+bound_after_reset() { [ -n "$(kubectl_admin get pod "$1-after-reset" -o jsonpath='{.spec.nodeName}')" ]; }
+for who in ours upstream; do
+  p=$port profile=default-scheduler; [ "$who" = ours ] || { p=$up_port; profile=upstream-scheduler; }
+  check "$who binds $who-after-reset" wait_for 60 bound_after_reset "$who"
+  fetch "$p" /metrics "$admin_token" >/dev/null
+  check_eq "$who: scheduler_schedule_attempts_total{result=\"scheduled\"} counts 1 since the reset" \
+    "scheduler_schedule_attempts_total{profile=\"$profile\",result=\"scheduled\"} 1" \
+    "$(grep "^scheduler_schedule_attempts_total{profile=\"$profile\",result=\"scheduled\"} " "$work/body")"
+done
+# /metrics/slis (SLIMetricsWithReset): every series gone, the checks' back as probes run them.
+for who in ours upstream; do
+  p=$port; [ "$who" = ours ] || p=$up_port
+  check_eq "DELETE /metrics/slis: $who answers as component-base" \
+    "$(printf '200 text/plain; charset=utf-8\nmetrics reset')" "$(reset_as "$p" /metrics/slis "$admin_token")"
+  slis "$p" >/dev/null; cp "$work/body" "$work/slis-$who.after-reset"
+  fetch "$p" /healthz >/dev/null
+  slis "$p" >/dev/null; cp "$work/body" "$work/slis-$who.after-probe"
+done
+check_eq "/metrics/slis right after the reset as upstream's (empty)" "$(cat "$work/slis-upstream.after-reset")" "$(cat "$work/slis-ours.after-reset")"
+check_eq "/metrics/slis after one /healthz as upstream's" "$(cat "$work/slis-upstream.after-probe")" "$(cat "$work/slis-ours.after-probe")"
 
 # --- stop ---------------------------------------------------------------------------------------------
 kill -TERM "$ours_pid"

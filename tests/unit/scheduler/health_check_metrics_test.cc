@@ -36,6 +36,20 @@ TEST_CASE("HealthCheckMetrics writes upstream's slis families", "[metrics]") {
     slis.Observe("shutdown", "readyz", false);
     CHECK(slis.SerializeText().find("kubernetes_healthcheck{name=\"shutdown\",type=\"readyz\"} 0\n") != std::string::npos);
   }
+  SECTION("Reset deletes every series, the process start time for good") {
+    HealthCheckMetrics slis(1700000000.5);
+    slis.Observe("ping", "healthz", true);
+    slis.Reset();
+    CHECK(slis.SerializeText().empty());
+    slis.Observe("shutdown", "readyz", true);
+    CHECK(slis.SerializeText() ==
+          "# HELP kubernetes_healthcheck [STABLE] This metric records the result of a single healthcheck.\n"
+          "# TYPE kubernetes_healthcheck gauge\n"
+          "kubernetes_healthcheck{name=\"shutdown\",type=\"readyz\"} 1\n"
+          "# HELP kubernetes_healthchecks_total [STABLE] This metric records the results of all healthcheck.\n"
+          "# TYPE kubernetes_healthchecks_total counter\n"
+          "kubernetes_healthchecks_total{name=\"shutdown\",status=\"success\",type=\"readyz\"} 1\n");
+  }
 }
 
 }  // namespace

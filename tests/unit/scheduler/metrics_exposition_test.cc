@@ -453,6 +453,47 @@ TEST_CASE("upstream's families for preemption goroutines, Permit waits, volume b
                       "plugin=\"NodeAffinity\",le=\"2.2500000000000005e-05\"}") == 1);
 }
 
+TEST_CASE("Reset leaves what upstream's DELETE /metrics leaves") {
+  Metrics metrics(NoProcess());
+  metrics.ForProfile("default-scheduler").Observe(metrics::AttemptResult::kScheduled, std::chrono::milliseconds(3));
+  metrics.ForProfile("default-scheduler").Observe(metrics::AttemptResult::kUnschedulable, std::chrono::milliseconds(2));
+  metrics.PreemptionAttempted();
+  metrics.ObservePodScheduled(1, nullptr);
+  metrics.SetLeaderElectionMasterStatus("kube-scheduler", true);
+  metrics.SetPendingPodsSource([] { return metrics::PendingPodsSnapshot{2, 0, 1, 0}; });
+  metrics.SetCacheSizeSource([] { return metrics::CacheSizeSnapshot{3, 7, 0}; });
+  const std::string attempts = "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"scheduled\"}";
+  REQUIRE(ValueOf(metrics.SerializeText(), attempts) == 1);
+
+  metrics.Reset();
+  std::string text = metrics.SerializeText();
+  INFO(text);
+  // Vectors lose their children: gone until observed again, with their HELP and TYPE lines.
+  CHECK(text.find("scheduler_schedule_attempts_total") == std::string::npos);
+  CHECK(text.find("scheduler_scheduling_attempt_duration_seconds") == std::string::npos);
+  CHECK(text.find("kubernetes_build_info") == std::string::npos);
+  CHECK(text.find("registered_metrics_total") == std::string::npos);
+  CHECK(text.find("leader_election_master_status") == std::string::npos);
+  CHECK(text.find("scheduler_pending_pods") == std::string::npos);
+  // A plain counter restarts from 0; a plain histogram has no Reset upstream.
+  CHECK(HasLine(text, "scheduler_preemption_attempts_total 0"));
+  CHECK(HasLine(text, "scheduler_pod_scheduling_attempts_count 1"));
+  // Set every second upstream: back at once.
+  CHECK(HasLine(text, "scheduler_cache_size{type=\"nodes\"} 3"));
+
+  metrics.ForProfile("default-scheduler").Observe(metrics::AttemptResult::kScheduled, std::chrono::milliseconds(3));
+  metrics.PreemptionAttempted();
+  metrics.SetLeaderElectionMasterStatus("kube-scheduler", false);
+  text = metrics.SerializeText();
+  CHECK(ValueOf(text, attempts) == 1);
+  CHECK(ValueOf(text, "scheduler_scheduling_attempt_duration_seconds_count{profile=\"default-scheduler\",result=\"scheduled\"}") == 1);
+  CHECK(text.find("result=\"unschedulable\"") == std::string::npos);
+  CHECK(HasLine(text, "scheduler_preemption_attempts_total 1"));
+  CHECK(HasLine(text, "leader_election_master_status{name=\"kube-scheduler\"} 0"));
+  // The queue's recorders hold children the reset detached: upstream never shows them again.
+  CHECK(text.find("scheduler_pending_pods") == std::string::npos);
+}
+
 TEST_CASE("scheduler_cache_size is read from its source at each scrape") {
   Metrics metrics(NoProcess());
   CHECK(metrics.SerializeText().find("scheduler_cache_size") == std::string::npos);
