@@ -39,8 +39,7 @@ Authenticator::Authenticator(Kind kind, const RestConfig& config, ExecProviderOp
     : kind_(kind), static_header_(StaticHeader(kind, config)), fallback_token_(config.bearer_token) {
   if (kind_ == Kind::kTokenFile) token_file_ = std::make_unique<BearerTokenFile>(config.bearer_token_file);
   if (kind_ == Kind::kExec) {
-    exec_ = std::make_unique<ExecCredentialProvider>(*config.exec, ExecClusterInfoFromRestConfig(config),
-                                                     std::move(exec_options));
+    exec_ = SharedExecCredentialProvider(*config.exec, ExecClusterInfoFromRestConfig(config), std::move(exec_options));
   }
 }
 

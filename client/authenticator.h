@@ -18,6 +18,8 @@
 //
 // Create() runs the exec plugin once, so that a broken plugin, or a certificate/key pair that does
 // not load, is reported at startup (the ExecCredentialProvider error, naming the command).
+// Authenticators of equal exec configurations share one provider (SharedExecCredentialProvider, as
+// client-go's cache of exec authenticators): one plugin run and one credential for all of them.
 //
 // Client certificates from the plugin: CurrentClientCertificate() returns the current pair with a
 // generation that grows only when the PEM text of the pair changes (a refresh that returns the
@@ -85,7 +87,7 @@ class Authenticator : public std::enable_shared_from_this<Authenticator> {
   const std::string static_header_;            // kToken, kBasic
   const std::string fallback_token_;           // kTokenFile: the static token while unreadable
   std::unique_ptr<BearerTokenFile> token_file_;  // kTokenFile
-  std::unique_ptr<ExecCredentialProvider> exec_;  // kExec
+  std::shared_ptr<ExecCredentialProvider> exec_;  // kExec: shared with equal configs' (SharedExecCredentialProvider)
   std::atomic<std::uint64_t> exec_generation_{0};  // generation handed out last (0: none)
 
   std::mutex certificate_mu_;

@@ -1,5 +1,6 @@
 #include "client/exec_credential.h"
 
+#include <openssl/asn1.h>
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -8,6 +9,10 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <ctime>
+#include <map>
 #include <memory>
 #include <string_view>
 #include <utility>
@@ -233,9 +238,21 @@ std::unique_ptr<BIO, BioFree> MemoryBio(const std::string& pem) {
   return std::unique_ptr<BIO, BioFree>(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
 }
 
+// What CheckKeyPair reads of the certificate.
+struct CertificateValidity {
+  std::chrono::system_clock::time_point not_before;
+  std::chrono::system_clock::time_point not_after;
+};
+
+std::optional<std::chrono::system_clock::time_point> Asn1Time(const ASN1_TIME* time) {
+  std::tm tm{};
+  if (time == nullptr || ASN1_TIME_to_tm(time, &tm) != 1) return std::nullopt;
+  return std::chrono::system_clock::from_time_t(timegm(&tm));
+}
+
 // The checks of upstream's tls.X509KeyPair: the first PEM block of the certificate data is a
 // certificate, the key data holds a private key, and the key belongs to that certificate.
-absl::Status CheckKeyPair(const std::string& cert_pem, const std::string& key_pem) {
+absl::StatusOr<CertificateValidity> CheckKeyPair(const std::string& cert_pem, const std::string& key_pem) {
   ERR_clear_error();  // whatever an earlier caller left on this thread is not ours to report
   std::unique_ptr<BIO, BioFree> cert_bio = MemoryBio(cert_pem);
   std::unique_ptr<BIO, BioFree> key_bio = MemoryBio(key_pem);
@@ -257,8 +274,15 @@ absl::Status CheckKeyPair(const std::string& cert_pem, const std::string& key_pe
                "certificate: ",
                DrainOpenSslErrors()));
   }
+  const std::optional<std::chrono::system_clock::time_point> not_before = Asn1Time(X509_get0_notBefore(cert.get()));
+  const std::optional<std::chrono::system_clock::time_point> not_after = Asn1Time(X509_get0_notAfter(cert.get()));
   ERR_clear_error();
-  return absl::OkStatus();
+  // Go's x509 parser refuses a certificate whose validity does not parse, as tls.X509KeyPair's
+  // x509.ParseCertificate does.
+  if (!not_before || !not_after) {
+    return absl::InvalidArgumentError("clientCertificateData: the certificate's validity is not a valid time");
+  }
+  return CertificateValidity{*not_before, *not_after};
 }
 
 // Validates the plugin's stdout against upstream's rules and extracts the credential.
@@ -329,11 +353,13 @@ absl::StatusOr<Credential> DecodeExecCredential(std::string_view data,
     }
   }
   if (!credential.client_cert_pem.empty()) {
-    if (absl::Status pair = CheckKeyPair(credential.client_cert_pem, credential.client_key_pem);
-        !pair.ok()) {
-      return absl::Status(pair.code(), Concat("failed parsing client key/certificate: ",
-                                              pair.message()));
+    absl::StatusOr<CertificateValidity> pair = CheckKeyPair(credential.client_cert_pem, credential.client_key_pem);
+    if (!pair.ok()) {
+      return absl::Status(pair.status().code(), Concat("failed parsing client key/certificate: ",
+                                                       pair.status().message()));
     }
+    credential.certificate_not_before = pair->not_before;
+    credential.certificate_not_after = pair->not_after;
   }
   return credential;
 }
@@ -353,17 +379,74 @@ ExecCredentialProvider::ExecCredentialProvider(ExecConfig config, ExecClusterInf
                                                ExecProviderOptions options)
     : config_(std::move(config)), cluster_(std::move(cluster)), options_(std::move(options)) {}
 
+std::string_view ExecPluginCallStatusLabel(ExecPluginCallStatus status) {
+  switch (status) {
+    case ExecPluginCallStatus::kNoError:
+      return "no_error";
+    case ExecPluginCallStatus::kPluginExecutionError:
+      return "plugin_execution_error";
+    case ExecPluginCallStatus::kPluginNotFoundError:
+      return "plugin_not_found_error";
+    case ExecPluginCallStatus::kClientInternalError:
+      return "client_internal_error";
+  }
+  std::abort();
+}
+
+std::chrono::system_clock::time_point ExecCredentialProvider::Now() const {
+  return options_.now ? options_.now() : std::chrono::system_clock::now();
+}
+
 absl::StatusOr<Credential> ExecCredentialProvider::Get() {
   std::lock_guard<std::mutex> lock(mu_);
   if (cached_) {
-    const auto now = options_.now ? options_.now() : std::chrono::system_clock::now();
-    if (!cached_->expiration || !(now > *cached_->expiration)) return *cached_;
+    if (!cached_->expiration || !(Now() > *cached_->expiration)) return *cached_;
   }
   absl::StatusOr<Credential> fresh = RunPluginLocked();
   if (!fresh.ok()) return fresh.status();
   fresh->generation = ++runs_;
+  ObserveCertificateLocked(*fresh);
   cached_ = *fresh;
+  last_ = *fresh;
   return fresh;
+}
+
+void ExecCredentialProvider::ObserveCall(const absl::StatusOr<SubprocessResult>& run) const {
+  if (!options_.observer) return;
+  if (run.ok()) {
+    // os/exec's ExitError.ExitCode() is -1 for a process killed by a signal.
+    if (run->term_signal != 0) {
+      options_.observer->OnCall(ExecPluginCallStatus::kPluginExecutionError, -1);
+    } else if (run->exit_code != 0) {
+      options_.observer->OnCall(ExecPluginCallStatus::kPluginExecutionError, run->exit_code);
+    } else {
+      options_.observer->OnCall(ExecPluginCallStatus::kNoError, 0);
+    }
+    return;
+  }
+  switch (run.status().code()) {
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kPermissionDenied:  // Go: an fs.PathError from the start
+      options_.observer->OnCall(ExecPluginCallStatus::kPluginNotFoundError, 1);
+      return;
+    case absl::StatusCode::kDeadlineExceeded:  // killed here: as a signal's death
+    case absl::StatusCode::kResourceExhausted:
+      options_.observer->OnCall(ExecPluginCallStatus::kPluginExecutionError, -1);
+      return;
+    default:
+      options_.observer->OnCall(ExecPluginCallStatus::kClientInternalError, 1);
+      return;
+  }
+}
+
+void ExecCredentialProvider::ObserveCertificateLocked(const Credential& fresh) {
+  if (!options_.observer) return;
+  // Upstream: reflect.DeepEqual of the old and new tls.Certificate (certificate and key).
+  if (last_ && last_->certificate_not_before &&
+      (last_->client_cert_pem != fresh.client_cert_pem || last_->client_key_pem != fresh.client_key_pem)) {
+    options_.observer->OnCertificateRotated(Now() - *last_->certificate_not_before);
+  }
+  options_.observer->OnCertificateExpiry(this, fresh.certificate_not_after);
 }
 
 void ExecCredentialProvider::Invalidate(std::optional<std::uint64_t> generation) {
@@ -402,6 +485,7 @@ absl::StatusOr<Credential> ExecCredentialProvider::RunPluginLocked() {
   spec.pass_through_stderr = options_.pass_through_stderr;
 
   absl::StatusOr<SubprocessResult> run = RunSubprocess(spec);
+  ObserveCall(run);
   if (!run.ok()) {
     switch (run.status().code()) {
       case absl::StatusCode::kNotFound: {
@@ -439,6 +523,51 @@ absl::StatusOr<Credential> ExecCredentialProvider::RunPluginLocked() {
                                credential.status().message()));
   }
   return credential;
+}
+
+namespace {
+
+// A key naming every field of the arguments (each length-prefixed, so that no two differ only in
+// where one field ends).
+std::string SharedProviderKey(const ExecConfig& config, const ExecClusterInfo& cluster,
+                              const ExecProviderOptions& options) {
+  std::string key;
+  auto add = [&key](std::string_view field) { ConcatTo(&key, field.size(), ":", field, ";"); };
+  add(config.command);
+  add(std::to_string(config.args.size()));
+  for (const std::string& arg : config.args) add(arg);
+  add(std::to_string(config.env.size()));
+  for (const auto& [name, value] : config.env) {
+    add(name);
+    add(value);
+  }
+  add(config.api_version);
+  add(config.install_hint);
+  add(config.provide_cluster_info ? "1" : "0");
+  add(config.interactive_mode);
+  add(cluster.server);
+  add(cluster.tls_server_name);
+  add(cluster.insecure_skip_tls_verify ? "1" : "0");
+  add(cluster.ca_pem);
+  add(std::to_string(options.timeout.count()));
+  add(options.pass_through_stderr ? "1" : "0");
+  add(std::to_string(reinterpret_cast<std::uintptr_t>(options.observer.get())));
+  return key;
+}
+
+}  // namespace
+
+std::shared_ptr<ExecCredentialProvider> SharedExecCredentialProvider(const ExecConfig& config,
+                                                                     const ExecClusterInfo& cluster,
+                                                                     ExecProviderOptions options) {
+  if (options.now) return std::make_shared<ExecCredentialProvider>(config, cluster, std::move(options));
+  static std::mutex mu;
+  static auto* providers = new std::map<std::string, std::shared_ptr<ExecCredentialProvider>>();  // never freed
+  std::string key = SharedProviderKey(config, cluster, options);
+  std::lock_guard lock(mu);
+  std::shared_ptr<ExecCredentialProvider>& provider = (*providers)[std::move(key)];
+  if (!provider) provider = std::make_shared<ExecCredentialProvider>(config, cluster, std::move(options));
+  return provider;
 }
 
 }  // namespace ksched::client

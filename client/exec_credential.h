@@ -36,6 +36,12 @@
 //                        speaks (`exec plugin: invalid apiVersion "<v>"`)
 //   kFailedPrecondition  interactiveMode Always: plugins never get a terminal here
 //
+// Observer (ExecProviderOptions::observer): told how every run ended (client-go's
+// incrementCallsMetric: exit 0 is no_error whatever the output; a non-zero exit its code; killed,
+// timed out or over the output limit -1; not found or not executable plugin_not_found_error 1),
+// the certificate's NotAfter after each successful refresh, and, when a refresh replaces a
+// certificate (or drops it), how long the old one had lived since its NotBefore.
+//
 // Differences from upstream: a run is limited by options.timeout (upstream waits forever); the
 // install hint is in every not-found error (upstream rate-limits it to 10 an hour); the
 // cluster's exec extension (spec.cluster.config) is not sent.
@@ -49,14 +55,18 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "client/exec_plugin_observer.h"
 #include "client/rest_config.h"
 
 namespace ksched::client {
+
+struct SubprocessResult;
 
 // The cluster the credential is for, passed to the plugin when provide_cluster_info is set.
 struct ExecClusterInfo {
@@ -76,6 +86,9 @@ struct Credential {
   std::string client_key_pem;
   std::optional<std::chrono::system_clock::time_point> expiration;  // none: does not expire
   std::uint64_t generation = 0;  // 1 for the first run of the plugin, 2 for the next, ...
+  // The client certificate's validity (set when client_cert_pem is).
+  std::optional<std::chrono::system_clock::time_point> certificate_not_before;
+  std::optional<std::chrono::system_clock::time_point> certificate_not_after;
 };
 
 struct ExecProviderOptions {
@@ -83,6 +96,8 @@ struct ExecProviderOptions {
   bool pass_through_stderr = true;  // copy the plugin's stderr to this process's stderr
   // The clock expirations are compared with. Empty: std::chrono::system_clock::now.
   std::function<std::chrono::system_clock::time_point()> now;
+  // Told about every run and every certificate (client-go's exec plugin metrics); null: nobody.
+  std::shared_ptr<ExecPluginObserver> observer;
 };
 
 class ExecCredentialProvider {
@@ -105,6 +120,11 @@ class ExecCredentialProvider {
 
  private:
   absl::StatusOr<Credential> RunPluginLocked();
+  std::chrono::system_clock::time_point Now() const;
+  // Tells the observer how a run ended (client-go's incrementCallsMetric).
+  void ObserveCall(const absl::StatusOr<SubprocessResult>& run) const;
+  // Tells the observer about `fresh`'s certificate and about the one it replaces.
+  void ObserveCertificateLocked(const Credential& fresh);
 
   const ExecConfig config_;
   const ExecClusterInfo cluster_;
@@ -113,6 +133,18 @@ class ExecCredentialProvider {
   std::mutex mu_;
   std::optional<Credential> cached_;  // guarded by mu_
   std::uint64_t runs_ = 0;            // guarded by mu_: successful runs so far
+  // The last credential obtained, kept across Invalidate: upstream compares a new credential with
+  // the one it replaces. Guarded by mu_.
+  std::optional<Credential> last_;
 };
+
+// The provider for `config` and `cluster` shared with every earlier caller in the process that asked
+// with equal ones and equal options (client-go's globalCache of exec Authenticators: the clients
+// built from one kubeconfig, e.g. the scheduler's, its events' and its leader election's, run the
+// plugin once and hold one credential, not one each). Options with a `now` clock are never shared.
+// Providers live as long as the process, as upstream's.
+std::shared_ptr<ExecCredentialProvider> SharedExecCredentialProvider(const ExecConfig& config,
+                                                                     const ExecClusterInfo& cluster,
+                                                                     ExecProviderOptions options);
 
 }  // namespace ksched::client

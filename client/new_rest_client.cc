@@ -1,6 +1,7 @@
 #include "client/new_rest_client.h"
 
 #include "client/authenticator.h"
+#include "client/exec_credential.h"
 #include "client/http_transport.h"
 
 namespace ksched::client {
@@ -8,7 +9,9 @@ namespace ksched::client {
 absl::StatusOr<std::shared_ptr<RestClient>> NewRestClient(const RestConfig& config,
                                                           RestClientOptions base,
                                                           TransportOptions transport_options) {
-  absl::StatusOr<std::shared_ptr<Authenticator>> authenticator = Authenticator::Create(config);
+  ExecProviderOptions exec_options;
+  exec_options.observer = base.exec_observer;
+  absl::StatusOr<std::shared_ptr<Authenticator>> authenticator = Authenticator::Create(config, std::move(exec_options));
   if (!authenticator.ok()) return authenticator.status();
   absl::StatusOr<std::unique_ptr<HttpTransport>> transport =
       HttpTransport::Create(config, std::move(transport_options), (*authenticator)->Source(), (*authenticator)->CertificateSource());

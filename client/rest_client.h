@@ -49,6 +49,7 @@
 #include "absl/status/statusor.h"
 #include "client/authenticator.h"
 #include "client/http_types.h"
+#include "client/exec_plugin_observer.h"
 #include "client/request_observer.h"
 #include "client/request_options.h"
 #include "client/rest_config.h"
@@ -73,6 +74,9 @@ struct RestClientOptions {
   // Told about every attempt and every finished request (client-go's rest_client_* metrics); null:
   // nobody.
   std::shared_ptr<RequestObserver> observer;
+  // Given to the exec credential plugin of the config NewRestClient builds from (client-go's exec
+  // plugin metrics); null: nobody. Not used by the client itself.
+  std::shared_ptr<ExecPluginObserver> exec_observer;
 
   // Binding (and, through WritesProtobuf, Event) bodies in Kubernetes protobuf rather than JSON.
   bool protobuf_writes = false;

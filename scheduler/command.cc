@@ -253,6 +253,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     client::RestClientOptions election_options;
     election_options.max_retries = 1;
     election_options.observer = metrics.rest_client_observer();
+    election_options.exec_observer = metrics.exec_plugin_observer();
     absl::StatusOr<std::shared_ptr<client::RestClient>> made = client::NewRestClient(*rest, election_options);
     if (!made.ok()) return Fail(std::string(made.status().message()));
     election_client = *made;

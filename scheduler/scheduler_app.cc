@@ -180,7 +180,10 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   const SchedulerAppOptions& opts = impl->options;
 
   client::RestClientOptions client_options;
-  if (opts.metrics != nullptr) client_options.observer = opts.metrics->rest_client_observer();
+  if (opts.metrics != nullptr) {
+    client_options.observer = opts.metrics->rest_client_observer();
+    client_options.exec_observer = opts.metrics->exec_plugin_observer();
+  }
   absl::StatusOr<std::shared_ptr<client::RestClient>> client =
       client::NewRestClient(opts.rest_config, client_options);
   if (!client.ok()) return client.status();

@@ -20,8 +20,7 @@ constexpr char kMetricsResetBody[] = "metrics reset\n";
 // upstream getClient() for the delegated authenticator/authorizer: the kubeconfig flag, else
 // in-cluster, else none; QPS 200, burst 400, 10 s timeout.
 absl::StatusOr<std::shared_ptr<client::RestClient>> DelegatedClient(
-    const std::string& kubeconfig, std::string_view purpose,
-    const std::shared_ptr<client::RequestObserver>& observer) {
+    const std::string& kubeconfig, std::string_view purpose, metrics::Metrics* metrics) {
   absl::StatusOr<client::RestConfig> rest;
   if (!kubeconfig.empty()) {
     rest = client::BuildConfigFromFlags("", kubeconfig);
@@ -37,7 +36,10 @@ absl::StatusOr<std::shared_ptr<client::RestClient>> DelegatedClient(
   rest->burst = 400;
   rest->timeout = std::chrono::seconds(10);
   client::RestClientOptions options;
-  options.observer = observer;
+  if (metrics != nullptr) {
+    options.observer = metrics->rest_client_observer();
+    options.exec_observer = metrics->exec_plugin_observer();
+  }
   absl::StatusOr<std::shared_ptr<client::RestClient>> made = client::NewRestClient(*rest, options);
   if (!made.ok()) {
     return absl::InvalidArgumentError("failed to create delegated " + std::string(purpose) +
@@ -51,8 +53,6 @@ absl::StatusOr<std::shared_ptr<client::RestClient>> DelegatedClient(
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     const CommandFlags& flags, const config::KubeSchedulerConfiguration& cfg,
     metrics::Metrics* metrics, SchedulerServerState& state) {
-  const std::shared_ptr<client::RequestObserver> observer =
-      metrics != nullptr ? metrics->rest_client_observer() : nullptr;
   serving::SecureServingOptions serving_options;
   serving_options.bind_address = flags.serving.bind_address;
   serving_options.port = flags.serving.secure_port;
@@ -62,10 +62,10 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
 
   serving::DelegatingAuthOptions auth;
   absl::StatusOr<std::shared_ptr<client::RestClient>> authn =
-      DelegatedClient(flags.authentication.kubeconfig, "authentication", observer);
+      DelegatedClient(flags.authentication.kubeconfig, "authentication", metrics);
   if (!authn.ok()) return authn.status();
   absl::StatusOr<std::shared_ptr<client::RestClient>> authz =
-      DelegatedClient(flags.authorization.kubeconfig, "authorization", observer);
+      DelegatedClient(flags.authorization.kubeconfig, "authorization", metrics);
   if (!authz.ok()) return authz.status();
   auth.authentication_client = *authn;
   auth.authorization_client = *authz;

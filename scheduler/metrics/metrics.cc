@@ -378,6 +378,7 @@ Metrics::Metrics(MetricsOptions options)
                                       "fresh data (missing or stale)."))
                                 .Register(*registry_)),
       rest_client_(std::make_shared<RestClientMetrics>(*registry_, families_)),
+      exec_plugin_(std::make_shared<ExecPluginMetrics>(*registry_, families_)),
       process_(options_.proc_self),
       registered_metrics_(BuildCounter()
                               .Name("registered_metrics_total")
@@ -774,6 +775,7 @@ std::vector<prometheus::MetricFamily> Metrics::CollectRegistry() const {
       }
     }
   }
+  exec_plugin_->UpdateTtl(std::chrono::system_clock::now());
   std::call_once(registrations_counted_, [this] { CountRegistrations(); });
   std::vector<prometheus::MetricFamily> families = registry_->Collect();
   if (!hidden_.empty()) {

@@ -54,6 +54,9 @@
 //                                                   (serving::TokenCacheObserver)
 //   rest_client_requests_total, rest_client_request_duration_seconds   RestClients given
 //                                                   rest_client_observer()
+//   rest_client_exec_plugin_call_total, rest_client_exec_plugin_ttl_seconds,
+//   rest_client_exec_plugin_certificate_rotation_age   their credential plugins, through
+//                                                   exec_plugin_observer()
 //   process_*                                       /proc at scrape time
 //   kubernetes_build_info, version_info, cardinality_enforcement_unexpected_categorizations_total
 //                                                   constant (scheduler/metrics/component_metrics.h)
@@ -103,6 +106,7 @@
 #include "framework/metrics_recorder.h"
 #include "framework/running_goroutines.h"
 #include "scheduler/metrics/duration_histograms.h"
+#include "scheduler/metrics/exec_plugin_metrics.h"
 #include "scheduler/metrics/lazy_children.h"
 #include "scheduler/metrics/process_metrics.h"
 #include "scheduler/metrics/registered_families.h"
@@ -296,6 +300,8 @@ class Metrics final : public framework::MetricsRecorder {
   // --- REST clients -----------------------------------------------------------------------------
   // For RestClientOptions::observer of every client whose requests should be counted.
   std::shared_ptr<client::RequestObserver> rest_client_observer() const { return rest_client_; }
+  // For RestClientOptions::exec_observer of the same clients: their credential plugins' runs.
+  std::shared_ptr<client::ExecPluginObserver> exec_plugin_observer() const { return exec_plugin_; }
 
   // --- Exposition -------------------------------------------------------------------------------
   // The Prometheus text format (version 0.0.4) of everything above.
@@ -363,6 +369,7 @@ class Metrics final : public framework::MetricsRecorder {
 
   LazyChildren<prometheus::Histogram> sli_children_{16};  // attempts 0..14, "15+"
   std::shared_ptr<client::RequestObserver> rest_client_;
+  std::shared_ptr<ExecPluginMetrics> exec_plugin_;
   ProcessMetrics process_;
 
   mutable std::mutex mu_;  // guards the maps below (not the metrics, which are thread-safe)

@@ -2,8 +2,9 @@
 # Integration: the HTTPS endpoints of kube-scheduler-cpp as an administrator and a real Prometheus
 # (the Debian package) meet them, side by side with the upstream kube-scheduler v1.34.4 on the same
 # control plane, with the same delegated authentication and authorization (the scheduler's own
-# identity, as kubeadm runs it: --authentication-kubeconfig = --authorization-kubeconfig =
-# the scheduler kubeconfig):
+# identity, as kubeadm runs it, here obtained through a client-go credential plugin returning the
+# scheduler's client certificate: --authentication-kubeconfig = --authorization-kubeconfig = that
+# kubeconfig; rest_client_exec_plugin_* as upstream's: one run for both clients, the TTL):
 #   - system:kube-scheduler may create TokenReviews and SubjectAccessReviews (the stock RBAC);
 #   - /healthz, /livez, /readyz answer "ok" without a token; their ?verbose bodies (checks
 #     leaderElection, shutdown, sched-handler-sync) equal upstream's, byte for byte; a single check
@@ -88,12 +89,29 @@ admin_token=$(cat "$PKI_DIR/admin.token")  # static token of user admin, group s
 garbage_token="not-a-token-$RANDOM$RANDOM"
 
 # --- the two schedulers ----------------------------------------------------------------------------
+# Delegated authentication and authorization go through a client-go credential plugin returning
+# the scheduler's own client certificate (the same identity as its kubeconfig's), so that both
+# count the plugin's runs and its certificate's TTL in rest_client_exec_plugin_*.
+cat >"$work/cert-plugin.sh" <<EOF
+#!/bin/sh
+exec python3 -c 'import json, sys; print(json.dumps({"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential", "status": {"clientCertificateData": open(sys.argv[1]).read(), "clientKeyData": open(sys.argv[2]).read()}}))' \\
+  "$PKI_DIR/kube-scheduler.crt" "$PKI_DIR/kube-scheduler.key"
+EOF
+chmod 755 "$work/cert-plugin.sh"
+delegated_kubeconfig="$work/delegated-exec.kubeconfig"
+awk -v plugin="$work/cert-plugin.sh" '
+  /^    client-certificate-data:/ { print "    exec:"; print "      apiVersion: client.authentication.k8s.io/v1"
+                                   print "      command: " plugin; print "      interactiveMode: Never"; next }
+  /^    client-key-data:/ { next }
+  { print }' "$KUBECONFIG_SCHEDULER" >"$delegated_kubeconfig"
+chmod 600 "$delegated_kubeconfig"
+check "the delegated kubeconfig's user is the credential plugin" grep -q "command: $work/cert-plugin.sh" "$delegated_kubeconfig"
 python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix serving --count 3 \
   --cpu 4 --memory 16Gi >/dev/null
 
 port=$(free_port)
 "$ours" --kubeconfig "$KUBECONFIG_SCHEDULER" \
-  --authentication-kubeconfig "$KUBECONFIG_SCHEDULER" --authorization-kubeconfig "$KUBECONFIG_SCHEDULER" \
+  --authentication-kubeconfig "$delegated_kubeconfig" --authorization-kubeconfig "$delegated_kubeconfig" \
   --bind-address=127.0.0.1 --secure-port="$port" --leader-elect=true --v=2 \
   --disabled-metrics=scheduler_cache_size,rest_client_response_size_bytes \
   --feature-gates=SchedulerPopFromBackoffQ=false >"$cp_dir/logs/ours.log" 2>&1 &
@@ -114,7 +132,7 @@ profiles:
 EOF
 up_port=$(free_port)
 "$upstream" --config "$work/upstream.yaml" \
-  --authentication-kubeconfig "$KUBECONFIG_SCHEDULER" --authorization-kubeconfig "$KUBECONFIG_SCHEDULER" \
+  --authentication-kubeconfig "$delegated_kubeconfig" --authorization-kubeconfig "$delegated_kubeconfig" \
   --bind-address=127.0.0.1 --secure-port="$up_port" --v=2 \
   --disabled-metrics=scheduler_cache_size,rest_client_response_size_bytes \
   --feature-gates=SchedulerPopFromBackoffQ=false >"$cp_dir/logs/upstream.log" 2>&1 &
@@ -296,6 +314,23 @@ for who in ours upstream; do
 authentication_token_cache_active_fetch_count{status="in_flight"} 0' \
     "$(grep '^authentication_token_cache_active_fetch_count{' "$work/$who.metrics" | LC_ALL=C sort)"
 done
+# The delegated clients' credential plugin: one run shared by the authentication and authorization
+# clients (client-go's cache of exec authenticators), its certificate's TTL, no rotation.
+check_eq "rest_client_exec_plugin_call_total as upstream's (one run for both delegated clients)" \
+  "$(grep '^rest_client_exec_plugin_call_total{' "$work/upstream.metrics")" "$(grep '^rest_client_exec_plugin_call_total{' "$work/ours.metrics")"
+check "rest_client_exec_plugin_call_total{call_status=\"no_error\",code=\"0\"} 1" \
+  grep -qx 'rest_client_exec_plugin_call_total{call_status="no_error",code="0"} 1' "$work/ours.metrics"
+not_after=$(date -d "$(openssl x509 -enddate -noout -in "$PKI_DIR/kube-scheduler.crt" | cut -d= -f2)" +%s)
+ttl_near() {  # ttl_near FILE: its TTL within 120 s of the certificate's NotAfter - now
+  awk -v expected="$((not_after - $(date +%s)))" '$1 == "rest_client_exec_plugin_ttl_seconds" {
+    d = $2 - expected; found = 1; ok = (d < 120 && d > -120) } END { exit !(found && ok) }' "$1"
+}
+for who in ours upstream; do
+  check "$who: rest_client_exec_plugin_ttl_seconds is the certificate's time to NotAfter" ttl_near "$work/$who.metrics"
+  check "$who: rest_client_exec_plugin_certificate_rotation_age_count 0" \
+    grep -qx 'rest_client_exec_plugin_certificate_rotation_age_count 0' "$work/$who.metrics"
+done
+note "rest_client_exec_plugin_ttl_seconds: ours $(awk '$1 == "rest_client_exec_plugin_ttl_seconds" {print $2}' "$work/ours.metrics"), upstream $(awk '$1 == "rest_client_exec_plugin_ttl_seconds" {print $2}' "$work/upstream.metrics")"
 check_eq "version_info as upstream's" "$(grep '^version_info{' "$work/upstream.metrics")" "$(grep '^version_info{' "$work/ours.metrics")"
 check "kubernetes_build_info names v1.34.4 and this build's commit" \
   grep -q '^kubernetes_build_info{.*git_version="v1.34.4".*} 1$' "$work/ours.metrics"

@@ -175,6 +175,35 @@ TEST_CASE("exec: runs at Create, cached, re-run after OnUnauthorized", "[auth]")
   CHECK(MustAuthorize(**auth) == "Bearer tok-3");
 }
 
+TEST_CASE("exec: clients of one configuration share one plugin run and credential (client-go's cache)", "[auth]") {
+  TempDir dir;
+  RestConfig config;
+  config.server = "https://127.0.0.1:6443";
+  config.exec = Plugin(dir);
+  auto first = Authenticator::Create(config, Quiet());
+  auto second = Authenticator::Create(config, Quiet());
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  CHECK(MustAuthorize(**first) == "Bearer tok-1");
+  CHECK(MustAuthorize(**second) == "Bearer tok-1");  // no second run at the second Create
+  (*second)->OnUnauthorized();
+  CHECK(MustAuthorize(**first) == "Bearer tok-2");  // one credential: both see the refresh
+  CHECK(MustAuthorize(**second) == "Bearer tok-2");
+
+  // Another cluster, or other arguments: a provider of its own.
+  RestConfig other_cluster = config;
+  other_cluster.server = "https://127.0.0.2:6443";
+  auto third = Authenticator::Create(other_cluster, Quiet());
+  REQUIRE(third.ok());
+  CHECK(MustAuthorize(**third) == "Bearer tok-3");
+  RestConfig other_args = config;
+  other_args.exec->args = {"--flag"};
+  auto fourth = Authenticator::Create(other_args, Quiet());
+  REQUIRE(fourth.ok());
+  CHECK(MustAuthorize(**fourth) == "Bearer tok-4");
+  CHECK(MustAuthorize(**first) == "Bearer tok-2");
+}
+
 TEST_CASE("exec is not used when the config already authenticates (client-go)", "[auth]") {
   const TestKeyPair pair = SelfSignedPair("static-user");
   struct Case {

@@ -454,3 +454,119 @@ TEST_CASE("exec plugin: the credential is cached until it expires or is invalida
     CHECK(plugin.Runs() == 1);
   }
 }
+
+namespace {
+
+using ksched::client::ExecPluginCallStatus;
+
+// Records what the provider tells its observer.
+struct RecordingExecObserver final : ksched::client::ExecPluginObserver {
+  std::vector<std::pair<ExecPluginCallStatus, int>> calls;
+  std::vector<std::pair<const void*, std::optional<system_clock::time_point>>> expiries;
+  std::vector<system_clock::duration> rotations;
+  void OnCall(ExecPluginCallStatus status, int code) override { calls.emplace_back(status, code); }
+  void OnCertificateExpiry(const void* provider, std::optional<system_clock::time_point> not_after) override {
+    expiries.emplace_back(provider, not_after);
+  }
+  void OnCertificateRotated(system_clock::duration age) override { rotations.push_back(age); }
+};
+
+}  // namespace
+
+TEST_CASE("exec plugin: each run is told to the observer as client-go's incrementCallsMetric classifies it",
+          "[client][exec]") {
+  TempDir dir;
+  struct Case {
+    const char* name;
+    std::string command;
+    ExecPluginCallStatus status;
+    int code;
+  };
+  const std::vector<Case> cases = {
+      {"exit 0, even with output that is refused", Script(dir, "garbage.sh", "echo not-json\n"),
+       ExecPluginCallStatus::kNoError, 0},
+      {"exit 3", Script(dir, "three.sh", "exit 3\n"), ExecPluginCallStatus::kPluginExecutionError, 3},
+      {"killed by a signal: os/exec's exit code -1", Script(dir, "killed.sh", "kill -9 $$\n"),
+       ExecPluginCallStatus::kPluginExecutionError, -1},
+      {"not found", dir.Path("bin/absent"), ExecPluginCallStatus::kPluginNotFoundError, 1},
+      {"not executable: Go's fs.PathError", dir.Write("noexec.sh", "#!/bin/sh\necho hi\n", 0644),
+       ExecPluginCallStatus::kPluginNotFoundError, 1},
+  };
+  for (const Case& c : cases) {
+    SECTION(c.name) {
+      auto observer = std::make_shared<RecordingExecObserver>();
+      ExecProviderOptions options = Quiet();
+      options.observer = observer;
+      ExecCredentialProvider provider(Config(c.command), {}, options);
+      CHECK_FALSE(provider.Get().ok());
+      REQUIRE(observer->calls.size() == 1);
+      CHECK(observer->calls[0].first == c.status);
+      CHECK(observer->calls[0].second == c.code);
+      CHECK(observer->expiries.empty());  // only a successful refresh sets the expiry
+    }
+  }
+  SECTION("a configuration refused before running counts no call") {
+    auto observer = std::make_shared<RecordingExecObserver>();
+    ExecProviderOptions options = Quiet();
+    options.observer = observer;
+    ExecCredentialProvider provider(Config(Script(dir, "ok.sh", "echo '{}'\n"), "client.authentication.k8s.io/v1alpha1"),
+                                    {}, options);
+    CHECK_FALSE(provider.Get().ok());
+    CHECK(observer->calls.empty());
+  }
+  CHECK(ksched::client::ExecPluginCallStatusLabel(ExecPluginCallStatus::kClientInternalError) == "client_internal_error");
+}
+
+TEST_CASE("exec plugin: the certificate's expiry and rotation are told to the observer", "[client][exec]") {
+  const auto made = system_clock::now();
+  const TestKeyPair first = SelfSignedPair("rotation-first");
+  const TestKeyPair second = SelfSignedPair("rotation-second");
+  CatPlugin plugin;
+  auto observer = std::make_shared<RecordingExecObserver>();
+  ExecProviderOptions options = Quiet();
+  options.observer = observer;
+  const system_clock::time_point later = made + std::chrono::hours(5);
+  options.now = [later] { return later; };
+  ExecCredentialProvider provider(Config(plugin.command), {}, options);
+  auto pair_status = [](const TestKeyPair& pair) {
+    return Cred(kV1, R"({"clientCertificateData":")" + JsonPem(pair.cert_pem) + R"(","clientKeyData":")" +
+                         JsonPem(pair.key_pem) + "\"}");
+  };
+  // The certificates are valid from 60 s before they were made for a day (test_certificates.h).
+  auto near = [](system_clock::duration actual, system_clock::duration expected) {
+    return std::chrono::abs(actual - expected) <= std::chrono::seconds(5);
+  };
+
+  plugin.Output(pair_status(first));
+  const Credential got = MustGet(provider);
+  REQUIRE(got.certificate_not_after.has_value());
+  REQUIRE(got.certificate_not_before.has_value());
+  CHECK(near(*got.certificate_not_after - made, std::chrono::hours(24)));
+  CHECK(near(made - *got.certificate_not_before, std::chrono::seconds(60)));
+  REQUIRE(observer->expiries.size() == 1);
+  CHECK(observer->expiries[0].first == &provider);
+  CHECK(observer->expiries[0].second == got.certificate_not_after);
+  CHECK(observer->rotations.empty());
+
+  // The same certificate again after a 401: no rotation.
+  provider.Invalidate();
+  MustGet(provider);
+  CHECK(observer->rotations.empty());
+  CHECK(observer->expiries.size() == 2);
+
+  // Another certificate: the first had lived from its NotBefore to now (the injected clock).
+  plugin.Output(pair_status(second));
+  provider.Invalidate();
+  MustGet(provider);
+  REQUIRE(observer->rotations.size() == 1);
+  CHECK(near(observer->rotations[0], std::chrono::hours(5) + std::chrono::seconds(60)));
+
+  // A token alone: the provider no longer holds a certificate.
+  plugin.Output(Cred(kV1, R"({"token":"t"})"));
+  provider.Invalidate();
+  MustGet(provider);
+  CHECK(observer->rotations.size() == 2);  // a certificate replaced by none is a rotation too
+  REQUIRE(observer->expiries.size() == 4);
+  CHECK_FALSE(observer->expiries[3].second.has_value());
+  CHECK(observer->calls.size() == 4);
+}

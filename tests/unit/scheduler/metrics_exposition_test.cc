@@ -453,6 +453,52 @@ TEST_CASE("upstream's families for preemption goroutines, Permit waits, volume b
                       "plugin=\"NodeAffinity\",le=\"2.2500000000000005e-05\"}") == 1);
 }
 
+TEST_CASE("credential plugin runs and certificates, as client-go's exec plugin metrics") {
+  Metrics metrics(NoProcess());
+  std::string text = metrics.SerializeText();
+  // Shown from the start, as upstream's GaugeFunc and plain histogram.
+  CHECK(HasLine(text,
+                "# HELP rest_client_exec_plugin_ttl_seconds [ALPHA] Gauge of the shortest TTL (time-to-live) of the "
+                "client certificate(s) managed by the auth exec plugin. The value is in seconds until certificate "
+                "expiry (negative if already expired). If auth exec plugins are unused or manage no TLS "
+                "certificates, the value will be +INF."));
+  CHECK(HasLine(text, "rest_client_exec_plugin_ttl_seconds +Inf"));
+  CHECK(HasLine(text, "rest_client_exec_plugin_certificate_rotation_age_bucket{le=\"1.24416e+08\"} 0"));
+  CHECK(HasLine(text, "rest_client_exec_plugin_certificate_rotation_age_count 0"));
+  CHECK(text.find("rest_client_exec_plugin_call_total") == std::string::npos);
+
+  const std::shared_ptr<client::ExecPluginObserver> observer = metrics.exec_plugin_observer();
+  REQUIRE(observer != nullptr);
+  observer->OnCall(client::ExecPluginCallStatus::kNoError, 0);
+  observer->OnCall(client::ExecPluginCallStatus::kNoError, 0);
+  observer->OnCall(client::ExecPluginCallStatus::kPluginExecutionError, -1);
+  const int a = 0, b = 0;  // two providers
+  const auto now = std::chrono::system_clock::now();
+  observer->OnCertificateExpiry(&a, now + std::chrono::hours(2));
+  observer->OnCertificateExpiry(&b, now + std::chrono::hours(1));
+  observer->OnCertificateRotated(std::chrono::hours(3));
+  text = metrics.SerializeText();
+  INFO(text);
+  CHECK(HasLine(text,
+                "# HELP rest_client_exec_plugin_call_total [ALPHA] Number of calls to an exec plugin, partitioned by "
+                "the type of event encountered (no_error, plugin_execution_error, plugin_not_found_error, "
+                "client_internal_error) and an optional exit code. The exit code will be set to 0 if and only if "
+                "the plugin call was successful."));
+  CHECK(HasLine(text, "rest_client_exec_plugin_call_total{call_status=\"no_error\",code=\"0\"} 2"));
+  CHECK(HasLine(text, "rest_client_exec_plugin_call_total{call_status=\"plugin_execution_error\",code=\"-1\"} 1"));
+  // The earliest expiry among the providers.
+  const double ttl = ValueOf(text, "rest_client_exec_plugin_ttl_seconds");
+  CHECK(ttl <= 3600);
+  CHECK(ttl > 3500);
+  CHECK(HasLine(text, "rest_client_exec_plugin_certificate_rotation_age_bucket{le=\"3600\"} 0"));
+  CHECK(HasLine(text, "rest_client_exec_plugin_certificate_rotation_age_bucket{le=\"14400\"} 1"));
+  // The provider with the earlier certificate now has none: the other's counts.
+  observer->OnCertificateExpiry(&b, std::nullopt);
+  CHECK(ValueOf(metrics.SerializeText(), "rest_client_exec_plugin_ttl_seconds") > 3600);
+  observer->OnCertificateExpiry(&a, std::nullopt);
+  CHECK(HasLine(metrics.SerializeText(), "rest_client_exec_plugin_ttl_seconds +Inf"));
+}
+
 TEST_CASE("Reset leaves what upstream's DELETE /metrics leaves") {
   Metrics metrics(NoProcess());
   metrics.ForProfile("default-scheduler").Observe(metrics::AttemptResult::kScheduled, std::chrono::milliseconds(3));
