@@ -308,7 +308,8 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     if (!made.ok()) return Fail(std::string(made.status().message()));
     server = *std::move(made);
     if (absl::Status started = server->Start(); !started.ok()) {
-      return Fail("failed to start secure server: " + std::string(started.message()));
+      // Start's errors name what failed, as upstream's do (no common prefix).
+      return Fail(std::string(started.message()));
     }
     SPDLOG_INFO("Serving securely on {}:{}", flags.serving.bind_address, server->port());
   }

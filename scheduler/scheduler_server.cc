@@ -6,6 +6,7 @@
 #include "client/in_cluster_config.h"
 #include "client/new_rest_client.h"
 #include "config/write.h"
+#include "scheduler/client_ca_lookup.h"
 #include "scheduler/debug_flags.h"
 #include "scheduler/logging.h"
 #include "scheduler/metrics/pod_resource_metrics.h"
@@ -69,6 +70,32 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
   if (!authz.ok()) return authz.status();
   auth.authentication_client = *authn;
   auth.authorization_client = *authz;
+  ClientCaLookupFlags ca_flags;
+  ca_flags.client_ca_file = flags.authentication.client_ca_file;
+  ca_flags.skip_lookup = flags.authentication.skip_lookup;
+  ca_flags.tolerate_lookup_failure = flags.authentication.tolerate_lookup_failure;
+  auth.client_certificates_source = [ca_flags, client = auth.authentication_client, metrics]()
+      -> absl::StatusOr<std::shared_ptr<const serving::ClientCertificateAuthenticator>> {
+    absl::StatusOr<std::optional<ClientCa>> client_ca = LookupClientCa(ca_flags, client.get());
+    if (!client_ca.ok()) return client_ca.status();
+    if (!client_ca->has_value()) return std::shared_ptr<const serving::ClientCertificateAuthenticator>();
+    serving::ClientCertificateAuthenticator::ExpirationObserver expiration;
+    if (metrics != nullptr) {
+      expiration = [metrics](double remaining_seconds) { metrics->ObserveClientCertificateExpiration(remaining_seconds); };
+    }
+    absl::StatusOr<std::unique_ptr<serving::ClientCertificateAuthenticator>> certificates =
+        serving::ClientCertificateAuthenticator::Create((*client_ca)->pem, (*client_ca)->source, std::move(expiration));
+    if (certificates.ok()) {
+      SPDLOG_INFO("client certificates are verified against {}", (*client_ca)->source);
+      return std::shared_ptr<const serving::ClientCertificateAuthenticator>(*std::move(certificates));
+    }
+    if ((*client_ca)->from_file) {
+      return absl::InvalidArgumentError("unable to load client CA provider: " + std::string(certificates.status().message()));
+    }
+    // Upstream's configmap controller logs the bad bundle and verifies nothing meanwhile.
+    SPDLOG_ERROR("{}; client certificates are not authenticated", std::string(certificates.status().message()));
+    return std::shared_ptr<const serving::ClientCertificateAuthenticator>();
+  };
   auth.always_allow_paths = flags.authorization.always_allow_paths;
   auth.token_cache_ttl = flags.authentication.token_webhook_cache_ttl;
   auth.authorized_cache_ttl = flags.authorization.cache_authorized_ttl;

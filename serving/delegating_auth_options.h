@@ -13,11 +13,14 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "client/rest_client.h"
+#include "serving/client_certificate_authenticator.h"
 #include "serving/handler_chain.h"
 #include "serving/request_authenticator.h"
 #include "serving/subject_access_reviewer.h"
@@ -43,6 +46,14 @@ struct DelegatingAuthOptions {
   ChainObservers chain_observers;
   // Told about the bearer token cache's lookups and fetches (metrics).
   TokenCacheObserver token_cache_observer;
+
+  // Client certificate authentication (--client-ca-file, or the cluster's client CA); null: none,
+  // and the TLS handshake asks for no client certificate. `client_certificates_source`, when set,
+  // is asked for it by Start() once the serving certificate has loaded (upstream applies the
+  // serving options before the authentication options: their errors and warnings come in that
+  // order); its error fails Start().
+  std::shared_ptr<const ClientCertificateAuthenticator> client_certificates;
+  std::function<absl::StatusOr<std::shared_ptr<const ClientCertificateAuthenticator>>()> client_certificates_source;
 
   // Instead of the REST reviewers built from the clients above, when set (tests, other sources).
   std::shared_ptr<TokenReviewer> token_reviewer;

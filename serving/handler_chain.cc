@@ -152,7 +152,7 @@ HandlerChain::HandlerChain(RequestAuthenticator& authenticator, RequestAuthorize
 ServingResponse HandlerChain::Handle(const ServingRequest& request) const {
   ServingResponse response;
   const auto authn_start = std::chrono::steady_clock::now();
-  absl::StatusOr<UserInfo> user = authenticator_.Authenticate(request.authorization);
+  absl::StatusOr<UserInfo> user = authenticator_.Authenticate(request.authorization, request.peer_certificates);
   if (observers_.authentication) {
     observers_.authentication(user.ok() ? &user->name : nullptr, std::chrono::steady_clock::now() - authn_start);
   }

@@ -24,6 +24,9 @@ struct ServingRequest {
   std::string user_agent;     // the User-Agent header (error bodies are indented for curl, as upstream)
   std::string remote;         // peer "ip:port", for logs
   std::string body;           // the request body (at most the server's body limit, 1 MiB)
+  // The certificates the client sent in the TLS handshake, leaf first (DER); empty when it sent
+  // none or the server asked for none (no client CA configured).
+  std::vector<std::string> peer_certificates;
 };
 
 struct ServingResponse {

@@ -51,10 +51,33 @@ RequestAuthenticator::RequestAuthenticator(std::shared_ptr<TokenReviewer> review
                                            RequestAuthenticatorOptions options)
     : reviewer_(std::move(reviewer)), options_(options), cache_(options.cache_capacity, options.now) {}
 
-absl::StatusOr<UserInfo> RequestAuthenticator::Authenticate(std::string_view authorization_header) {
-  if (reviewer_ == nullptr) return UserInfo::Anonymous();
+absl::StatusOr<UserInfo> RequestAuthenticator::Authenticate(std::string_view authorization_header,
+                                                            const std::vector<std::string>& peer_certificates) {
+  std::string certificate_error;
+  if (options_.client_certificates != nullptr && !peer_certificates.empty()) {
+    absl::StatusOr<std::optional<UserInfo>> by_certificate = options_.client_certificates->Authenticate(peer_certificates);
+    if (!by_certificate.ok()) {
+      certificate_error = std::string(by_certificate.status().message());
+    } else if (by_certificate->has_value()) {
+      return WithAuthenticatedGroup(**std::move(by_certificate));
+    }
+  }
+  std::optional<absl::StatusOr<UserInfo>> by_token = AuthenticateToken(authorization_header);
+  if (by_token.has_value() && by_token->ok()) return **std::move(by_token);
+  // Upstream's union: every authenticator's error, then (FailOnError) no fallback to anonymous.
+  if (!certificate_error.empty()) {
+    // utilerrors.Aggregate: one error as itself, several as "[a, b]".
+    if (!by_token.has_value()) return absl::UnauthenticatedError(certificate_error);
+    return absl::UnauthenticatedError("[" + certificate_error + ", " + std::string(by_token->status().message()) + "]");
+  }
+  if (by_token.has_value()) return *std::move(by_token);
+  return UserInfo::Anonymous();
+}
+
+std::optional<absl::StatusOr<UserInfo>> RequestAuthenticator::AuthenticateToken(std::string_view authorization_header) {
+  if (reviewer_ == nullptr) return std::nullopt;
   const std::string_view token = BearerToken(authorization_header);
-  if (token.empty()) return UserInfo::Anonymous();
+  if (token.empty()) return std::nullopt;
 
   const TokenCacheObserver& observer = options_.observer;
   const auto start = std::chrono::steady_clock::now();
@@ -72,11 +95,12 @@ absl::StatusOr<UserInfo> RequestAuthenticator::Authenticate(std::string_view aut
   }
 
   if (!review.ok()) {
-    return absl::UnauthenticatedError("TokenReview failed: " + std::string(review.status().message()));
+    return absl::StatusOr<UserInfo>(
+        absl::UnauthenticatedError("TokenReview failed: " + std::string(review.status().message())));
   }
-  if (review->authenticated) return WithAuthenticatedGroup(std::move(review->user));
-  if (!review->error.empty()) return absl::UnauthenticatedError(review->error);
-  return absl::UnauthenticatedError("invalid bearer token");
+  if (review->authenticated) return absl::StatusOr<UserInfo>(WithAuthenticatedGroup(std::move(review->user)));
+  if (!review->error.empty()) return absl::StatusOr<UserInfo>(absl::UnauthenticatedError(review->error));
+  return absl::StatusOr<UserInfo>(absl::UnauthenticatedError("invalid bearer token"));
 }
 
 absl::StatusOr<TokenReviewResult> RequestAuthenticator::Fetch(const std::string& key, std::string_view token) {

@@ -15,7 +15,13 @@
 //   - concurrent requests carrying the same uncached token share one TokenReview (upstream's
 //     singleflight group), and TokenCacheObserver sees the cache as upstream's
 //     authentication_token_cache_* metrics count it.
-//   Client certificates and request-header (front-proxy) authentication are not implemented.
+//   - before the token, a client certificate when options.client_certificates is set
+//     (client_certificate_authenticator.h): verified -> that user plus system:authenticated; a
+//     certificate that fails verification is an error unless the bearer token authenticates the
+//     request (upstream's union of authenticators, failing on error before anonymous); no
+//     certificate, or one without a CommonName -> the token decides as above. This holds with or
+//     without a TokenReviewer.
+//   Request-header (front-proxy) authentication is not implemented.
 //
 // Errors: kUnauthenticated with the reason, for the log (the client only sees "Unauthorized").
 // Thread-safety: Authenticate may be called concurrently; the reviewer must allow it too.
@@ -24,10 +30,13 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "serving/client_certificate_authenticator.h"
 #include "serving/expiring_cache.h"
 #include "serving/single_flight.h"
 #include "serving/token_reviewer.h"
@@ -55,6 +64,8 @@ struct RequestAuthenticatorOptions {
   std::size_t cache_capacity = 4096;
   SteadyNow now;  // empty: steady_clock::now
   TokenCacheObserver observer;
+  // --client-ca-file (or the cluster's client CA); null: client certificates are not looked at.
+  std::shared_ptr<const ClientCertificateAuthenticator> client_certificates;
 };
 
 class RequestAuthenticator {
@@ -63,7 +74,9 @@ class RequestAuthenticator {
   explicit RequestAuthenticator(std::shared_ptr<TokenReviewer> reviewer,
                                 RequestAuthenticatorOptions options = {});
 
-  absl::StatusOr<UserInfo> Authenticate(std::string_view authorization_header);
+  // `peer_certificates`: what the client sent in the TLS handshake, leaf first (DER).
+  absl::StatusOr<UserInfo> Authenticate(std::string_view authorization_header,
+                                        const std::vector<std::string>& peer_certificates = {});
 
  private:
   struct CachedReview {
@@ -74,6 +87,8 @@ class RequestAuthenticator {
   // One fetch for the token with cache key `key`: the cache again (a fetch may have just filled
   // it), else a review, whose answer is cached as the header comment says.
   absl::StatusOr<TokenReviewResult> Fetch(const std::string& key, std::string_view token);
+  // The bearer token's verdict: nullopt when there is none to review (no reviewer, no token).
+  std::optional<absl::StatusOr<UserInfo>> AuthenticateToken(std::string_view authorization_header);
 
   const std::shared_ptr<TokenReviewer> reviewer_;
   const RequestAuthenticatorOptions options_;

@@ -64,6 +64,26 @@ std::optional<ServingRequest> ToServingRequest(http::request<http::string_body>&
   return out;
 }
 
+// The certificates the peer sent, leaf first, DER-encoded. On the server side OpenSSL's peer chain
+// leaves the leaf out.
+std::vector<std::string> PeerCertificates(SSL* ssl) {
+  std::vector<std::string> out;
+  auto add = [&out](X509* cert) {
+    unsigned char* der = nullptr;
+    const int length = i2d_X509(cert, &der);
+    if (length > 0) out.emplace_back(reinterpret_cast<const char*>(der), static_cast<std::size_t>(length));
+    OPENSSL_free(der);
+  };
+  X509* leaf = SSL_get1_peer_certificate(ssl);
+  if (leaf == nullptr) return out;
+  add(leaf);
+  X509_free(leaf);
+  if (STACK_OF(X509)* chain = SSL_get_peer_cert_chain(ssl)) {
+    for (int i = 0; i < sk_X509_num(chain); ++i) add(sk_X509_value(chain, i));
+  }
+  return out;
+}
+
 // `head`: a HEAD request gets the headers of the GET answer, Content-Length included, and no body
 // (as Go's server).
 http::response<http::string_body> ToBeastResponse(ServingResponse response, unsigned version, bool keep_alive,
@@ -194,6 +214,7 @@ class SecureServer::Impl::Session : public std::enable_shared_from_this<Session>
                                 SPDLOG_DEBUG("serving: TLS handshake with {} failed: {}", self->remote_, ec.message());
                                 return;
                               }
+                              self->peer_certificates_ = PeerCertificates(self->stream_.native_handle());
                               self->Read();
                             });
   }
@@ -234,6 +255,7 @@ class SecureServer::Impl::Session : public std::enable_shared_from_this<Session>
     const bool keep_alive = req.keep_alive();
     head_ = req.method() == http::verb::head;
     std::optional<ServingRequest> request = ToServingRequest(req, remote_);
+    if (request) request->peer_certificates = peer_certificates_;
     if (!request) {
       head_ = false;
       Respond(ServingResponse::Error(400, "400 Bad Request"), version, false);
@@ -275,6 +297,7 @@ class SecureServer::Impl::Session : public std::enable_shared_from_this<Session>
   http::response<http::string_body> response_;
   bool head_ = false;  // the request being answered is a HEAD
   std::string remote_ = "unknown";
+  std::vector<std::string> peer_certificates_;  // set once, after the handshake
 };
 
 void SecureServer::Impl::StartSession(tcp::socket socket) {
@@ -325,6 +348,30 @@ absl::Status SecureServer::Start() {
   SSL_CTX_set_min_proto_version(tls->native_handle(), TLS1_2_VERSION);
   tls->set_options(ssl::context::default_workarounds | ssl::context::no_compression |
                    ssl::context::single_dh_use);
+  std::shared_ptr<const ClientCertificateAuthenticator> client_certificates = auth_.client_certificates;
+  if (client_certificates == nullptr && auth_.client_certificates_source) {
+    absl::StatusOr<std::shared_ptr<const ClientCertificateAuthenticator>> loaded = auth_.client_certificates_source();
+    if (!loaded.ok()) return loaded.status();
+    client_certificates = *std::move(loaded);
+  }
+  if (client_certificates != nullptr) {
+    // Go's tls.RequestClientCert, as the apiserver library serves with a client CA: ask for a
+    // certificate, accept the handshake whatever comes, and let the authenticator verify it.
+    SSL_CTX_set_verify(tls->native_handle(), SSL_VERIFY_PEER, [](int, X509_STORE_CTX*) { return 1; });
+    static constexpr unsigned char kSessionContext[] = "kube-scheduler-cpp";
+    SSL_CTX_set_session_id_context(tls->native_handle(), kSessionContext, sizeof(kSessionContext) - 1);
+    for (const std::string& subject : client_certificates->ca_subjects_der()) {
+      const auto* data = reinterpret_cast<const unsigned char*>(subject.data());
+      if (X509_NAME* name = d2i_X509_NAME(nullptr, &data, static_cast<long>(subject.size()))) {
+        STACK_OF(X509_NAME)* names = SSL_CTX_get_client_CA_list(tls->native_handle());
+        if (names == nullptr) {
+          names = sk_X509_NAME_new_null();
+          SSL_CTX_set_client_CA_list(tls->native_handle(), names);
+        }
+        sk_X509_NAME_push(names, name);  // owned by the context now
+      }
+    }
+  }
   boost::system::error_code ec;
   tls->use_certificate_chain(net::buffer(certificate->cert_pem), ec);
   if (!ec) tls->use_private_key(net::buffer(certificate->key_pem), ssl::context::pem, ec);
@@ -337,14 +384,6 @@ absl::Status SecureServer::Start() {
     token_reviewer = std::make_shared<RestTokenReviewer>(auth_.authentication_client, auth_.webhook_backoff,
                                                          std::chrono::seconds(10), auth_.token_review_observer);
   }
-  if (token_reviewer == nullptr) {
-    SPDLOG_WARN("No authentication-kubeconfig provided in order to lookup client-ca-file in "
-                 "configmap/extension-apiserver-authentication in kube-system, so client certificate "
-                 "authentication won't work.");
-    SPDLOG_WARN("No authentication-kubeconfig provided in order to lookup requestheader-client-ca-file in "
-                 "configmap/extension-apiserver-authentication in kube-system, so request-header client "
-                 "certificate authentication won't work.");
-  }
   std::shared_ptr<SubjectAccessReviewer> access_reviewer = auth_.access_reviewer;
   if (access_reviewer == nullptr && auth_.authorization_client != nullptr) {
     access_reviewer = std::make_shared<RestSubjectAccessReviewer>(auth_.authorization_client, auth_.webhook_backoff,
@@ -355,6 +394,7 @@ absl::Status SecureServer::Start() {
   authn_options.success_ttl = auth_.token_cache_ttl;
   authn_options.failure_ttl = auth_.token_cache_ttl;
   authn_options.observer = auth_.token_cache_observer;
+  authn_options.client_certificates = client_certificates;
   auto authenticator = std::make_unique<RequestAuthenticator>(std::move(token_reviewer), authn_options);
 
   RequestAuthorizerOptions authz_options;

@@ -14,14 +14,19 @@
 // livez = [ping]; readyz = [leaderElection], shutdown, sched-handler-sync. A family left empty
 // serves "ping".
 //
+// Client certificates: with a client CA (DelegatingAuthOptions::client_certificates or its source)
+// the handshake asks for a certificate without requiring or verifying one (Go's
+// tls.RequestClientCert, the CA subjects as hints); what the client sent is verified per request by
+// the authenticator (client_certificate_authenticator.h). Without one, none is asked for.
+//
 // Threads: one I/O thread owns the sockets (accept, TLS, HTTP parsing); authentication,
 // authorization (which may block on TokenReview / SubjectAccessReview calls) and handlers run on a
 // pool of SecureServingOptions::worker_threads threads. Handlers and checks must be thread-safe and
 // return promptly.
 //
 // Errors: Start returns kInvalidArgument for bad options (certificate files: naming the file; bind
-// address; always-allow paths), kFailedPrecondition when the port cannot be bound ("failed to
-// create listener: ...") or cert_dir cannot be written. Nothing is left running after a failed Start.
+// address; always-allow paths; the client CA source's errors), kFailedPrecondition when the port
+// cannot be bound ("failed to create listener: ...") or cert_dir cannot be written. Nothing is left running after a failed Start.
 //
 // Thread-safety: AddHandler and the health registries may be used before and after Start, from
 // any thread. Start and Stop must not race each other. Stop closes the listener and every

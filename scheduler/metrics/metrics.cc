@@ -325,6 +325,15 @@ Metrics::Metrics(MetricsOptions options)
               .Name("authentication_token_cache_active_fetch_count")
               .Help(families_.Help("authentication_token_cache_active_fetch_count", Stability::kAlpha, ""))
               .Register(*registry_)),
+      client_certificate_expiration_(
+          BuildHistogram()
+              .Name("apiserver_client_certificate_expiration_seconds")
+              .Help(families_.Help("apiserver_client_certificate_expiration_seconds", Stability::kAlpha,
+                                   "Distribution of the remaining lifetime on the certificate used to authenticate a "
+                                   "request."))
+              .Register(*registry_)
+              .Add({}, std::vector<double>{0, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 345600, 604800, 2592000,
+                                          7776000, 15552000, 31104000})),
       leader_status_(
           BuildGauge()
               .Name("leader_election_master_status")
@@ -656,6 +665,10 @@ void Metrics::ObserveTokenCacheRequest(bool hit, std::chrono::steady_clock::dura
 
 void Metrics::AddTokenCacheActiveFetches(std::string_view status, int delta) {
   token_cache_active_fetches_.Add({{"status", std::string(status)}}).Increment(delta);
+}
+
+void Metrics::ObserveClientCertificateExpiration(double remaining_seconds) {
+  client_certificate_expiration_.Observe(remaining_seconds);
 }
 
 void Metrics::ObserveTokenCacheFetch(bool ok) { token_cache_fetches_.Add({{"status", ok ? "ok" : "error"}}).Increment(); }

@@ -48,6 +48,7 @@
 //   authentication_attempts{result}, authentication_duration_seconds{result},
 //   authenticated_user_requests{username}, authorization_attempts_total{result},
 //   authorization_duration_seconds{result}          every request to the secure server
+//   apiserver_client_certificate_expiration_seconds  every client certificate presented
 //   authentication_token_cache_request_total{status}, authentication_token_cache_request_duration_seconds{status},
 //   authentication_token_cache_fetch_total{status}, authentication_token_cache_active_fetch_count{status}
 //                                                   the secure server's bearer token cache
@@ -286,6 +287,9 @@ class Metrics final : public framework::MetricsRecorder {
   void AddTokenCacheActiveFetches(std::string_view status, int delta);
   // authentication_token_cache_fetch_total{status="ok"|"error"}: one fetch ended.
   void ObserveTokenCacheFetch(bool ok);
+  // apiserver_client_certificate_expiration_seconds: a client certificate presented to the secure
+  // server had `remaining_seconds` left before its NotAfter (observed before it is verified).
+  void ObserveClientCertificateExpiration(double remaining_seconds);
 
   // --- Leader election --------------------------------------------------------------------------
   // leader_election_master_status{name}: 1 while leading, 0 otherwise (client-go On/Off).
@@ -356,6 +360,7 @@ class Metrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Histogram>& token_cache_request_duration_;
   prometheus::Family<prometheus::Counter>& token_cache_fetches_;
   prometheus::Family<prometheus::Gauge>& token_cache_active_fetches_;
+  prometheus::Histogram& client_certificate_expiration_;
   prometheus::Family<prometheus::Gauge>& leader_status_;
   prometheus::Family<prometheus::Gauge>& cache_size_;
   std::array<prometheus::Gauge*, 4> pending_gauges_{};  // active, backoff, unschedulable, gated

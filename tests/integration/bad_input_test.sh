@@ -79,6 +79,10 @@ bad "port out of range" "--secure-port 70000 must be between 1 and 65535" --secu
 upstream_err() {  # upstream_err ARGS...: the err="..." of the upstream kube-scheduler's failure
   timeout 30 "$upstream" "$@" --master https://127.0.0.1:1 --secure-port 0 2>&1 | grep -o 'err=".*"$' | head -n 1
 }
+upstream_err_serving() {  # upstream_err_serving ARGS...: the same with secure serving on (a free port)
+  timeout 30 "$upstream" "$@" --master https://127.0.0.1:1 --bind-address 127.0.0.1 --secure-port "$(free_port)" 2>&1 |
+    grep -o 'err=".*"$' | head -n 1
+}
 bad_gate() {  # bad_gate NAME EXPECTED VALUE...: ours refuses, and names it as upstream does
   local name=$1 expected=$2; shift 2
   local args=() v
@@ -137,6 +141,22 @@ bad "certificate file missing" "$work/none.crt" --secure-port "$(free_port)" \
 bad "certificate without key" "--tls-private-key-file" --secure-port "$(free_port)" --tls-cert-file "$work/none.crt"
 bad "authentication kubeconfig missing" "$work/none-authn.kubeconfig" --secure-port "$(free_port)" \
   --authentication-kubeconfig "$work/none-authn.kubeconfig"
+# (A serving certificate of the test PKI, so that no "Generated self-signed cert" line comes first.)
+serving_pair=(--tls-cert-file "$PKI_DIR/apiserver.crt" --tls-private-key-file "$PKI_DIR/apiserver.key")
+bad "client CA file missing" "unable to load client CA provider: open $work/none-ca.crt: no such file or directory" \
+  --secure-port "$(free_port)" "${serving_pair[@]}" --client-ca-file "$work/none-ca.crt"
+if [ -x "$upstream" ]; then
+  check_eq "client CA file missing: upstream's error" \
+    "$(grep -o 'err=".*"$' "$work/raw")" "$(upstream_err_serving --client-ca-file "$work/none-ca.crt")"
+fi
+printf 'not a certificate\n' >"$work/garbage-ca.crt"
+bad "client CA file without certificates" \
+  "error loading CA bundle for \"client-ca-bundle::$work/garbage-ca.crt\": data does not contain any valid RSA or ECDSA certificates" \
+  --secure-port "$(free_port)" "${serving_pair[@]}" --client-ca-file "$work/garbage-ca.crt"
+if [ -x "$upstream" ]; then
+  check_eq "client CA file without certificates: upstream's error" \
+    "$(grep -o 'err=".*"$' "$work/raw")" "$(upstream_err_serving --client-ca-file "$work/garbage-ca.crt")"
+fi
 bad "write-config-to in a missing directory" "$work/none/out.yaml" --write-config-to "$work/none/out.yaml"
 # An extender whose tlsConfig names a CA file that does not exist (extender_test.sh covers the
 # extenders that work).

@@ -24,6 +24,10 @@
 #     rest_client_requests_total, leader_election_master_status{name="kube-scheduler"} 1,
 #     process_start_time_seconds; every family both serve has upstream's type; the families only one
 #     side serves are listed (notes);
+#   - client certificates of the API server's client CA (read by both from configmap
+#     kube-system/extension-apiserver-authentication) authenticate: admin (O=system:masters) gets
+#     /configz, system:kube-scheduler is refused it, a certificate of another CA is refused with 401
+#     (also on /healthz) unless a bearer token authenticates the request, as upstream's answers;
 #   - /configz with a system:masters token -> {"componentconfig": ...} of the configuration in use,
 #     field by field as upstream's; other paths upstream serves (/debug/pprof/, ...) are listed (notes)
 #     when ours answers otherwise;
@@ -187,6 +191,45 @@ check_eq "/metrics with the prometheus token: 200" 200 "$code"
 ours_type=$(content_type); fetch "$up_port" /metrics "$token" >/dev/null
 check_eq "/metrics Content-Type as upstream's" "$(content_type)" "$ours_type"
 
+# --- client certificates: the API server's client CA, looked up in the cluster -------------------------
+# Neither runs with --client-ca-file: both read client-ca-file from configmap
+# kube-system/extension-apiserver-authentication with the authentication client (the API server
+# publishes its --client-ca-file there), so its client certificates authenticate here too.
+check "ours reads the client CA from the configmap" grep -q 'client certificates are verified against client-ca::kube-system::extension-apiserver-authentication::client-ca-file' "$cp_dir/logs/ours.log"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/rogue.key" -out "$work/rogue.crt" \
+  -subj "/O=system:masters/CN=rogue" -days 1 2>/dev/null
+with_cert() {  # with_cert PORT PATH CERT KEY [TOKEN]: "code content-type" and the body
+  local auth=() code
+  [ -n "${5:-}" ] && auth=(-H "Authorization: Bearer $5")
+  code=$(curl -sk --noproxy '*' --max-time 15 --cert "$3" --key "$4" "${auth[@]}" -D "$work/headers" -o "$work/body" \
+    -w '%{http_code}' "https://127.0.0.1:$1$2" || echo curl-failed)
+  printf '%s %s\n%s' "$code" "$(content_type)" "$(body)"
+}
+for who in ours upstream; do
+  p=$port; [ "$who" = ours ] || p=$up_port
+  check "$who: /configz with the admin client certificate (O=system:masters): 200" \
+    grep -q '^200 ' <<<"$(with_cert "$p" /configz "$PKI_DIR/admin.crt" "$PKI_DIR/admin.key")"
+done
+answer_pair() {  # answer_pair PATH CERT KEY [TOKEN]: ours' answer, then upstream's, for check_eq
+  with_cert "$port" "$@" >"$work/ours.answer"; with_cert "$up_port" "$@" >"$work/upstream.answer"
+}
+answer_pair /configz "$PKI_DIR/kube-scheduler.crt" "$PKI_DIR/kube-scheduler.key"
+check "/configz with the scheduler's client certificate: 403 for system:kube-scheduler" \
+  grep -q 'User \\"system:kube-scheduler\\" cannot get path \\"/configz\\"' "$work/ours.answer"
+check_eq "... as upstream's refusal" "$(cat "$work/upstream.answer")" "$(cat "$work/ours.answer")"
+answer_pair /metrics "$work/rogue.crt" "$work/rogue.key"
+check "/metrics with a certificate of another CA (O=system:masters): 401" grep -q '^401 ' "$work/ours.answer"
+check_eq "... as upstream's refusal" "$(cat "$work/upstream.answer")" "$(cat "$work/ours.answer")"
+answer_pair /healthz "$work/rogue.crt" "$work/rogue.key"
+check_eq "/healthz with that certificate: refused before the always-allowed path, as upstream" \
+  "$(cat "$work/upstream.answer")" "$(cat "$work/ours.answer")"
+answer_pair /metrics "$work/rogue.crt" "$work/rogue.key" "$token"
+check "/metrics with that certificate and the prometheus token: 200 (the token authenticates)" grep -q '^200 ' "$work/ours.answer"
+check_eq "... as upstream" "$(head -1 "$work/upstream.answer")" "$(head -1 "$work/ours.answer")"
+rogue_log='"Unable to authenticate the request".*verifying certificate SN=[0-9]*, SKID=[0-9A-F:]*, AKID=[0-9A-F:]* failed: x509: certificate signed by unknown authority'
+check "ours logs why, in upstream's words" grep -Eq "$rogue_log" "$cp_dir/logs/ours.log"
+check "(upstream logs it so)" grep -Eq "$rogue_log" "$cp_dir/logs/upstream.log"
+
 # Pods to schedule, so that the scheduling metrics have samples.
 # The same pods for upstream, so that both serve the families that appear with a first sample; and
 # one pod each that fits no node (scheduler_unschedulable_pods). Plugin execution times are
@@ -331,6 +374,12 @@ for who in ours upstream; do
     grep -qx 'rest_client_exec_plugin_certificate_rotation_age_count 0' "$work/$who.metrics"
 done
 note "rest_client_exec_plugin_ttl_seconds: ours $(awk '$1 == "rest_client_exec_plugin_ttl_seconds" {print $2}' "$work/ours.metrics"), upstream $(awk '$1 == "rest_client_exec_plugin_ttl_seconds" {print $2}' "$work/upstream.metrics")"
+# Every client certificate presented above (the same requests to both) was observed.
+check_eq "apiserver_client_certificate_expiration_seconds_count as upstream's" \
+  "$(grep '^apiserver_client_certificate_expiration_seconds_count ' "$work/upstream.metrics")" \
+  "$(grep '^apiserver_client_certificate_expiration_seconds_count ' "$work/ours.metrics")"
+check "apiserver_client_certificate_expiration_seconds_count counts them" \
+  grep -Eq '^apiserver_client_certificate_expiration_seconds_count [1-9]' "$work/ours.metrics"
 check_eq "version_info as upstream's" "$(grep '^version_info{' "$work/upstream.metrics")" "$(grep '^version_info{' "$work/ours.metrics")"
 check "kubernetes_build_info names v1.34.4 and this build's commit" \
   grep -q '^kubernetes_build_info{.*git_version="v1.34.4".*} 1$' "$work/ours.metrics"

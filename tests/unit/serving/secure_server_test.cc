@@ -13,6 +13,8 @@
 #include <catch2/catch.hpp>
 
 #include "client/http_transport.h"
+#include "serving/client_certificate_authenticator.h"
+#include "test_pki.h"
 #include "serving/serving_certificate.h"
 
 namespace ksched::serving {
@@ -45,13 +47,19 @@ void Spit(const fs::path& path, const std::string& text) {
   out << text;
 }
 
-std::unique_ptr<client::HttpTransport> ClientFor(int port, const std::string& ca_pem, std::string server_name = "") {
+std::unique_ptr<client::HttpTransport> ClientFor(int port, const std::string& ca_pem, std::string server_name = "",
+                                                 const testing::IssuedCertificate* client_certificate = nullptr) {
   client::RestConfig config;
   config.server = "https://127.0.0.1:" + std::to_string(port);
   config.source = "test";
   config.tls.ca_pem = ca_pem;
   config.tls.ca_source = "test CA";
   config.tls.server_name = std::move(server_name);
+  if (client_certificate != nullptr) {
+    config.tls.client_cert_pem = client_certificate->cert_pem;
+    config.tls.client_key_pem = client_certificate->key_pem;
+    config.tls.client_cert_source = "test client certificate";
+  }
   absl::StatusOr<std::unique_ptr<client::HttpTransport>> transport = client::HttpTransport::Create(config);
   REQUIRE(transport.ok());
   return *std::move(transport);
@@ -142,6 +150,39 @@ TEST_CASE("SecureServer serves health, handlers and refusals over TLS with keep-
   client::HttpRequest after;
   after.target = "/healthz";
   CHECK_FALSE(ClientFor(server.port(), Slurp(crt))->SendSync(after).ok());
+}
+
+TEST_CASE("client certificates: asked for in the handshake and authenticated against the client CA", "[serving]") {
+  TempDir dir;
+  const testing::TestCa ca("client-ca");
+  const testing::TestCa other("other-ca");
+  SecureServingOptions serving;
+  serving.bind_address = "127.0.0.1";
+  serving.port = 0;
+  serving.cert_dir = (dir.path / "certs").string();
+  DelegatingAuthOptions auth;  // no reviewers: only system:masters passes authorization
+  absl::StatusOr<std::unique_ptr<ClientCertificateAuthenticator>> certificates =
+      ClientCertificateAuthenticator::Create(ca.pem(), "--client-ca-file test");
+  REQUIRE(certificates.ok());
+  auth.client_certificates = *std::move(certificates);
+  SecureServer server(serving, auth);
+  server.AddHandler("/metrics", [](const ServingRequest&) { return ServingResponse{200, kTextPlain, "metrics\n", {}}; });
+  REQUIRE(server.Start().ok());
+  const std::string server_ca = Slurp(dir.path / "certs" / "kube-scheduler.crt");
+
+  const testing::IssuedCertificate master = ca.Issue({"admin", {"system:masters"}});
+  const testing::IssuedCertificate plain = ca.Issue({"someone", {}});
+  const testing::IssuedCertificate rogue = other.Issue({"mallory", {"system:masters"}});
+  CHECK(Get(*ClientFor(server.port(), server_ca, "", &master), "/metrics").status == 200);
+  CHECK(Get(*ClientFor(server.port(), server_ca, "", &plain), "/metrics").status == 403);
+  const client::HttpResponse refused = Get(*ClientFor(server.port(), server_ca, "", &rogue), "/metrics");
+  CHECK(refused.status == 401);
+  CHECK(Get(*ClientFor(server.port(), server_ca, "", &rogue), "/healthz").status == 401);  // authentication first
+  CHECK(Get(*ClientFor(server.port(), server_ca), "/metrics").status == 403);  // no certificate: anonymous
+  CHECK(Get(*ClientFor(server.port(), server_ca), "/healthz").status == 200);
+  // A keep-alive connection keeps its identity for every request on it.
+  auto kept = ClientFor(server.port(), server_ca, "", &master);
+  for (int i = 0; i < 3; ++i) CHECK(Get(*kept, "/metrics").status == 200);
 }
 
 TEST_CASE("a cert-dir pair from an earlier run is reused", "[serving]") {

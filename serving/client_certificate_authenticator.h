@@ -1,0 +1,69 @@
+// ClientCertificateAuthenticator: who sent a request, from the client certificate it presented in
+// the TLS handshake, as the apiserver library's x509 authenticator decides it (kube-scheduler's
+// --client-ca-file, or the client-ca-file of configmap kube-system/extension-apiserver-authentication
+// when that flag is empty):
+//   - no certificate: no opinion (nullopt), so the next authenticator (bearer token) decides;
+//   - the leaf (with the other certificates the client sent as intermediates) must chain to one of
+//     the CAs, be valid now and allow client authentication (extended key usage clientAuth, or
+//     none); otherwise an error "verifying certificate SN=<serial>, SKID=<hex>, AKID=<hex> failed:
+//     <reason>", which refuses the request with 401 unless a bearer token authenticates it;
+//   - a verified certificate without a CommonName: no opinion;
+//   - else the user <CommonName> in the groups of its Organization values, with extra
+//     authentication.kubernetes.io/credential-id = X509SHA256=<hex of the leaf's SHA-256>
+//     (CommonNameUserConversion; the caller adds system:authenticated).
+// Every certificate presented is first told to `observer` with its remaining lifetime in seconds
+// (apiserver_client_certificate_expiration_seconds), as upstream observes it before verifying.
+//
+// Differences from upstream: the CAs are read once, at start (upstream reloads the file and the
+// configmap when they change); the user's uid from a certificate (the 1.3.6.1.4.1.57683.2 subject
+// attribute) is not read.
+//
+// Thread-safety: Authenticate may be called concurrently (the store is read-only once built).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "serving/user_info.h"
+
+namespace ksched::serving {
+
+inline constexpr char kCredentialIdExtra[] = "authentication.kubernetes.io/credential-id";
+
+class ClientCertificateAuthenticator {
+ public:
+  using ExpirationObserver = std::function<void(double remaining_seconds)>;
+
+  // `ca_pem`: one or more PEM certificates; `source` names them as upstream's CA content providers
+  // do ("client-ca-bundle::/etc/ca.crt"). Errors: kInvalidArgument "error loading CA bundle for
+  // \"<source>\": ..." when the bundle holds no certificate or one that does not parse.
+  static absl::StatusOr<std::unique_ptr<ClientCertificateAuthenticator>> Create(
+      std::string_view ca_pem, std::string source, ExpirationObserver observer = nullptr);
+  ~ClientCertificateAuthenticator();
+  ClientCertificateAuthenticator(const ClientCertificateAuthenticator&) = delete;
+  ClientCertificateAuthenticator& operator=(const ClientCertificateAuthenticator&) = delete;
+
+  // `chain_der`: the certificates the client sent, leaf first (DER); empty when it sent none.
+  absl::StatusOr<std::optional<UserInfo>> Authenticate(const std::vector<std::string>& chain_der) const;
+
+  // The CAs' subjects, for the TLS CertificateRequest's certificate_authorities hint (DER names).
+  const std::vector<std::string>& ca_subjects_der() const { return ca_subjects_der_; }
+  const std::string& source() const { return source_; }
+
+ private:
+  struct Store;
+  ClientCertificateAuthenticator(std::unique_ptr<Store> store, std::string source, ExpirationObserver observer,
+                                 std::vector<std::string> ca_subjects_der);
+
+  std::unique_ptr<Store> store_;
+  const std::string source_;
+  const ExpirationObserver observer_;
+  const std::vector<std::string> ca_subjects_der_;
+};
+
+}  // namespace ksched::serving
