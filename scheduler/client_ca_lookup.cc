@@ -55,7 +55,7 @@ absl::StatusOr<std::optional<ClientCa>> LookupClientCa(const ClientCaLookupFlags
       return absl::InvalidArgumentError("unable to load client CA provider: " +
                                         GoOpenError(flags.client_ca_file, pem.status()));
     }
-    return ClientCa{*std::move(pem), "client-ca-bundle::" + flags.client_ca_file, true};
+    return ClientCa{*std::move(pem), "client-ca-bundle::" + flags.client_ca_file, true, flags.client_ca_file};
   }
   if (flags.skip_lookup) return std::optional<ClientCa>();
   if (authentication_client == nullptr) {
@@ -90,7 +90,22 @@ absl::StatusOr<std::optional<ClientCa>> LookupClientCa(const ClientCaLookupFlags
                 "kube-system, so client certificate authentication won't work.");
     return std::optional<ClientCa>();
   }
-  return ClientCa{**std::move(found), "client-ca::kube-system::extension-apiserver-authentication::client-ca-file", false};
+  return ClientCa{**std::move(found), "client-ca::kube-system::extension-apiserver-authentication::client-ca-file", false, ""};
+}
+
+absl::StatusOr<std::string> ReadClientCaAgain(const ClientCa& ca, client::RestClient* authentication_client) {
+  if (ca.from_file) {
+    absl::StatusOr<std::string> pem = client::ReadFileToString(ca.path);
+    if (!pem.ok()) return absl::Status(pem.status().code(), GoOpenError(ca.path, pem.status()));
+    return pem;
+  }
+  if (authentication_client == nullptr) return absl::FailedPreconditionError("no authentication client");
+  absl::StatusOr<std::optional<std::string>> found = ReadConfigMapClientCa(*authentication_client);
+  if (!found.ok()) return found.status();
+  if (!found->has_value() || (*found)->empty()) {
+    return absl::NotFoundError(std::string(kConfigMapSource) + " has no client-ca-file");
+  }
+  return **std::move(found);
 }
 
 }  // namespace ksched::scheduler

@@ -11,7 +11,8 @@
 //      request-header-client-ca-file: <error>").
 // Returns nullopt when client certificates are not to be authenticated.
 //
-// Difference from upstream: read once (upstream watches the file and the configmap).
+// ReadClientCaAgain reads the bundle again for ClientCaReloader (every minute, as upstream's dynamic
+// CA content resyncs; upstream also reacts to file events at once).
 // Thread-safety: a free function; `authentication_client` must be thread-safe (RestClient is).
 #pragma once
 
@@ -30,6 +31,7 @@ struct ClientCa {
   // "client-ca::kube-system::extension-apiserver-authentication::client-ca-file" (the configmap).
   std::string source;
   bool from_file = false;
+  std::string path;  // the file's, when from_file
 };
 
 struct ClientCaLookupFlags {
@@ -40,5 +42,9 @@ struct ClientCaLookupFlags {
 
 absl::StatusOr<std::optional<ClientCa>> LookupClientCa(const ClientCaLookupFlags& flags,
                                                       client::RestClient* authentication_client);
+
+// The bundle of `ca` read again from where LookupClientCa found it (the file, or the configmap
+// with `authentication_client`). Errors: the read's; a configmap without the key is an error.
+absl::StatusOr<std::string> ReadClientCaAgain(const ClientCa& ca, client::RestClient* authentication_client);
 
 }  // namespace ksched::scheduler

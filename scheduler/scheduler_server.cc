@@ -7,6 +7,7 @@
 #include "client/new_rest_client.h"
 #include "config/write.h"
 #include "scheduler/client_ca_lookup.h"
+#include "scheduler/client_ca_reloader.h"
 #include "scheduler/debug_flags.h"
 #include "scheduler/logging.h"
 #include "scheduler/metrics/pod_resource_metrics.h"
@@ -74,7 +75,7 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
   ca_flags.client_ca_file = flags.authentication.client_ca_file;
   ca_flags.skip_lookup = flags.authentication.skip_lookup;
   ca_flags.tolerate_lookup_failure = flags.authentication.tolerate_lookup_failure;
-  auth.client_certificates_source = [ca_flags, client = auth.authentication_client, metrics]()
+  auth.client_certificates_source = [ca_flags, client = auth.authentication_client, metrics, &state]()
       -> absl::StatusOr<std::shared_ptr<const serving::ClientCertificateAuthenticator>> {
     absl::StatusOr<std::optional<ClientCa>> client_ca = LookupClientCa(ca_flags, client.get());
     if (!client_ca.ok()) return client_ca.status();
@@ -87,7 +88,10 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
         serving::ClientCertificateAuthenticator::Create((*client_ca)->pem, (*client_ca)->source, std::move(expiration));
     if (certificates.ok()) {
       SPDLOG_INFO("client certificates are verified against {}", (*client_ca)->source);
-      return std::shared_ptr<const serving::ClientCertificateAuthenticator>(*std::move(certificates));
+      std::shared_ptr<serving::ClientCertificateAuthenticator> shared = *std::move(certificates);
+      state.client_ca_reloader = std::make_unique<ClientCaReloader>(
+          shared, [ca = **client_ca, client] { return ReadClientCaAgain(ca, client.get()); });
+      return std::shared_ptr<const serving::ClientCertificateAuthenticator>(std::move(shared));
     }
     if ((*client_ca)->from_file) {
       return absl::InvalidArgumentError("unable to load client CA provider: " + std::string(certificates.status().message()));

@@ -35,6 +35,7 @@
 #include "client/leader_health_check.h"
 #include "client/request_observer.h"
 #include "config/kube_scheduler_configuration.h"
+#include "scheduler/client_ca_reloader.h"
 #include "scheduler/command_flags.h"
 #include "scheduler/metrics/health_check_metrics.h"
 #include "scheduler/metrics/metrics.h"
@@ -54,6 +55,9 @@ struct SchedulerServerState {
   // /metrics/resources: the pod informer's pods (SchedulerApp::InformerPods). Set before the server
   // starts and not changed after; empty: no series.
   std::function<std::vector<std::shared_ptr<const api::Pod>>()> informer_pods;
+  // Re-reads the client CA bundle every minute (set by the server's Start when client certificates
+  // are authenticated); destroyed with the state.
+  std::unique_ptr<ClientCaReloader> client_ca_reloader;
 };
 
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(

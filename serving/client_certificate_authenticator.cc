@@ -101,13 +101,13 @@ struct ClientCertificateAuthenticator::Store {
   ~Store() { X509_STORE_free(store); }
 };
 
-absl::StatusOr<std::unique_ptr<ClientCertificateAuthenticator>> ClientCertificateAuthenticator::Create(
-    std::string_view ca_pem, std::string source, ExpirationObserver observer) {
-  auto store = std::make_unique<Store>();
+absl::StatusOr<std::shared_ptr<const ClientCertificateAuthenticator::Store>> ClientCertificateAuthenticator::Parse(
+    std::string_view ca_pem, const std::string& source, std::vector<std::string>* subjects) {
+  auto store = std::make_shared<Store>();
   if (store->store == nullptr) return absl::ResourceExhaustedError("out of memory");
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(ca_pem.data(), static_cast<int>(ca_pem.size())),
                                                 BIO_free);
-  std::vector<std::string> subjects;
+  subjects->clear();
   ERR_clear_error();
   while (true) {
     X509Ptr cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
@@ -115,7 +115,7 @@ absl::StatusOr<std::unique_ptr<ClientCertificateAuthenticator>> ClientCertificat
     X509_STORE_add_cert(store->store, cert.get());
     unsigned char* der = nullptr;
     const int length = i2d_X509_NAME(X509_get_subject_name(cert.get()), &der);
-    if (length > 0) subjects.emplace_back(reinterpret_cast<const char*>(der), static_cast<std::size_t>(length));
+    if (length > 0) subjects->emplace_back(reinterpret_cast<const char*>(der), static_cast<std::size_t>(length));
     OPENSSL_free(der);
   }
   // The loop ends at the end of the data (PEM "no start line") or at a block that does not parse.
@@ -127,23 +127,51 @@ absl::StatusOr<std::unique_ptr<ClientCertificateAuthenticator>> ClientCertificat
     return absl::InvalidArgumentError(
         fmt::format("error loading CA bundle for \"{}\": x509: malformed certificate", source));
   }
-  if (subjects.empty()) {
+  if (subjects->empty()) {
     return absl::InvalidArgumentError(fmt::format(
         "error loading CA bundle for \"{}\": data does not contain any valid RSA or ECDSA certificates", source));
   }
-  return std::unique_ptr<ClientCertificateAuthenticator>(new ClientCertificateAuthenticator(
-      std::move(store), std::move(source), std::move(observer), std::move(subjects)));
+  return std::shared_ptr<const Store>(std::move(store));
 }
 
-ClientCertificateAuthenticator::ClientCertificateAuthenticator(std::unique_ptr<Store> store, std::string source,
-                                                               ExpirationObserver observer,
+absl::StatusOr<std::unique_ptr<ClientCertificateAuthenticator>> ClientCertificateAuthenticator::Create(
+    std::string_view ca_pem, std::string source, ExpirationObserver observer) {
+  std::vector<std::string> subjects;
+  absl::StatusOr<std::shared_ptr<const Store>> store = Parse(ca_pem, source, &subjects);
+  if (!store.ok()) return store.status();
+  return std::unique_ptr<ClientCertificateAuthenticator>(new ClientCertificateAuthenticator(
+      *std::move(store), std::string(ca_pem), std::move(source), std::move(observer), std::move(subjects)));
+}
+
+ClientCertificateAuthenticator::ClientCertificateAuthenticator(std::shared_ptr<const Store> store, std::string ca_pem,
+                                                               std::string source, ExpirationObserver observer,
                                                                std::vector<std::string> ca_subjects_der)
     : store_(std::move(store)),
+      ca_pem_(std::move(ca_pem)),
       source_(std::move(source)),
       observer_(std::move(observer)),
       ca_subjects_der_(std::move(ca_subjects_der)) {}
 
 ClientCertificateAuthenticator::~ClientCertificateAuthenticator() = default;
+
+std::shared_ptr<const ClientCertificateAuthenticator::Store> ClientCertificateAuthenticator::CurrentStore() const {
+  std::lock_guard lock(mu_);
+  return store_;
+}
+
+absl::StatusOr<bool> ClientCertificateAuthenticator::Reload(std::string_view ca_pem) {
+  {
+    std::lock_guard lock(mu_);
+    if (ca_pem == ca_pem_) return false;
+  }
+  std::vector<std::string> subjects;
+  absl::StatusOr<std::shared_ptr<const Store>> store = Parse(ca_pem, source_, &subjects);
+  if (!store.ok()) return store.status();
+  std::lock_guard lock(mu_);
+  store_ = *std::move(store);
+  ca_pem_ = std::string(ca_pem);
+  return true;
+}
 
 absl::StatusOr<std::optional<UserInfo>> ClientCertificateAuthenticator::Authenticate(
     const std::vector<std::string>& chain_der) const {
@@ -162,7 +190,8 @@ absl::StatusOr<std::optional<UserInfo>> ClientCertificateAuthenticator::Authenti
     if (X509Ptr cert = FromDer(chain_der[i])) sk_X509_push(intermediates.get(), cert.release());
   }
   std::unique_ptr<X509_STORE_CTX, decltype(&X509_STORE_CTX_free)> ctx(X509_STORE_CTX_new(), X509_STORE_CTX_free);
-  if (!ctx || X509_STORE_CTX_init(ctx.get(), store_->store, leaf.get(), intermediates.get()) != 1) {
+  const std::shared_ptr<const Store> store = CurrentStore();
+  if (!ctx || X509_STORE_CTX_init(ctx.get(), store->store, leaf.get(), intermediates.get()) != 1) {
     return absl::InternalError("verifying certificate: cannot set up the verification");
   }
   // Go's KeyUsages {ExtKeyUsageClientAuth}: the TLS client purpose.

@@ -14,15 +14,19 @@
 // Every certificate presented is first told to `observer` with its remaining lifetime in seconds
 // (apiserver_client_certificate_expiration_seconds), as upstream observes it before verifying.
 //
-// Differences from upstream: the CAs are read once, at start (upstream reloads the file and the
-// configmap when they change); the user's uid from a certificate (the 1.3.6.1.4.1.57683.2 subject
+// Reload swaps the CAs for a new bundle (upstream's dynamic CA content: a bundle that does not
+// load leaves the old one in use). The TLS handshake's CA hints stay those given at Create.
+//
+// Difference from upstream: the user's uid from a certificate (the 1.3.6.1.4.1.57683.2 subject
 // attribute) is not read.
 //
-// Thread-safety: Authenticate may be called concurrently (the store is read-only once built).
+// Thread-safety: Authenticate and Reload may be called concurrently (a verification uses the
+// store current when it began; stores are read-only once built).
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,16 +55,26 @@ class ClientCertificateAuthenticator {
   // `chain_der`: the certificates the client sent, leaf first (DER); empty when it sent none.
   absl::StatusOr<std::optional<UserInfo>> Authenticate(const std::vector<std::string>& chain_der) const;
 
+  // Replaces the CAs with those of `ca_pem` when it differs from the bundle in use. Returns whether
+  // it changed them; errors as Create's, the CAs in use unchanged.
+  absl::StatusOr<bool> Reload(std::string_view ca_pem);
+
   // The CAs' subjects, for the TLS CertificateRequest's certificate_authorities hint (DER names).
   const std::vector<std::string>& ca_subjects_der() const { return ca_subjects_der_; }
   const std::string& source() const { return source_; }
 
  private:
   struct Store;
-  ClientCertificateAuthenticator(std::unique_ptr<Store> store, std::string source, ExpirationObserver observer,
-                                 std::vector<std::string> ca_subjects_der);
+  // Parses `ca_pem` into a store and the CAs' subjects.
+  static absl::StatusOr<std::shared_ptr<const Store>> Parse(std::string_view ca_pem, const std::string& source,
+                                                            std::vector<std::string>* subjects);
+  ClientCertificateAuthenticator(std::shared_ptr<const Store> store, std::string ca_pem, std::string source,
+                                 ExpirationObserver observer, std::vector<std::string> ca_subjects_der);
+  std::shared_ptr<const Store> CurrentStore() const;
 
-  std::unique_ptr<Store> store_;
+  mutable std::mutex mu_;
+  std::shared_ptr<const Store> store_;  // guarded by mu_
+  std::string ca_pem_;                  // guarded by mu_: the bundle store_ was built from
   const std::string source_;
   const ExpirationObserver observer_;
   const std::vector<std::string> ca_subjects_der_;

@@ -50,7 +50,7 @@ TEST_CASE("ProtobufWriter: the encoding guide's examples and nesting", "[protobu
   CHECK(big.bytes().size() == 4 + 200);
 }
 
-TEST_CASE("Envelope and Unwrap: k8s\\0 + runtime.Unknown{typeMeta, raw}", "[protobuf]") {
+TEST_CASE("Envelope and Unwrap: the k8s magic and NUL, then runtime.Unknown{typeMeta, raw}", "[protobuf]") {
   const std::string body = Envelope("v1", "Binding", "RAW");
   CHECK(body == std::string("k8s\0", 4) + Bytes({0x0a, 0x0d, 0x0a, 0x02}) + "v1" + Bytes({0x12, 0x07}) +
                     "Binding" + Bytes({0x12, 0x03}) + "RAW");

@@ -1036,7 +1036,7 @@ TEST_CASE("absurd exponents finish quickly instead of materializing them", "[api
   CHECK(MustParse(std::string(5000, '9') + "Ki").String() == "9223372036854775807");
 }
 
-TEST_CASE("Quantity: 24 bytes; copies and assignments keep the out-of-line forms") {
+TEST_CASE("Quantity: 24 bytes, copies and assignments keep the out-of-line forms") {
   CHECK(sizeof(Quantity) == 24);
   // A verbatim text, an inf.Dec-backed value, and a kept canonical text whose format is changed.
   for (const char* text : {"+1k", "1.500k", "1E3", "01Ki", "0.1", "-1.5", "123456789012345678901"}) {

@@ -118,7 +118,7 @@ TEST_CASE("static bearer token", "[auth]") {
   CHECK(*source() == "Bearer abc");
 }
 
-TEST_CASE("basic auth is base64(user:password); with a token it is refused", "[auth]") {
+TEST_CASE("basic auth is base64(user:password), with a token it is refused", "[auth]") {
   RestConfig config;
   config.username = "admin";
   config.password = "s3cret";

@@ -179,7 +179,7 @@ struct Pair {
 
 }  // namespace
 
-TEST_CASE("a request goes out with its pseudo-headers, headers and body; the response comes back",
+TEST_CASE("a request goes out with its pseudo-headers, headers and body, the response comes back",
           "[http2]") {
   Pair p;
   Http2Request request;
@@ -217,7 +217,7 @@ TEST_CASE("a request goes out with its pseudo-headers, headers and body; the res
   CHECK(p.codec->open_streams() == 0);
 }
 
-TEST_CASE("a stream that is not consumed stops at its window; the others go on; consuming resumes it",
+TEST_CASE("a stream that is not consumed stops at its window, the others go on, consuming resumes it",
           "[http2]") {
   Pair p;
   p.recorder.consume = false;

@@ -68,7 +68,7 @@ LeaderElectionRecord Mine() {
 
 }  // namespace
 
-TEST_CASE("LeaseLock: Get reads the record; Update PUTs the object with resourceVersion", "[client][lease]") {
+TEST_CASE("LeaseLock: Get reads the record, Update PUTs the object with resourceVersion", "[client][lease]") {
   Fixture f;
   f.transport->Respond(200, kServerLease).Respond(200, Updated("43"));
   const LeaderElectionRecord record = f.lock->Get().value();

@@ -393,7 +393,7 @@ TEST_CASE("reflector follows continue tokens and restarts the list on an expired
   CHECK(Contains(fake->watch_targets()[0], "resourceVersion=20"));
 }
 
-TEST_CASE("a refused list keeps the reflector unsynced and names why; the next good list clears it",
+TEST_CASE("a refused list keeps the reflector unsynced and names why, the next good list clears it",
           "[reflector]") {
   constexpr std::string_view kForbidden =
       R"({"kind":"Status","status":"Failure","message":"nodes is forbidden: User \"sched\" cannot list )"
@@ -515,7 +515,7 @@ TEST_CASE("an ERROR 410 event counts as gone and relists", "[reflector]") {
   CHECK(Contains(watches[1], "resourceVersion=20"));
 }
 
-TEST_CASE("a watch ERROR event other than 410 and 429 backs off, then relists; the relist keeps "
+TEST_CASE("a watch ERROR event other than 410 and 429 backs off, then relists, the relist keeps "
           "the backoff growing",
           "[reflector]") {
   auto fake = std::make_shared<StreamFake>();

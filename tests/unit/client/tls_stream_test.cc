@@ -231,7 +231,7 @@ TEST_CASE("TlsStream: several small buffers go out in one write, as one record",
   CHECK(first_record == whole);
 }
 
-TEST_CASE("TlsStream: a gathered write stops at one record's plaintext; the rest follows whole", "[tls_stream]") {
+TEST_CASE("TlsStream: a gathered write stops at one record's plaintext, the rest follows whole", "[tls_stream]") {
   const std::string head = "head";
   const std::string body = Pattern(40'000);
   std::string received;
@@ -295,7 +295,7 @@ TEST_CASE("TlsStream: a peer that closes without close_notify is stream_truncate
   CHECK(end == net::ssl::error::stream_truncated);
 }
 
-TEST_CASE("TlsStream: a deadline ends a wait with timeout; ExpiresNever lifts it", "[tls_stream]") {
+TEST_CASE("TlsStream: a deadline ends a wait with timeout, ExpiresNever lifts it", "[tls_stream]") {
   std::atomic<bool> send_now{false};
   TlsServer server([&](SSL* ssl, int) {
     while (!send_now) std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -98,7 +98,7 @@ TEST_CASE("yaml: a repeated key is a strict error naming each line", "[config][y
         "  line 5: key \"a\" already set in map");
 }
 
-TEST_CASE("yaml: only the first document is read; empty text is null", "[config][yaml]") {
+TEST_CASE("yaml: only the first document is read, empty text is null", "[config][yaml]") {
   auto value = ReadYaml("a: 1\n---\nb: 2\n");
   REQUIRE(value.ok());
   CHECK(value->Find("a") != nullptr);
@@ -111,7 +111,7 @@ TEST_CASE("yaml: only the first document is read; empty text is null", "[config]
   CHECK(comment->is_null());
 }
 
-TEST_CASE("yaml: syntax errors name the line; .inf has no JSON form", "[config][yaml]") {
+TEST_CASE("yaml: syntax errors name the line, .inf has no JSON form", "[config][yaml]") {
   auto bad = ReadYaml("a: b\nprofiles:\n  - a: b\n   c: d\n");
   REQUIRE_FALSE(bad.ok());
   CHECK(std::string(bad.status().message()).rfind("yaml: line 4: ", 0) == 0);

@@ -1527,7 +1527,7 @@ TEST_CASE("WaitOnPermit returns when another thread allows or rejects (TestWaitO
   }
 }
 
-TEST_CASE("WaitOnPermit needs every waiting plugin to allow; an allowed plugin's deadline no longer "
+TEST_CASE("WaitOnPermit needs every waiting plugin to allow, an allowed plugin's deadline no longer "
           "applies",
           "[framework][runtime]") {
   PermitFixture fixture({{"fast", 200ms}, {"slow", 10s}});
@@ -1678,7 +1678,7 @@ TEST_CASE("a Permit deadline that passed before anyone waited rejects, even if A
                         kPermitPlugin));
 }
 
-TEST_CASE("WaitOnPermit without a waiting pod returns success at once; RejectWaitingPod",
+TEST_CASE("WaitOnPermit without a waiting pod returns success at once, RejectWaitingPod",
           "[framework][runtime]") {
   SECTION("no waiting pod") {
     Env env;

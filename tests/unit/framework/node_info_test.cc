@@ -115,7 +115,7 @@ TEST_CASE("RemovePod of an unknown or empty UID changes nothing", "[framework][n
   CHECK(info.requested() == copy.requested());
 }
 
-TEST_CASE("requested carries scalars and ephemeral storage; non-zero only cpu and memory",
+TEST_CASE("requested carries scalars and ephemeral storage, non-zero only cpu and memory",
           "[framework][node_info]") {
   NodeInfo info;
   info.AddPod(PodInfoFromJson(R"({"metadata": {"name": "p", "uid": "p"}, "spec": {"containers": [
@@ -199,7 +199,7 @@ TEST_CASE("host ports come from containers and sidecars, not from other init con
   CHECK_FALSE(info.used_ports().CheckConflict("", "TCP", 7001));
 }
 
-TEST_CASE("SetNode reads allocatable; RemoveNode keeps the pods", "[framework][node_info]") {
+TEST_CASE("SetNode reads allocatable, RemoveNode keeps the pods", "[framework][node_info]") {
   NodeInfo info;
   info.AddPod(Test1());
   const std::int64_t before = info.generation();

@@ -43,7 +43,7 @@ TEST_CASE("every index runs exactly once", "[framework][parallelizer]") {
   }
 }
 
-TEST_CASE("n = 0 never calls; n = 1 runs on the calling thread", "[framework][parallelizer]") {
+TEST_CASE("n = 0 never calls, n = 1 runs on the calling thread", "[framework][parallelizer]") {
   Parallelizer parallelizer(4, 4);
   int calls = 0;
   parallelizer.Until(0, [&](std::size_t, Parallelizer::Run&) { ++calls; }, kOperation);
@@ -182,7 +182,7 @@ TEST_CASE("ForEachSlice covers every index once, each slice once", "[framework][
   }
 }
 
-TEST_CASE("max_threads caps the OS threads; parallelism still sets the chunks", "[framework][parallelizer]") {
+TEST_CASE("max_threads caps the OS threads, parallelism still sets the chunks", "[framework][parallelizer]") {
   Parallelizer parallelizer(16, 2);
   CHECK(parallelizer.parallelism() == 16);
   CHECK(parallelizer.threads() == 2);

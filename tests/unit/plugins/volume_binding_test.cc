@@ -426,7 +426,7 @@ TEST_CASE("VolumeBinding Filter: storage capacity of a CSI driver that publishes
   CHECK(vb::IsSchedulableAfterCSIDriverChange(MakePod("p"), driver_event).value() == QueueingHint::kQueueSkip);
 }
 
-TEST_CASE("VolumeBinding Reserve: the next pod sees the assumed volume; Unreserve gives it back",
+TEST_CASE("VolumeBinding Reserve: the next pod sees the assumed volume, Unreserve gives it back",
           "[plugins][volume_binding]") {
   Fixture f;
   f.handle.storage().Add(Claim("one", "wait"));

@@ -222,7 +222,7 @@ bool IsForgotten(const Cache& cache, const api::Pod& pod) {
 
 // --- The pod state machine -------------------------------------------------------------------
 
-TEST_CASE("AssumePod aggregates the pod on its node; ForgetPod undoes it", "[cache]") {
+TEST_CASE("AssumePod aggregates the pod on its node, ForgetPod undoes it", "[cache]") {
   const std::vector<api::Pod> pods = {
       BasePod("node", "test-resource-request-and-port-0", "100m", "500", "",
               {HostPort("127.0.0.1", 80)}),
@@ -422,7 +422,7 @@ TEST_CASE("Ephemeral storage is accounted and removed", "[cache]") {
   CHECK_FALSE(cache.GetPod(pod).has_value());
 }
 
-TEST_CASE("RemovePod subtracts the pod; its node moves to the head", "[cache]") {
+TEST_CASE("RemovePod subtracts the pod, its node moves to the head", "[cache]") {
   const api::Pod pod = BasePod("node-1", "test", "100m", "500", "", {HostPort("127.0.0.1", 80)});
   const bool assume = GENERATE(false, true);
   INFO((assume ? "assumed" : "bound"));

@@ -104,7 +104,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("BindPod POSTs a Binding; a refusal is an Error status with the API's message", "[cluster_api]") {
+TEST_CASE("BindPod POSTs a Binding, a refusal is an Error status with the API's message", "[cluster_api]") {
   Fixture f;
   REQUIRE(f.api.BindPod(MakePod(), "node-1").IsSuccess());
   auto requests = f.transport->requests();
@@ -339,7 +339,7 @@ TEST_CASE("PatchResourceClaim and GetResourceClaim: a Conflict or NotFound carri
   CHECK(forbidden.Reasons().size() == 1);
 }
 
-TEST_CASE("GetResourceClaim GETs and decodes the claim; an undecodable answer is an error", "[cluster_api]") {
+TEST_CASE("GetResourceClaim GETs and decodes the claim, an undecodable answer is an error", "[cluster_api]") {
   Fixture f;
   AnswerAll(*f.transport, {Response(200, kClaimBody), Response(200, R"({"metadata":{"name":"c"},"spec":[]})")});
   ksched::api::ResourceClaim out;

@@ -18,7 +18,7 @@ serving::ServingRequest Request(std::string method, std::string body) {
   return request;
 }
 
-TEST_CASE("PUT /debug/flags/v sets the verbosity; bad values get Go's errors", "[debug_flags]") {
+TEST_CASE("PUT /debug/flags/v sets the verbosity, bad values get Go's errors", "[debug_flags]") {
   std::optional<std::uint32_t> set;
   auto setter = [&](std::uint32_t v) { set = v; };
   struct Case {

@@ -69,7 +69,7 @@ TEST_CASE("DurationHistograms: after Flush, the buckets and sum prometheus-cpp's
   CHECK(fixture.Filter().bucket[1].cumulative_count == want.bucket[1].cumulative_count + 1);
 }
 
-TEST_CASE("DurationHistograms: label sets appear when first observed; many threads lose nothing") {
+TEST_CASE("DurationHistograms: label sets appear when first observed, many threads lose nothing") {
   Fixture fixture;
   fixture.sink.Flush();
   CHECK(fixture.family.Collect().empty());  // no child before an observation

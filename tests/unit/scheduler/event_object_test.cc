@@ -141,7 +141,7 @@ TEST_CASE("EventProtobuf writes the same fields in protobuf, in an events.k8s.io
         "11=\"Warning\"\n");
 }
 
-TEST_CASE("EventProtobuf: a time before the epoch floors its seconds; whole seconds have no nanos", "[event_object]") {
+TEST_CASE("EventProtobuf: a time before the epoch floors its seconds, whole seconds have no nanos", "[event_object]") {
   Event event = SampleEvent();
   event.event_time = Time(-1s) + 500ms + 999ns;  // 1969-12-31T23:59:59.500000999Z
   // The unwrapped view points into the body: keep the body alive.

@@ -152,7 +152,7 @@ TEST_CASE("an event is POSTed as an events.k8s.io/v1 Event", "[event_recorder]")
   CHECK(stats.failed == 0);
 }
 
-TEST_CASE("on a protobuf client the event is POSTed as protobuf; a series PATCH stays JSON", "[event_recorder]") {
+TEST_CASE("on a protobuf client the event is POSTed as protobuf, a series PATCH stays JSON", "[event_recorder]") {
   Fixture f;
   auto recorder = std::make_unique<RestEventRecorder>(InstantClient(f.transport, /*protobuf_writes=*/true),
                                                       "default-scheduler", "host1", f.Options());
@@ -180,7 +180,7 @@ TEST_CASE("on a protobuf client the event is POSTed as protobuf; a series PATCH 
   CHECK(recorder->stats().failed == 0);
 }
 
-TEST_CASE("the note is truncated; a pod without namespace reports into default", "[event_recorder]") {
+TEST_CASE("the note is truncated, a pod without namespace reports into default", "[event_recorder]") {
   Fixture f;
   auto recorder = f.Recorder();
   f.Failed(*recorder, MakePod("p1", ""), std::string(2000, 'x'));
@@ -192,7 +192,7 @@ TEST_CASE("the note is truncated; a pod without namespace reports into default",
   CHECK(requests[0].body.find(R"("note":")" + std::string(1020, 'x') + R"( ...")") != std::string::npos);
 }
 
-TEST_CASE("a repeat PATCHes the series of the first event; later ones are counted, then written at Stop",
+TEST_CASE("a repeat PATCHes the series of the first event, later ones are counted, then written at Stop",
           "[event_recorder]") {
   Fixture f;
   auto recorder = f.Recorder();
@@ -379,7 +379,7 @@ TEST_CASE("a series POSTed after a 404 is the first event, related object includ
   CHECK(requests[2].body.find(R"("note":"first note")") != std::string::npos);
 }
 
-TEST_CASE("the buffer holds buffer_size events; more are dropped without blocking", "[event_recorder]") {
+TEST_CASE("the buffer holds buffer_size events, more are dropped without blocking", "[event_recorder]") {
   Fixture f;
   EventRecorderOptions options = f.Options();
   options.buffer_size = 3;

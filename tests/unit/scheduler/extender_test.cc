@@ -189,7 +189,7 @@ TEST_CASE("Extenders: filtering narrows the feasible nodes in turn and records t
   }
 }
 
-TEST_CASE("Extenders: scores are weighted and scaled to MaxNodeScore; errors lose only that extender's",
+TEST_CASE("Extenders: scores are weighted and scaled to MaxNodeScore, errors lose only that extender's",
           "[extender]") {
   const auto snapshot = SnapshotOf(3);
   Nodes nodes(snapshot->nodes().begin(), snapshot->nodes().end());
@@ -215,7 +215,7 @@ TEST_CASE("Extenders: scores are weighted and scaled to MaxNodeScore; errors los
   CHECK(scores[2].total_score == 5 + 10 * 1 * 10);
 }
 
-TEST_CASE("Extenders: the first interested binder binds; an ignorable failure hands over", "[extender]") {
+TEST_CASE("Extenders: the first interested binder binds, an ignorable failure hands over", "[extender]") {
   const api::Pod pod = PodBuilder("p").Obj();
   FakeExtender failing;
   failing.bind = [](const std::string&) { return absl::UnavailableError("bind failed"); };

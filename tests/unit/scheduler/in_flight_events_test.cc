@@ -42,7 +42,7 @@ TEST_CASE("InFlightEvents: events are recorded only while a pod is in flight",
   CHECK_FALSE(in_flight.EventsSince("ns1-unknown-uid").has_value());
 }
 
-TEST_CASE("InFlightEvents: each pod sees the events after its own pop; Done prunes",
+TEST_CASE("InFlightEvents: each pod sees the events after its own pop, Done prunes",
           "[in_flight_events]") {
   InFlightEvents in_flight;
   in_flight.AddPod(Pod("a"));

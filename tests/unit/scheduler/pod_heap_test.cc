@@ -81,7 +81,7 @@ TEST_CASE("PodHeap: Fix restores the order after an in-place change", "[pod_heap
   CHECK(Drain(heap) == std::vector<std::string>{"p1", "p5", "p4", "p3", "p2"});
 }
 
-TEST_CASE("PodHeap: ForEach visits every pod; keys are namespace/name", "[pod_heap]") {
+TEST_CASE("PodHeap: ForEach visits every pod, keys are namespace/name", "[pod_heap]") {
   PodHeap heap = ByPriority();
   heap.AddOrUpdate(Queued("a", 1));
   heap.AddOrUpdate(Queued("b", 2));

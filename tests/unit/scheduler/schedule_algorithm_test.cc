@@ -171,7 +171,7 @@ TEST_CASE("SchedulePod: rejected nodes count as processed for the next start ind
   }
 }
 
-TEST_CASE("SchedulePod: the highest total score wins; ties are broken uniformly",
+TEST_CASE("SchedulePod: the highest total score wins, ties are broken uniformly",
           "[schedule_algorithm]") {
   Services services;
   const auto snapshot = SnapshotOf(3);

@@ -79,7 +79,7 @@ TEST_CASE("SchedulingQueue: equal priorities pop in arrival order", "[scheduling
   CHECK(PopOrFail(*queue)->pod().metadata.name == "second");
 }
 
-TEST_CASE("SchedulingQueue: Pop blocks until a pod arrives; Close wakes it with nullptr",
+TEST_CASE("SchedulingQueue: Pop blocks until a pod arrives, Close wakes it with nullptr",
           "[scheduling_queue]") {
   FakeClock clock;
   auto queue = NewQueue(clock, Registrations());
@@ -102,7 +102,7 @@ TEST_CASE("SchedulingQueue: Pop blocks until a pod arrives; Close wakes it with 
   queue->Close();
 }
 
-TEST_CASE("SchedulingQueue: Pop counts attempts and cycles; a popped pod is in flight until Done",
+TEST_CASE("SchedulingQueue: Pop counts attempts and cycles, a popped pod is in flight until Done",
           "[scheduling_queue]") {
   FakeClock clock;
   auto queue = NewQueue(clock, Registrations({{"P", {NodeAdd(), QueueHint()}}}));
@@ -514,7 +514,7 @@ TEST_CASE("SchedulingQueue: a PreEnqueue rejection without a plugin name still g
   CHECK(WhereIs(queue, "p") == QueuedIn::kGated);
 }
 
-TEST_CASE("SchedulingQueue: PreEnqueue runs on the way into the backoffQ; gating keeps the backoff",
+TEST_CASE("SchedulingQueue: PreEnqueue runs on the way into the backoffQ, gating keeps the backoff",
           "[scheduling_queue]") {
   // A custom PreEnqueue plugin that can gate a pod after it was attempted (upstream k/k #126029).
   FakeClock clock;

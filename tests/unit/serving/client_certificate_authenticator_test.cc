@@ -153,3 +153,37 @@ TEST_CASE("RequestAuthenticator: the certificate first, then the token, failing 
 
 }  // namespace
 }  // namespace ksched::serving
+
+namespace ksched::serving {
+namespace {
+
+TEST_CASE("Reload swaps the CAs, and a bundle that does not load keeps those in use") {
+  const testing::TestCa first("first-ca");
+  const testing::TestCa second("second-ca");
+  absl::StatusOr<std::unique_ptr<ClientCertificateAuthenticator>> made =
+      ClientCertificateAuthenticator::Create(first.pem(), "client-ca-bundle::test");
+  REQUIRE(made.ok());
+  ClientCertificateAuthenticator& authenticator = **made;
+  const std::string by_first = first.Issue({"one", {}}).cert_der;
+  const std::string by_second = second.Issue({"two", {}}).cert_der;
+  CHECK(authenticator.Authenticate({by_first}).ok());
+  CHECK_FALSE(authenticator.Authenticate({by_second}).ok());
+
+  absl::StatusOr<bool> same = authenticator.Reload(first.pem());
+  REQUIRE(same.ok());
+  CHECK_FALSE(*same);
+
+  absl::StatusOr<bool> bad = authenticator.Reload("garbage");
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(std::string(bad.status().message()), Catch::StartsWith("error loading CA bundle for \"client-ca-bundle::test\""));
+  CHECK(authenticator.Authenticate({by_first}).ok());
+
+  absl::StatusOr<bool> changed = authenticator.Reload(second.pem());
+  REQUIRE(changed.ok());
+  CHECK(*changed);
+  CHECK_FALSE(authenticator.Authenticate({by_first}).ok());
+  CHECK(authenticator.Authenticate({by_second}).ok());
+}
+
+}  // namespace
+}  // namespace ksched::serving

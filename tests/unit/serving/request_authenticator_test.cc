@@ -100,7 +100,7 @@ TEST_CASE("token review decisions", "[serving]") {
   }
 }
 
-TEST_CASE("token review results are cached for their TTLs; errors are not", "[serving]") {
+TEST_CASE("token review results are cached for their TTLs, errors are not", "[serving]") {
   auto reviewer = std::make_shared<FakeTokenReviewer>();
   reviewer->results["good"] = Authenticated("bob", {});
   TokenReviewResult refused;

@@ -51,7 +51,7 @@ TEST_CASE("SingleFlight: callers of a key under way share its one call", "[servi
   CHECK(group.Waiting("k") == 0);
 }
 
-TEST_CASE("SingleFlight: a key is called again once its call is over; other keys do not wait", "[serving]") {
+TEST_CASE("SingleFlight: a key is called again once its call is over, other keys do not wait", "[serving]") {
   SingleFlight<int> group;
   int calls = 0;
   bool shared = true;
