@@ -50,6 +50,36 @@ absl::StatusOr<std::shared_ptr<client::RestClient>> DelegatedClient(
   return made;
 }
 
+// The secure server's client certificate authenticator (LookupClientCa), reloaded every minute by
+// state.client_ca_reloader; null when client certificates are not to be authenticated. Called by
+// SecureServer::Start once its serving certificate has loaded.
+absl::StatusOr<std::shared_ptr<const serving::ClientCertificateAuthenticator>> LoadClientCertificates(
+    const ClientCaLookupFlags& ca_flags, const std::shared_ptr<client::RestClient>& client, metrics::Metrics* metrics,
+    SchedulerServerState& state) {
+  absl::StatusOr<std::optional<ClientCa>> client_ca = LookupClientCa(ca_flags, client.get());
+  if (!client_ca.ok()) return client_ca.status();
+  if (!client_ca->has_value()) return std::shared_ptr<const serving::ClientCertificateAuthenticator>();
+  serving::ClientCertificateAuthenticator::ExpirationObserver expiration;
+  if (metrics != nullptr) {
+    expiration = [metrics](double remaining_seconds) { metrics->ObserveClientCertificateExpiration(remaining_seconds); };
+  }
+  absl::StatusOr<std::unique_ptr<serving::ClientCertificateAuthenticator>> certificates =
+      serving::ClientCertificateAuthenticator::Create((*client_ca)->pem, (*client_ca)->source, std::move(expiration));
+  if (certificates.ok()) {
+    SPDLOG_INFO("client certificates are verified against {}", (*client_ca)->source);
+    std::shared_ptr<serving::ClientCertificateAuthenticator> shared = *std::move(certificates);
+    state.client_ca_reloader = std::make_unique<ClientCaReloader>(
+        shared, [ca = **client_ca, client] { return ReadClientCaAgain(ca, client.get()); });
+    return std::shared_ptr<const serving::ClientCertificateAuthenticator>(std::move(shared));
+  }
+  if ((*client_ca)->from_file) {
+    return absl::InvalidArgumentError("unable to load client CA provider: " + std::string(certificates.status().message()));
+  }
+  // Upstream's configmap controller logs the bad bundle and verifies nothing meanwhile.
+  SPDLOG_ERROR("{}; client certificates are not authenticated", std::string(certificates.status().message()));
+  return std::shared_ptr<const serving::ClientCertificateAuthenticator>();
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
@@ -75,30 +105,8 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
   ca_flags.client_ca_file = flags.authentication.client_ca_file;
   ca_flags.skip_lookup = flags.authentication.skip_lookup;
   ca_flags.tolerate_lookup_failure = flags.authentication.tolerate_lookup_failure;
-  auth.client_certificates_source = [ca_flags, client = auth.authentication_client, metrics, &state]()
-      -> absl::StatusOr<std::shared_ptr<const serving::ClientCertificateAuthenticator>> {
-    absl::StatusOr<std::optional<ClientCa>> client_ca = LookupClientCa(ca_flags, client.get());
-    if (!client_ca.ok()) return client_ca.status();
-    if (!client_ca->has_value()) return std::shared_ptr<const serving::ClientCertificateAuthenticator>();
-    serving::ClientCertificateAuthenticator::ExpirationObserver expiration;
-    if (metrics != nullptr) {
-      expiration = [metrics](double remaining_seconds) { metrics->ObserveClientCertificateExpiration(remaining_seconds); };
-    }
-    absl::StatusOr<std::unique_ptr<serving::ClientCertificateAuthenticator>> certificates =
-        serving::ClientCertificateAuthenticator::Create((*client_ca)->pem, (*client_ca)->source, std::move(expiration));
-    if (certificates.ok()) {
-      SPDLOG_INFO("client certificates are verified against {}", (*client_ca)->source);
-      std::shared_ptr<serving::ClientCertificateAuthenticator> shared = *std::move(certificates);
-      state.client_ca_reloader = std::make_unique<ClientCaReloader>(
-          shared, [ca = **client_ca, client] { return ReadClientCaAgain(ca, client.get()); });
-      return std::shared_ptr<const serving::ClientCertificateAuthenticator>(std::move(shared));
-    }
-    if ((*client_ca)->from_file) {
-      return absl::InvalidArgumentError("unable to load client CA provider: " + std::string(certificates.status().message()));
-    }
-    // Upstream's configmap controller logs the bad bundle and verifies nothing meanwhile.
-    SPDLOG_ERROR("{}; client certificates are not authenticated", std::string(certificates.status().message()));
-    return std::shared_ptr<const serving::ClientCertificateAuthenticator>();
+  auth.client_certificates_source = [ca_flags, client = auth.authentication_client, metrics, &state] {
+    return LoadClientCertificates(ca_flags, client, metrics, state);
   };
   auth.always_allow_paths = flags.authorization.always_allow_paths;
   auth.token_cache_ttl = flags.authentication.token_webhook_cache_ttl;
