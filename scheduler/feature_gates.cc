@@ -21,6 +21,7 @@ constexpr FeatureSpec kKnownFeatures[] = {
 // the plugins' feature set, client-go's gates for its informers and clients) that this scheduler
 // implements at their default only. Locked gates are left out (they cannot be changed at all).
 constexpr std::string_view kDefaultOnly[] = {
+    "AllowParsingUserUIDFromCertAuth",
     "ClientsAllowCBOR",
     "ClientsPreferCBOR",
     "ComponentFlagz",

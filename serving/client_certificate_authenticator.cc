@@ -18,6 +18,9 @@
 namespace ksched::serving {
 namespace {
 
+// The subject attribute carrying the user's uid (upstream's uidOID).
+constexpr std::string_view kUidOid = "1.3.6.1.4.1.57683.2";
+
 struct X509Free {
   void operator()(X509* cert) const { X509_free(cert); }
 };
@@ -205,15 +208,27 @@ absl::StatusOr<std::optional<UserInfo>> ClientCertificateAuthenticator::Authenti
   const X509_NAME* subject = X509_get_subject_name(leaf.get());
   std::string common_name;
   std::vector<std::string> organizations;
+  std::vector<std::string> uids;
   for (int i = 0; i < X509_NAME_entry_count(subject); ++i) {
     const X509_NAME_ENTRY* entry = X509_NAME_get_entry(subject, i);
-    const int nid = OBJ_obj2nid(X509_NAME_ENTRY_get_object(entry));
+    const ASN1_OBJECT* type = X509_NAME_ENTRY_get_object(entry);
+    const int nid = OBJ_obj2nid(type);
     if (nid == NID_commonName) common_name = EntryText(entry);  // the last one, as Go's pkix.Name
     if (nid == NID_organizationName) organizations.push_back(EntryText(entry));
+    char oid[64];
+    if (OBJ_obj2txt(oid, sizeof(oid), type, 1) > 0 && std::string_view(oid) == kUidOid) uids.push_back(EntryText(entry));
   }
   if (common_name.empty()) return std::optional<UserInfo>();
+  // upstream parseUIDFromCert (AllowParsingUserUIDFromCertAuth, on in v1.34).
+  if (uids.size() > 1) {
+    std::string list;
+    for (const std::string& uid : uids) list += (list.empty() ? "" : " ") + uid;
+    return absl::UnauthenticatedError("expected 1 UID, but found multiple: [" + list + "]");
+  }
+  if (uids.size() == 1 && uids.front().empty()) return absl::UnauthenticatedError("UID cannot be an empty string");
   UserInfo user;
   user.name = std::move(common_name);
+  if (!uids.empty()) user.uid = uids.front();
   user.groups = std::move(organizations);
   user.extra[kCredentialIdExtra] = {"X509SHA256=" + Sha256Hex(chain_der.front())};
   return std::optional<UserInfo>(std::move(user));

@@ -8,7 +8,9 @@
 //     none); otherwise an error "verifying certificate SN=<serial>, SKID=<hex>, AKID=<hex> failed:
 //     <reason>", which refuses the request with 401 unless a bearer token authenticates it;
 //   - a verified certificate without a CommonName: no opinion;
-//   - else the user <CommonName> in the groups of its Organization values, with extra
+//   - else the user <CommonName> in the groups of its Organization values, with the uid of its
+//     1.3.6.1.4.1.57683.2 subject attribute (none: no uid; several, or an empty one: an error, as
+//     upstream's parseUIDFromCert with AllowParsingUserUIDFromCertAuth, on in v1.34), with extra
 //     authentication.kubernetes.io/credential-id = X509SHA256=<hex of the leaf's SHA-256>
 //     (CommonNameUserConversion; the caller adds system:authenticated).
 // Every certificate presented is first told to `observer` with its remaining lifetime in seconds
@@ -16,9 +18,6 @@
 //
 // Reload swaps the CAs for a new bundle (upstream's dynamic CA content: a bundle that does not
 // load leaves the old one in use). The TLS handshake's CA hints stay those given at Create.
-//
-// Difference from upstream: the user's uid from a certificate (the 1.3.6.1.4.1.57683.2 subject
-// attribute) is not read.
 //
 // Thread-safety: Authenticate and Reload may be called concurrently (a verification uses the
 // store current when it began; stores are read-only once built).

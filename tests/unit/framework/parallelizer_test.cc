@@ -6,6 +6,7 @@
 #include <chrono>
 #include <algorithm>
 #include <memory>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -198,7 +199,18 @@ TEST_CASE("max_threads caps the OS threads, parallelism still sets the chunks", 
   }
   for (const auto& count : runs) CHECK(count.load() == 20);
   CHECK(threads.size() <= 2);
-  CHECK(threads.contains(std::this_thread::get_id()));
+  // The caller is one of the two: an item that waits until a second thread has arrived keeps one
+  // thread busy, so the other item must be taken by the other thread, whichever the caller is.
+  std::set<std::thread::id> pair;
+  std::condition_variable arrived;
+  parallelizer.Until(2, [&](std::size_t, Parallelizer::Run&) {
+    std::unique_lock<std::mutex> lock(mu);
+    pair.insert(std::this_thread::get_id());
+    arrived.notify_all();
+    arrived.wait_for(lock, std::chrono::seconds(10), [&] { return pair.size() == 2; });
+  }, kOperation);
+  CHECK(pair.size() == 2);
+  CHECK(pair.contains(std::this_thread::get_id()));
   // 16 workers' slices, whatever the thread count.
   CHECK(parallelizer.SliceCount(10000) == 64);
 

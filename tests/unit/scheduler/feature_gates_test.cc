@@ -100,8 +100,14 @@ TEST_CASE("gates kube-scheduler reads are refused at values not implemented here
         "feature gate DRADeviceTaints=true is not supported by kube-scheduler-cpp: it implements DRADeviceTaints=false only");
   CHECK(check({"WatchListClient=true"}).starts_with("feature gate WatchListClient=true is not supported"));
   CHECK(check({"AllBeta=false"}) ==
+        "feature gate AllowParsingUserUIDFromCertAuth=false (set by AllBeta=false) is not supported by "
+        "kube-scheduler-cpp: it implements AllowParsingUserUIDFromCertAuth=true only");
+  CHECK(check({"AllBeta=false,AllowParsingUserUIDFromCertAuth=true"}) ==
         "feature gate DRAAdminAccess=false (set by AllBeta=false) is not supported by kube-scheduler-cpp: it "
         "implements DRAAdminAccess=true only");
+  CHECK(check({"AllowParsingUserUIDFromCertAuth=false"}) ==
+        "feature gate AllowParsingUserUIDFromCertAuth=false is not supported by kube-scheduler-cpp: it implements "
+        "AllowParsingUserUIDFromCertAuth=true only");
   CHECK(check({"SchedulerPopFromBackoffQ=false"}) == "ok");                   // implemented both ways
   CHECK(check({"CPUManagerPolicyBetaOptions=false,KMSv1=true"}) == "ok");          // not read by a scheduler
   CHECK(check({"ContextualLogging=false,LoggingAlphaOptions=true"}) == "ok");  // no effect on these logs

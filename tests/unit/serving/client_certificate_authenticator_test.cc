@@ -48,6 +48,26 @@ TEST_CASE("a certificate the CA signed is the user of its CommonName in the grou
   CHECK(observed[0] > 86400 - 60);
 }
 
+TEST_CASE("the uid of the 1.3.6.1.4.1.57683.2 subject attribute, as upstream's parseUIDFromCert") {
+  const TestCa ca("test-ca");
+  const auto authenticator = For(ca);
+  LeafSpec one{"jane", {}};
+  one.uids = {"uid-1234"};
+  absl::StatusOr<std::optional<UserInfo>> user = authenticator->Authenticate({ca.Issue(one).cert_der});
+  REQUIRE(user.ok());
+  REQUIRE(user->has_value());
+  CHECK((*user)->uid == "uid-1234");
+  LeafSpec two{"jane", {}};
+  two.uids = {"a", "b"};
+  absl::StatusOr<std::optional<UserInfo>> several = authenticator->Authenticate({ca.Issue(two).cert_der});
+  REQUIRE_FALSE(several.ok());
+  CHECK(std::string(several.status().message()) == "expected 1 UID, but found multiple: [a b]");
+  LeafSpec none{"jane", {}};
+  absl::StatusOr<std::optional<UserInfo>> without = authenticator->Authenticate({ca.Issue(none).cert_der});
+  REQUIRE(without.ok());
+  CHECK((*without)->uid.empty());
+}
+
 TEST_CASE("no certificate, or one without a CommonName: no opinion") {
   const TestCa ca("test-ca");
   const auto authenticator = For(ca);

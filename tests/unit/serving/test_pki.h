@@ -27,6 +27,7 @@ struct LeafSpec {
   long not_before_offset_seconds = -60;
   long not_after_offset_seconds = 86400;
   const char* extended_key_usage = "clientAuth";  // nullptr: no extension
+  std::vector<std::string> uids = {};              // subject attributes 1.3.6.1.4.1.57683.2
 };
 
 class TestCa {
@@ -76,6 +77,10 @@ class TestCa {
     X509_NAME* name = X509_get_subject_name(cert);
     for (const std::string& o : spec.organizations) {
       X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(o.c_str()), -1, -1, 0);
+    }
+    for (const std::string& uid : spec.uids) {
+      X509_NAME_add_entry_by_txt(name, "1.3.6.1.4.1.57683.2", MBSTRING_UTF8,
+                                 reinterpret_cast<const unsigned char*>(uid.c_str()), static_cast<int>(uid.size()), -1, 0);
     }
     if (!spec.common_name.empty()) {
       X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
