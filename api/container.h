@@ -2,8 +2,8 @@
 // resources (NodeResourcesFit, BalancedAllocation, queueing hints), ports (NodePorts) and, for
 // init containers, restartPolicy (an init container with restartPolicy Always is a sidecar, whose
 // requests add to the pod's instead of being maxed). Also ContainerStatus's resources, which the
-// resource helpers read while in-place pod resize (InPlacePodVerticalScaling, on by default in
-// v1.34) is enabled.
+// resource helpers read while in-place pod resize (InPlacePodVerticalScaling, GA and locked on
+// since v1.35) is in progress; they live in PodStatus's PodResourceStatus (api/pod.h).
 //
 // Memory: image, restart policy, port protocol and host IP are InternedString (values repeat across
 // pods; api/interned_string.h), lists are CompactVector (api/compact_vector.h).
@@ -59,7 +59,7 @@ struct ContainerStatus {
   std::string name;
   ResourceList allocated_resources;
   // The resources the runtime applied; absent (nullopt) until the kubelet reports them, and
-  // upstream uses the status only when present.
+  // upstream uses them only when present (requests and limits each only when not empty).
   std::optional<ResourceRequirements> resources;
 
   friend bool operator==(const ContainerStatus&, const ContainerStatus&) = default;

@@ -45,6 +45,7 @@ absl::Status ReadNodeStatus(const JsonValue& v, DecodeContext& ctx, NodeStatus& 
     if (name == "allocatable") return ReadResourceList(value, ctx, out.allocatable);
     if (name == "images") return ReadArray(value, ctx, out.images, ReadContainerImage);
     if (name == "conditions") return ReadArray(value, ctx, out.conditions, ReadNodeCondition);
+    if (name == "declaredFeatures") return ReadStringList(value, ctx, out.declared_features);
     return absl::OkStatus();
   });
 }

@@ -103,14 +103,72 @@ absl::Status ReadContainerPort(const JsonValue& v, DecodeContext& ctx, Container
   });
 }
 
-absl::Status ReadContainer(const JsonValue& v, DecodeContext& ctx, Container& out) {
+// Calls f(element) for each non-null element of the array `v`, with its index on the path.
+template <typename F>
+absl::Status ForEachElement(const JsonValue& v, DecodeContext& ctx, F&& f) {
+  if (!v.IsArray()) {
+    return ctx.Error(std::string("expected an array, got ") + std::string(JsonTypeName(v)));
+  }
+  for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+    if (v[i].IsNull()) continue;
+    ctx.PushIndex(i);
+    PathScope scope(ctx);
+    absl::Status status = f(v[i]);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+// A container's restartPolicyRules: sets `found` when a rule's action is RestartAllContainers.
+absl::Status ScanRestartPolicyRules(const JsonValue& v, DecodeContext& ctx, bool& found) {
+  return ForEachElement(v, ctx, [&](const JsonValue& rule) {
+    return ForEachField(rule, ctx, [&](std::string_view name, const JsonValue& value) {
+      if (name != "action") return absl::OkStatus();
+      InternedString action;
+      absl::Status status = ReadString(value, ctx, action);
+      if (status.ok() && action == kContainerRestartRuleActionRestartAllContainers) found = true;
+      return status;
+    });
+  });
+}
+
+// A container's volumeMounts: sets `found` when one has a non-empty bindMountOptions.
+absl::Status ScanVolumeMounts(const JsonValue& v, DecodeContext& ctx, bool& found) {
+  return ForEachElement(v, ctx, [&](const JsonValue& mount) {
+    return ForEachField(mount, ctx, [&](std::string_view name, const JsonValue& value) {
+      if (name != "bindMountOptions") return absl::OkStatus();
+      std::vector<std::string> options;
+      absl::Status status = ReadStringList(value, ctx, options);
+      if (status.ok() && !options.empty()) found = true;
+      return status;
+    });
+  });
+}
+
+// A container or init container; the facts about it that PodSpec keeps as flags go to `spec`.
+absl::Status ReadContainer(const JsonValue& v, DecodeContext& ctx, Container& out,
+                           PodSpec& spec) {
   return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
     if (name == "name") return ReadString(value, ctx, out.name);
     if (name == "image") return ReadString(value, ctx, out.image);
     if (name == "resources") return ReadResourceRequirements(value, ctx, out.resources);
     if (name == "ports") return ReadArray(value, ctx, out.ports, ReadContainerPort);
     if (name == "restartPolicy") return ReadString(value, ctx, out.restart_policy);
+    if (name == "restartPolicyRules") {
+      return ScanRestartPolicyRules(value, ctx, spec.has_restart_all_containers_rule);
+    }
+    if (name == "volumeMounts") return ScanVolumeMounts(value, ctx, spec.has_bind_mount_options);
     return absl::OkStatus();
+  });
+}
+
+// spec.ephemeralContainers: only their volumeMounts' bindMountOptions are read (into `spec`).
+absl::Status ScanEphemeralContainers(const JsonValue& v, DecodeContext& ctx, PodSpec& spec) {
+  return ForEachElement(v, ctx, [&](const JsonValue& container) {
+    return ForEachField(container, ctx, [&](std::string_view name, const JsonValue& value) {
+      if (name == "volumeMounts") return ScanVolumeMounts(value, ctx, spec.has_bind_mount_options);
+      return absl::OkStatus();
+    });
   });
 }
 
@@ -169,6 +227,15 @@ absl::Status ReadCsiSource(const JsonValue& v, DecodeContext& ctx, CsiVolumeSour
   });
 }
 
+// An `image` volume source: its reference ("" when absent).
+absl::Status ReadImageSource(const JsonValue& v, DecodeContext& ctx, Volume& out) {
+  out.image = true;
+  return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
+    if (name == "reference") return ReadString(value, ctx, out.image_reference);
+    return absl::OkStatus();
+  });
+}
+
 absl::Status ReadVolume(const JsonValue& v, DecodeContext& ctx, Volume& out) {
   return ForEachField(v, ctx, [&](std::string_view name, const JsonValue& value) {
     if (name == "name") return ReadString(value, ctx, out.name);
@@ -196,6 +263,7 @@ absl::Status ReadVolume(const JsonValue& v, DecodeContext& ctx, Volume& out) {
     if (name == "portworxVolume") {
       return ReadInTreeSource(value, ctx, kPortworxInTreePlugin, "volumeID", out.other_in_tree);
     }
+    if (name == "image") return ReadImageSource(value, ctx, out);
     return absl::OkStatus();
   });
 }
@@ -240,10 +308,15 @@ absl::Status ReadPodSpec(const JsonValue& v, DecodeContext& ctx, PodSpec& out) {
     if (name == "topologySpreadConstraints") {
       return ReadArray(value, ctx, out.topology_spread_constraints, ReadTopologySpreadConstraint);
     }
-    if (name == "containers") return ReadArray(value, ctx, out.containers, ReadContainer);
+    const auto read_container = [&out](const JsonValue& element, DecodeContext& element_ctx,
+                                       Container& container) {
+      return ReadContainer(element, element_ctx, container, out);
+    };
+    if (name == "containers") return ReadArray(value, ctx, out.containers, read_container);
     if (name == "initContainers") {
-      return ReadArray(value, ctx, out.init_containers, ReadContainer);
+      return ReadArray(value, ctx, out.init_containers, read_container);
     }
+    if (name == "ephemeralContainers") return ScanEphemeralContainers(value, ctx, out);
     if (name == "overhead") return ReadResourceList(value, ctx, out.overhead);
     if (name == "resources") return ReadResourceRequirements(value, ctx, out.resources);
     if (name == "volumes") return ReadArray(value, ctx, out.volumes, ReadVolume);
@@ -251,6 +324,12 @@ absl::Status ReadPodSpec(const JsonValue& v, DecodeContext& ctx, PodSpec& out) {
       return ReadArray(value, ctx, out.scheduling_gates, ReadNameOnly);
     }
     if (name == "hostNetwork") return ReadBool(value, ctx, out.host_network);
+    if (name == "hostUsers") {
+      bool host_users = false;
+      absl::Status status = ReadBool(value, ctx, host_users);
+      if (status.ok()) out.host_users = host_users;
+      return status;
+    }
     if (name == "terminationGracePeriodSeconds") {
       return ReadOptionalInt64(value, ctx, out.termination_grace_period_seconds);
     }
@@ -292,10 +371,16 @@ absl::Status ReadPodStatus(const JsonValue& v, DecodeContext& ctx, PodStatus& ou
     if (name == "conditions") return ReadArray(value, ctx, out.conditions, ReadPodCondition);
     if (name == "startTime") return ReadTime(value, ctx, out.start_time);
     if (name == "containerStatuses") {
-      return ReadArray(value, ctx, out.container_statuses, ReadContainerStatus);
+      return ReadArray(value, ctx, out.resource_status.Mutable().container_statuses, ReadContainerStatus);
     }
     if (name == "initContainerStatuses") {
-      return ReadArray(value, ctx, out.init_container_statuses, ReadContainerStatus);
+      return ReadArray(value, ctx, out.resource_status.Mutable().init_container_statuses, ReadContainerStatus);
+    }
+    if (name == "allocatedResources") {
+      return ReadResourceList(value, ctx, out.resource_status.Mutable().allocated_resources);
+    }
+    if (name == "resources") {
+      return ReadOptional(value, ctx, out.resource_status.Mutable().resources, ReadResourceRequirements);
     }
     if (name == "resourceClaimStatuses") {
       return ReadArray(value, ctx, out.resource_claim_statuses, ReadPodResourceClaimStatus);

@@ -279,9 +279,15 @@ absl::Status ReadCSIDriver(const JsonValue& v, DecodeContext& ctx, CSIDriver& ou
     if (name == "metadata") return ReadObjectMetaWithoutAnnotations(value, ctx, out.metadata);
     if (name != "spec") return absl::OkStatus();
     return ForEachField(value, ctx, [&](std::string_view field, const JsonValue& item) {
-      if (field != "storageCapacity") return absl::OkStatus();
-      out.storage_capacity.emplace();
-      return ReadBool(item, ctx, *out.storage_capacity);
+      if (field == "storageCapacity") {
+        out.storage_capacity.emplace();
+        return ReadBool(item, ctx, *out.storage_capacity);
+      }
+      if (field == "preventPodSchedulingIfMissing") {
+        out.prevent_pod_scheduling_if_missing.emplace();
+        return ReadBool(item, ctx, *out.prevent_pod_scheduling_if_missing);
+      }
+      return absl::OkStatus();
     });
   });
   if (!status.ok()) return status;

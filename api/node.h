@@ -55,6 +55,9 @@ struct NodeStatus {
   ResourceList allocatable;
   std::vector<ContainerImage> images;
   std::vector<NodeCondition> conditions;
+  // status.declaredFeatures: the features the kubelet declares (kept sorted by the kubelet and
+  // validation; NodeDeclaredFeatures matches them as given).
+  std::vector<std::string> declared_features;
 
   friend bool operator==(const NodeStatus&, const NodeStatus&) = default;
 };

@@ -1,4 +1,4 @@
-// Storage objects kube-scheduler v1.34's volume plugins read through their listers, each reduced
+// Storage objects kube-scheduler v1.37's volume plugins read through their listers, each reduced
 // to the fields those plugins read (VolumeRestrictions: a claim's access modes; VolumeZone: a
 // claim's volume and class, a volume's topology labels, a class's binding mode; VolumeBinding:
 // what matching a claim to a volume, provisioning and binding read):
@@ -17,7 +17,8 @@
 //                                  (name, allocatable.count)          (NodeVolumeLimits)
 //   storage.k8s.io/v1 VolumeAttachment  metadata, spec.attacher, spec.nodeName,
 //                                  spec.source.persistentVolumeName   (NodeVolumeLimits)
-//   storage.k8s.io/v1 CSIDriver    metadata, spec.storageCapacity     (VolumeBinding)
+//   storage.k8s.io/v1 CSIDriver    metadata, spec.storageCapacity     (VolumeBinding),
+//                                  spec.preventPodSchedulingIfMissing (NodeVolumeLimits)
 //   storage.k8s.io/v1 CSIStorageCapacity  metadata, storageClassName, capacity,
 //                                  maximumVolumeSize, nodeTopology    (VolumeBinding)
 // Every other field is dropped by the decoder (api/json_decode.h), as are the annotations and
@@ -172,6 +173,9 @@ struct VolumeAttachment {
 struct CSIDriver {
   ObjectMeta metadata;  // named after the driver
   std::optional<bool> storage_capacity;  // spec.storageCapacity: the driver publishes capacities
+  // spec.preventPodSchedulingIfMissing (VolumeLimitScaling, beta and on in v1.37): pods with its
+  // volumes go only to nodes whose CSINode lists the driver.
+  std::optional<bool> prevent_pod_scheduling_if_missing;
 
   friend bool operator==(const CSIDriver&, const CSIDriver&) = default;
 };

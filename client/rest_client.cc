@@ -200,6 +200,13 @@ void RestClient::DoAsync(HttpRequest request, ResponseCallback done) {
   Dispatch(call, TokenBucket::Clock::duration::zero());
 }
 
+void RestClient::DoAsyncAfter(std::chrono::steady_clock::duration delay, HttpRequest request,
+                              ResponseCallback done) {
+  if (request.timeout.count() == 0) request.timeout = core_->options.timeout;
+  auto call = std::make_shared<Call>(core_, std::move(request), std::move(done));
+  Dispatch(call, std::chrono::duration_cast<TokenBucket::Clock::duration>(delay));
+}
+
 absl::StatusOr<HttpResponse> RestClient::Do(HttpRequest request) {
   struct Waiter {
     std::mutex mu;
@@ -266,9 +273,10 @@ absl::Status RestClient::CreateBinding(std::string_view namespace_name, std::str
 
 void RestClient::CreateBindingAsync(std::string_view namespace_name, std::string_view pod_name,
                                     std::string_view pod_uid, std::string_view node_name,
-                                    std::function<void(absl::Status)> done) {
-  DoAsync(BindingRequest(namespace_name, pod_name, pod_uid, node_name),
-          [done = std::move(done)](absl::StatusOr<HttpResponse> response) { done(response.status()); });
+                                    std::function<void(absl::Status)> done,
+                                    std::chrono::steady_clock::duration delay) {
+  DoAsyncAfter(delay, BindingRequest(namespace_name, pod_name, pod_uid, node_name),
+               [done = std::move(done)](absl::StatusOr<HttpResponse> response) { done(response.status()); });
 }
 
 absl::StatusOr<std::unique_ptr<LineStream>> RestClient::Watch(std::string_view path, const ListOptions& options) {

@@ -96,6 +96,9 @@ class RestClient {
 
   // Throttles, sends, retries; `done` gets the 2xx response or the final error, exactly once.
   void DoAsync(HttpRequest request, ResponseCallback done);
+  // DoAsync after `delay` (a caller's own retry backoff), without blocking: the first attempt
+  // waits for the longer of `delay` and its throttling token.
+  void DoAsyncAfter(std::chrono::steady_clock::duration delay, HttpRequest request, ResponseCallback done);
   // DoAsync, waiting for the result.
   absl::StatusOr<HttpResponse> Do(HttpRequest request);
 
@@ -112,9 +115,11 @@ class RestClient {
                              std::string_view pod_uid, std::string_view node_name);
   // CreateBinding without blocking: `done` gets the same result exactly once, as a DoAsync callback
   // (on the transport's thread, possibly before this returns; it must be quick).
+  // `delay`: sent after it (DoAsyncAfter), for a caller retrying the bind.
   void CreateBindingAsync(std::string_view namespace_name, std::string_view pod_name,
                           std::string_view pod_uid, std::string_view node_name,
-                          std::function<void(absl::Status)> done);
+                          std::function<void(absl::Status)> done,
+                          std::chrono::steady_clock::duration delay = {});
   // GET path?allowWatchBookmarks=true&...&watch=1, throttled (this call sleeps for its token).
   // A non-2xx response head is returned as its Status (the body read whole); a 401 with an
   // authenticator is retried once, as for other calls.

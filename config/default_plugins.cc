@@ -1,5 +1,6 @@
 #include "config/default_plugins.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 
@@ -40,13 +41,14 @@ framework::PluginSet MergePluginSet(const framework::PluginSet& defaults,
 
 }  // namespace
 
-framework::PluginsConfig DefaultPlugins() {
+framework::PluginsConfig DefaultPlugins(const ConfigFeatureGates& gates) {
   framework::PluginsConfig plugins;
-  plugins.multi_point.enabled = {
+  std::vector<framework::PluginRef>& enabled = plugins.multi_point.enabled;
+  enabled = {
       {"SchedulingGates", 0},
       {"PrioritySort", 0},
-      {"NodeUnschedulable", 0},
       {"NodeName", 0},
+      {"NodeUnschedulable", 0},
       {"TaintToleration", 3},
       {"NodeAffinity", 2},
       {"NodePorts", 0},
@@ -57,12 +59,32 @@ framework::PluginsConfig DefaultPlugins() {
       {"VolumeZone", 0},
       {"PodTopologySpread", 2},
       {"InterPodAffinity", 2},
-      {"DynamicResources", 0},
       {"DefaultPreemption", 0},
       {"NodeResourcesBalancedAllocation", 1},
       {"ImageLocality", 1},
       {"DefaultBinder", 0},
   };
+  // upstream applyFeatureGates, in its order.
+  if (gates.node_declared_features) enabled.push_back({"NodeDeclaredFeatures", 0});
+  if (gates.in_place_pod_vertical_scaling_scheduler_preemption) {
+    auto fit = std::find_if(enabled.begin(), enabled.end(), [](const framework::PluginRef& p) {
+      return p.name == "NodeResourcesFit";
+    });
+    enabled.insert(fit, {"DeferredPodScheduling", 0});
+  }
+  if (gates.dynamic_resource_allocation) {
+    // Before DefaultPreemption: deallocating an idle claim beats evicting a pod.
+    auto preemption = std::find_if(enabled.begin(), enabled.end(),
+                                   [](const framework::PluginRef& p) {
+                                     return p.name == "DefaultPreemption";
+                                   });
+    if (preemption != enabled.end()) enabled.insert(preemption, {"DynamicResources", 2});
+  }
+  if (gates.generic_workload) enabled.push_back({"GangScheduling", 0});
+  if (gates.topology_aware_workload_scheduling) {
+    enabled.push_back({"TopologyPlacementGenerator", 0});
+    enabled.push_back({"PodGroupPodsCount", 1});
+  }
   return plugins;
 }
 
@@ -115,6 +137,11 @@ framework::PluginsConfig MergePlugins(const framework::PluginsConfig& defaults,
   merged.bind = MergePluginSet(defaults.bind, custom.bind);
   merged.post_bind = MergePluginSet(defaults.post_bind, custom.post_bind);
   merged.multi_point = MergePluginSet(defaults.multi_point, custom.multi_point);
+  merged.placement_generate =
+      MergePluginSet(defaults.placement_generate, custom.placement_generate);
+  merged.placement_score = MergePluginSet(defaults.placement_score, custom.placement_score);
+  merged.pod_group_post_filter =
+      MergePluginSet(defaults.pod_group_post_filter, custom.pod_group_post_filter);
   return merged;
 }
 

@@ -1,6 +1,7 @@
 // The default plugin set of kubescheduler.config.k8s.io/v1 (upstream
-// pkg/scheduler/apis/config/v1/default_plugins.go, v1.34) and upstream's merge of a user's
-// plugin sets into it (mergePlugins / mergePluginSet).
+// pkg/scheduler/apis/config/v1/default_plugins.go, v1.37.2) and upstream's merge of a user's
+// plugin sets into it (mergePlugins / mergePluginSet, every extension point including the
+// pod-group ones).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -9,14 +10,20 @@
 #include <string_view>
 #include <vector>
 
+#include "config/feature_gates.h"
 #include "framework/profile_config.h"
 #include "framework/registry.h"
 
 namespace ksched::config {
 
-// Upstream's v1 default: every plugin in multiPoint, in upstream's order, with its weight
-// (DynamicResources included, as DRA is GA and on in 1.34).
-framework::PluginsConfig DefaultPlugins();
+// Upstream's v1 default (getDefaultPlugins): every plugin in multiPoint, in upstream's order, with
+// its weight, then applyFeatureGates' edits. Under v1.37.2's default gates: SchedulingGates,
+// PrioritySort, NodeName, NodeUnschedulable, TaintToleration 3, NodeAffinity 2, NodePorts,
+// NodeResourcesFit 1, VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone,
+// PodTopologySpread 2, InterPodAffinity 2, DynamicResources 2, DefaultPreemption,
+// NodeResourcesBalancedAllocation 1, ImageLocality 1, DefaultBinder, NodeDeclaredFeatures.
+framework::PluginsConfig DefaultPlugins(
+    const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 // The default set a configuration of `api_version` is merged into (upstream's getDefaultPlugins of
 // that version): v1 as DefaultPlugins(); v1beta3 as its last release had it under v1.34's feature

@@ -51,6 +51,9 @@ Value Profile(const KubeSchedulerProfile& profile) {
   plugins.Set("Bind", InternalPluginSetValue(p.bind));
   plugins.Set("PostBind", InternalPluginSetValue(p.post_bind));
   plugins.Set("MultiPoint", InternalPluginSetValue(p.multi_point));
+  plugins.Set("PlacementGenerate", InternalPluginSetValue(p.placement_generate));
+  plugins.Set("PlacementScore", InternalPluginSetValue(p.placement_score));
+  plugins.Set("PodGroupPostFilter", InternalPluginSetValue(p.pod_group_post_filter));
   out.Set("Plugins", std::move(plugins));
   Value configs;
   if (!profile.plugin_config.empty()) {

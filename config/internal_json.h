@@ -1,7 +1,8 @@
 // The configuration as upstream's encoding/json renders its internal type
 // (config.KubeSchedulerConfiguration has no JSON tags: Go field names in declaration order, nil
-// slices and pointers as null, durations as "15s"). This is what /configz serves and what
-// validation messages show as a bad value ({"Enabled":[{"Name":"C","Weight":0}],"Disabled":null}).
+// slices and pointers as null, durations as "15s"). This is what validation messages show as a
+// bad value ({"Enabled":[{"Name":"C","Weight":0}],"Disabled":null}); /configz serves the v1 form
+// since v1.37 (config/write.h).
 //
 // Thread-safety: pure functions.
 #pragma once

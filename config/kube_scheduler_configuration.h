@@ -1,5 +1,5 @@
 // KubeSchedulerConfiguration: the scheduler's configuration after decoding, defaulting and the
-// default-plugin merge (upstream's internal config.KubeSchedulerConfiguration, v1.34), whatever
+// default-plugin merge (upstream's internal config.KubeSchedulerConfiguration, v1.37.2), whatever
 // apiVersion the file used. Produced by config/load.h, checked by config/validation.h, turned
 // into the runtime's profiles by config/profile_configs.h and written back by config/write.h.
 //

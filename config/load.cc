@@ -20,7 +20,7 @@ namespace ksched::config {
 namespace {
 
 // upstream's scheme name in "no kind ... is registered" errors.
-constexpr std::string_view kSchemeName = "pkg/runtime/scheme.go:110";
+constexpr std::string_view kSchemeName = "pkg/runtime/scheme.go:111";
 constexpr std::string_view kFindKindType =
     "struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
     "\"json:\\\"kind,omitempty\\\"\" }";
@@ -122,9 +122,14 @@ class ConfigDecoder {
     if (key == "parallelism") return d.OptionalInt32(v, out.parallelism), true;
     if (key == "leaderElection") return LeaderElection(v, out), true;
     if (key == "clientConnection") return ClientConnection(v, out.client_connection), true;
-    if (key == "enableProfiling") return d.OptionalBool(v, out.enable_profiling), true;
+    // Fields of the embedded DebuggingConfiguration.
+    if (key == "enableProfiling") {
+      d.InEmbedded("DebuggingConfiguration", [&] { d.OptionalBool(v, out.enable_profiling); });
+      return true;
+    }
     if (key == "enableContentionProfiling") {
-      d.OptionalBool(v, out.enable_contention_profiling);
+      d.InEmbedded("DebuggingConfiguration",
+                   [&] { d.OptionalBool(v, out.enable_contention_profiling); });
       return true;
     }
     if (key == "percentageOfNodesToScore") {
@@ -245,8 +250,19 @@ class ConfigDecoder {
         {"permit", &plugins.permit},          {"preBind", &plugins.pre_bind},
         {"bind", &plugins.bind},              {"postBind", &plugins.post_bind},
         {"multiPoint", &plugins.multi_point}};
+    // v1 only (added in v1.37; the older versions' types never had them).
+    const std::pair<std::string_view, framework::PluginSet*> pod_group_points[] = {
+        {"placementGenerate", &plugins.placement_generate},
+        {"placementScore", &plugins.placement_score},
+        {"podGroupPostFilter", &plugins.pod_group_post_filter}};
     d.Object(v, Type("Plugins"), "Plugins", [&](std::string_view key, const Value& f) {
       for (const auto& [name, set] : points) {
+        if (key != name) continue;
+        PluginSet(f, *set);
+        return true;
+      }
+      if (!is_v1_) return false;
+      for (const auto& [name, set] : pod_group_points) {
         if (key != name) continue;
         PluginSet(f, *set);
         return true;
@@ -388,13 +404,15 @@ absl::Status DecodePluginArgs(std::string_view file_version, std::size_t profile
   return absl::OkStatus();
 }
 
-// upstream pluginsNames: every plugin enabled anywhere, sorted, once.
+// upstream pluginsNames: every plugin enabled anywhere (but podGroupPostFilter, which upstream's
+// list leaves out), sorted, once.
 std::vector<std::string> EnabledPluginNames(const framework::PluginsConfig& plugins) {
   std::set<std::string> names;
   for (const framework::PluginSet* set :
        {&plugins.multi_point, &plugins.pre_filter, &plugins.filter, &plugins.post_filter,
         &plugins.reserve, &plugins.pre_score, &plugins.score, &plugins.pre_bind, &plugins.bind,
-        &plugins.post_bind, &plugins.permit, &plugins.pre_enqueue, &plugins.queue_sort}) {
+        &plugins.post_bind, &plugins.permit, &plugins.pre_enqueue, &plugins.queue_sort,
+        &plugins.placement_generate, &plugins.placement_score}) {
     for (const framework::PluginRef& plugin : set->enabled) names.insert(plugin.name);
   }
   return {names.begin(), names.end()};
@@ -499,7 +517,7 @@ absl::StatusOr<KubeSchedulerConfiguration> DecodeConfig(std::string_view yaml,
   std::vector<std::string> notes;
   if (api_version != kApiVersionV1) {
     notes.push_back(api_version +
-                    " is no longer served by kube-scheduler v1.34; read with v1's field names "
+                    " is no longer served by kube-scheduler v1.37; read with v1's field names "
                     "and its own default plugins. Migrate to " +
                     std::string(kApiVersionV1));
   }

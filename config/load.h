@@ -1,12 +1,13 @@
-// Loading a KubeSchedulerConfiguration file the way kube-scheduler v1.34 does (--config):
+// Loading a KubeSchedulerConfiguration file the way kube-scheduler v1.37.2 does (--config):
 // upstream's loadConfig (strict decode, defaults, default-plugin merge), then
 // ValidateKubeSchedulerConfiguration.
 //
 // apiVersion: kubescheduler.config.k8s.io/v1; also v1beta3, v1beta2 and v1beta1, which upstream
 // no longer serves: they are read with v1's field names where the versions coincide (v1beta3
-// lacks delayCacheUntilActive and the per-profile percentageOfNodesToScore; v1beta2 and v1beta1
+// lacks delayCacheUntilActive, the per-profile percentageOfNodesToScore and the pod-group
+// extension points placementGenerate, placementScore and podGroupPostFilter; v1beta2 and v1beta1
 // also accept healthzBindAddress and metricsBindAddress, ignored), with their own default plugin
-// set (config/default_plugins.h) and v1's other defaults (resourceLock "leases", which v1.34
+// set (config/default_plugins.h) and v1's other defaults (resourceLock "leases", which v1.37
 // requires). Each such file adds a warning. kind: KubeSchedulerConfiguration.
 //
 // Errors (InvalidArgument) carry upstream's text, e.g.
@@ -14,7 +15,8 @@
 //   json: cannot unmarshal string into Go struct field Plugin.profiles.plugins.score.enabled.weight of type int32
 //   time: invalid duration "abc"
 //   decoding .profiles[0].pluginConfig[0]: decoding args for plugin NodeResourcesFit: json: ...
-//   no kind "KubeSchedulerConfiguration" is registered for version "foo/v1" in scheme "pkg/runtime/scheme.go:110"
+//   no kind "KubeSchedulerConfiguration" is registered for version "foo/v1" in scheme
+//     "pkg/runtime/scheme.go:111"
 //   [parallelism: Invalid value: 0: should be an integer value greater than zero, ...]  (validation)
 // A pluginConfig entry naming a plugin that is not compiled in is not an error here: its args are
 // kept as written, and only a profile that enables such a plugin fails, when its framework is

@@ -11,6 +11,7 @@
 #include "api/node_selector.h"
 #include "api/topology_spread.h"
 #include "api/go_duration.h"
+#include "config/feature_gates.h"
 #include "config/value_writer.h"
 #include "plugins/inter_pod_affinity/args.h"
 #include "plugins/node_affinity/args.h"
@@ -753,7 +754,8 @@ class PodTopologySpreadCodec final : public PluginArgsCodec {
 // ---------------------------------------------------------------------------------------------
 // Generic codecs for the args kinds whose types are not compiled in yet.
 
-enum class FieldKind { kInt32Pointer, kInt64Pointer, kBool, kString, kDurationPointer, kList };
+// kShape: a []UtilizationShapePoint, decoded strictly into {utilization, score} points.
+enum class FieldKind { kInt32Pointer, kInt64Pointer, kBool, kString, kDurationPointer, kShape };
 
 struct GenericField {
   std::string_view json_name;
@@ -761,7 +763,7 @@ struct GenericField {
   FieldKind kind;
   std::string_view go_type;  // for type errors
   bool omitempty;
-  // Applied when absent (for kString: when empty). Null: no default.
+  // Applied when absent (for kString: when empty; for kShape: when empty). Null: no default.
   Value default_value;
 };
 
@@ -799,7 +801,38 @@ void ValidateDefaultPreemption(const Value& args, const api::FieldPath& path,
   }
 }
 
-// upstream ValidateVolumeBindingArgs with StorageCapacityScoring off (v1.34's default).
+// upstream validateFunctionShape over a decoded shape (v1 field names).
+void ValidateShape(const Value& shape, const api::FieldPath& path,
+                   std::vector<std::string>& errors) {
+  constexpr std::int64_t kMaxScore = plugins::node_resources::kMaxCustomPriorityScore;
+  const Value::List& points = shape.as_list();
+  if (points.empty()) {
+    errors.push_back(path.String() + ": Required value: at least one point must be specified");
+    return;
+  }
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    if (IntField(points[i - 1], "utilization") >= IntField(points[i], "utilization")) {
+      errors.push_back(InvalidInt(path.Index(i).Child("utilization"),
+                                  IntField(points[i], "utilization"),
+                                  "values must be sorted in increasing order"));
+      break;
+    }
+  }
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::int64_t utilization = IntField(points[i], "utilization");
+    const std::int64_t score = IntField(points[i], "score");
+    if (utilization < 0 || utilization > 100) {
+      errors.push_back(InvalidInt(path.Index(i).Child("utilization"), utilization,
+                                  "not in valid range [0, 100]"));
+    }
+    if (score < 0 || score > kMaxScore) {
+      errors.push_back(InvalidInt(path.Index(i).Child("score"), score,
+                                  "not in valid range [0, " + std::to_string(kMaxScore) + "]"));
+    }
+  }
+}
+
+// upstream ValidateVolumeBindingArgs under kDefaultConfigFeatureGates.
 void ValidateVolumeBinding(const Value& args, const api::FieldPath& path,
                            std::vector<std::string>& errors) {
   const std::int64_t timeout = IntField(args, "bindTimeoutSeconds");
@@ -808,13 +841,18 @@ void ValidateVolumeBinding(const Value& args, const api::FieldPath& path,
                                 "invalid BindTimeoutSeconds, should not be a negative value"));
   }
   const Value* shape = args.Find("shape");
+  if (kDefaultConfigFeatureGates.storage_capacity_scoring) {
+    ValidateShape(shape != nullptr && shape->is_list() ? *shape : Value::EmptyList(),
+                  path.Child("shape"), errors);
+    return;
+  }
   if (shape == nullptr || shape->is_null()) return;
   // The bad value is the internal []UtilizationShapePoint, rendered with Go field names.
   Value internal = Value::EmptyList();
   for (const Value& point : shape->as_list()) {
     Value item;
-    item.Set("Utilization", Value::Int(point.is_map() ? IntField(point, "utilization") : 0));
-    item.Set("Score", Value::Int(point.is_map() ? IntField(point, "score") : 0));
+    item.Set("Utilization", Value::Int(IntField(point, "utilization")));
+    item.Set("Score", Value::Int(IntField(point, "score")));
     internal.Append(std::move(item));
   }
   errors.push_back(api::InvalidValueError(
@@ -822,17 +860,57 @@ void ValidateVolumeBinding(const Value& args, const api::FieldPath& path,
       "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"));
 }
 
-// upstream ValidateDynamicResourcesArgs with DRASchedulerFilterTimeout on (v1.34's default).
+// A decoded duration field's value, when it parses.
+std::optional<std::chrono::nanoseconds> DurationField(const Value& args, std::string_view key) {
+  const Value* value = args.Find(key);
+  if (value == nullptr || !value->is_string()) return std::nullopt;
+  absl::StatusOr<std::chrono::nanoseconds> parsed = api::ParseGoDuration(value->as_string());
+  if (!parsed.ok()) return std::nullopt;
+  return *parsed;
+}
+
+// upstream ValidateDynamicResourcesArgs under kDefaultConfigFeatureGates.
 void ValidateDynamicResources(const Value& args, const api::FieldPath& path,
                               std::vector<std::string>& errors) {
-  const Value* timeout = args.Find("filterTimeout");
-  if (timeout == nullptr || !timeout->is_string()) return;
-  absl::StatusOr<std::chrono::nanoseconds> parsed = api::ParseGoDuration(timeout->as_string());
-  if (parsed.ok() && parsed->count() < 0) {
-    errors.push_back(api::InvalidValueError(path.Child("filterTimeout"),
-                                            api::JsonQuote(timeout->as_string()),
-                                            "must be zero or positive"));
+  const ConfigFeatureGates& gates = kDefaultConfigFeatureGates;
+  const std::optional<std::chrono::nanoseconds> filter = DurationField(args, "filterTimeout");
+  if (gates.dra_scheduler_filter_timeout) {
+    if (filter.has_value() && filter->count() < 0) {
+      errors.push_back(api::InvalidValueError(
+          path.Child("filterTimeout"), api::JsonQuote(args.Find("filterTimeout")->as_string()),
+          "must be zero or positive"));
+    }
+  } else if (filter.has_value()) {
+    errors.push_back(path.Child("filterTimeout").String() +
+                     ": Forbidden: DRASchedulingFilterTimeout feature gate is disabled");
   }
+  const std::optional<std::chrono::nanoseconds> binding = DurationField(args, "bindingTimeout");
+  if (gates.dra_device_binding_conditions && gates.dra_resource_claim_device_status) {
+    if (binding.has_value() && *binding < std::chrono::seconds(1)) {
+      errors.push_back(api::InvalidValueError(
+          path.Child("bindingTimeout"), api::JsonQuote(args.Find("bindingTimeout")->as_string()),
+          "must be at least 1 second"));
+    }
+  } else if (binding.has_value()) {
+    errors.push_back(
+        path.Child("bindingTimeout").String() +
+        ": Forbidden: DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is "
+        "disabled");
+  }
+}
+
+// The default shape of VolumeBindingArgs: [{0, MaxCustomPriorityScore}, {100, 0}].
+Value DefaultVolumeBindingShape() {
+  Value shape = Value::EmptyList();
+  for (const auto& [utilization, score] :
+       {std::pair<std::int64_t, std::int64_t>{0, plugins::node_resources::kMaxCustomPriorityScore},
+        std::pair<std::int64_t, std::int64_t>{100, 0}}) {
+    Value point;
+    point.Set("utilization", Value::Int(utilization));
+    point.Set("score", Value::Int(score));
+    shape.Append(std::move(point));
+  }
+  return shape;
 }
 
 class GenericCodec final : public PluginArgsCodec {
@@ -863,7 +941,9 @@ class GenericCodec final : public PluginArgsCodec {
       const Value* present = decoded.Find(spec.json_name);
       const bool empty_string = present != nullptr && spec.kind == FieldKind::kString &&
                                 present->as_string().empty();
-      if ((present == nullptr || empty_string) && !spec.default_value.is_null()) {
+      const bool empty_shape = present != nullptr && spec.kind == FieldKind::kShape &&
+                               present->as_list().empty();
+      if ((present == nullptr || empty_string || empty_shape) && !spec.default_value.is_null()) {
         ordered.Set(spec.json_name, spec.default_value);
       } else if (present != nullptr) {
         ordered.Set(spec.json_name, *present);
@@ -894,6 +974,17 @@ class GenericCodec final : public PluginArgsCodec {
     Value out = Value::EmptyMap();
     for (const GenericField& spec : fields_) {
       const Value* present = config.raw.has_value() ? config.raw->Find(spec.json_name) : nullptr;
+      if (spec.kind == FieldKind::kShape && present != nullptr && present->is_list()) {
+        Value internal;  // nil when empty
+        for (const Value& point : present->as_list()) {
+          Value item;
+          item.Set("Utilization", Value::Int(IntField(point, "utilization")));
+          item.Set("Score", Value::Int(IntField(point, "score")));
+          internal.Append(std::move(item));
+        }
+        out.Set(spec.go_name, std::move(internal));
+        continue;
+      }
       out.Set(spec.go_name, present != nullptr ? *present : ZeroValue(spec));
     }
     return out;
@@ -941,13 +1032,11 @@ class GenericCodec final : public PluginArgsCodec {
         }
         return std::nullopt;
       }
-      case FieldKind::kList: {
+      case FieldKind::kShape: {
         if (field.is_null()) return std::nullopt;
-        if (!field.is_list()) {
-          decoder.TypeError(field, spec.go_type);
-          return std::nullopt;
-        }
-        return field;
+        std::vector<UtilizationShapePoint> shape;
+        DecodeShape(decoder, field, shape);
+        return ShapeV1(shape);
       }
     }
     return std::nullopt;
@@ -979,16 +1068,26 @@ std::vector<std::unique_ptr<PluginArgsCodec>> MakeCodecs() {
       std::vector<GenericField>{
           {"bindTimeoutSeconds", "BindTimeoutSeconds", FieldKind::kInt64Pointer, "int64", true,
            Value::Int(600)},
-          // Defaulted only with the StorageCapacityScoring gate, off in v1.34.
-          {"shape", "Shape", FieldKind::kList, "[]v1.UtilizationShapePoint", true, Value()},
+          // Defaulted only with the StorageCapacityScoring gate (on in v1.37).
+          {"shape", "Shape", FieldKind::kShape, "[]v1.UtilizationShapePoint", true,
+           kDefaultConfigFeatureGates.storage_capacity_scoring ? DefaultVolumeBindingShape()
+                                                                : Value()},
       },
       ValidateVolumeBinding));
   codecs.push_back(std::make_unique<GenericCodec>(
       "DynamicResourcesArgs",
       std::vector<GenericField>{
-          // DRASchedulerFilterTimeout is on in v1.34: 10s.
+          // Defaulted with DRASchedulerFilterTimeout (on in v1.37): 10s.
           {"filterTimeout", "FilterTimeout", FieldKind::kDurationPointer, "string", false,
-           Value::String("10s")},
+           kDefaultConfigFeatureGates.dra_scheduler_filter_timeout ? Value::String("10s")
+                                                                    : Value()},
+          // Defaulted with DRADeviceBindingConditions and DRAResourceClaimDeviceStatus (both on
+          // in v1.37): 10m.
+          {"bindingTimeout", "BindingTimeout", FieldKind::kDurationPointer, "string", true,
+           kDefaultConfigFeatureGates.dra_device_binding_conditions &&
+                   kDefaultConfigFeatureGates.dra_resource_claim_device_status
+               ? Value::String("10m0s")
+               : Value()},
       },
       ValidateDynamicResources));
   return codecs;

@@ -8,10 +8,13 @@
 //
 // Generic, until their plugins' args types exist: DefaultPreemption, VolumeBinding,
 // DynamicResources. Their PluginConfig carries `raw`: the args in v1 shape with upstream's
-// defaults filled in (minCandidateNodesPercentage 10 / minCandidateNodesAbsolute 100,
-// bindTimeoutSeconds 600, filterTimeout 10s); top-level fields are checked strictly and by type,
-// VolumeBinding's shape list is kept as written. Their values are validated as upstream does
-// (with v1.34's feature gates). Moving one of them to typed args is a new codec in
+// defaults filled in under kube-scheduler v1.37.2's default feature gates (config/feature_gates.h):
+// minCandidateNodesPercentage 10 / minCandidateNodesAbsolute 100; bindTimeoutSeconds 600 and
+// shape [{0,10},{100,0}] (StorageCapacityScoring); filterTimeout 10s (DRASchedulerFilterTimeout)
+// and bindingTimeout 10m (DRADeviceBindingConditions and DRAResourceClaimDeviceStatus).
+// Top-level fields are checked strictly and by type, shape points too. Their values are validated
+// as upstream does under the same gates (shape points sorted and in range; bindingTimeout at least
+// 1s; a field whose gate is off forbidden). Moving one of them to typed args is a new codec in
 // plugin_args.cc.
 //
 // Upstream quirks kept: NodeResourcesFit args are not validated at configuration time (upstream's

@@ -60,6 +60,17 @@ std::string StrictDecoder::ContextMessage(std::string_view what, std::string_vie
   return message;
 }
 
+void StrictDecoder::InEmbedded(std::string_view embedded, const std::function<void()>& body) {
+  if (field_stack_.empty()) {
+    body();
+    return;
+  }
+  const std::string saved = field_stack_.back();
+  field_stack_.back() = std::string(embedded) + "." + saved;
+  body();
+  field_stack_.back() = saved;
+}
+
 void StrictDecoder::TypeError(const Value& value, std::string_view go_type) {
   if (first_type_error_.has_value()) return;
   first_type_error_ = ContextMessage(JsonKindName(value.kind()), go_type);

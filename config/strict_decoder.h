@@ -64,6 +64,10 @@ class StrictDecoder {
   void OptionalInt32(const Value& value, std::optional<std::int32_t>& out);
   void OptionalInt64(const Value& value, std::optional<std::int64_t>& out);
 
+  // Runs `body` on the current field as a field of the embedded struct `embedded` (Go 1.24+ names
+  // embedded structs in a type error's field path: "KubeSchedulerConfiguration.
+  // DebuggingConfiguration.enableProfiling").
+  void InEmbedded(std::string_view embedded, const std::function<void()>& body);
   // A type error at the current position (for a caller-checked shape).
   void TypeError(const Value& value, std::string_view go_type);
   // An error that ends decoding.

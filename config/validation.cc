@@ -97,7 +97,8 @@ void ValidatePluginConfig(const FieldPath& path, std::string_view api_version,
       {"preEnqueue", &p.pre_enqueue}, {"queueSort", &p.queue_sort}, {"preFilter", &p.pre_filter},
       {"filter", &p.filter},          {"postFilter", &p.post_filter}, {"preScore", &p.pre_score},
       {"score", &p.score},            {"reserve", &p.reserve},        {"permit", &p.permit},
-      {"preBind", &p.pre_bind},       {"bind", &p.bind},              {"postBind", &p.post_bind}};
+      {"preBind", &p.pre_bind},       {"bind", &p.bind},              {"postBind", &p.post_bind},
+      {"podGroupPostFilter", &p.pod_group_post_filter}};
   const FieldPath plugins_path = path.Child("plugins");
   for (const auto& [stage, set] : stages) {
     for (std::size_t i = 0; i < set->enabled.size(); ++i) {

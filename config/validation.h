@@ -1,13 +1,14 @@
 // Validation of a defaulted KubeSchedulerConfiguration: upstream's
-// ValidateKubeSchedulerConfiguration (pkg/scheduler/apis/config/validation, v1.34, with
+// ValidateKubeSchedulerConfiguration (pkg/scheduler/apis/config/validation, v1.37.2, with
 // component-base's leader-election and client-connection checks), same messages, same paths,
 // same order:
 //   clientConnection.burst; leaderElection (durations > 0, leaseDuration > renewDeadline,
 //   resourceLock/Name/Namespace required, resourceLock "leases" — only with leaderElect);
 //   parallelism > 0; profiles (non-empty; schedulerName required and unique; percentage in
 //   [0-100]; the removed AzureDiskLimits/CinderLimits/EBSLimits/GCEPDLimits plugins rejected at
-//   every extension point but multiPoint and in pluginConfig; duplicate pluginConfig names; each
-//   plugin's args through its validator); a common queueSort plugin and args across profiles;
+//   every extension point but multiPoint, placementGenerate and placementScore, and in
+//   pluginConfig; duplicate pluginConfig names; each plugin's args through its validator, under
+//   v1.37.2's default feature gates); a common queueSort plugin and args across profiles;
 //   percentageOfNodesToScore in [0-100]; podInitialBackoffSeconds > 0, podMaxBackoffSeconds >=
 //   podInitialBackoffSeconds; extenders (positive weight with prioritizeVerb, at most one binder,
 //   valid unique extended-resource names).

@@ -43,12 +43,18 @@ Value PluginSetV1(const framework::PluginSet& set) {
 Value PluginArgsV1(const PluginConfig& entry) {
   const PluginArgsCodec* codec = FindPluginArgsCodec(entry.name);
   if (codec != nullptr && (entry.args != nullptr || entry.raw.has_value())) {
-    Value args = codec->ToV1(entry);
-    args.Set("apiVersion", Value::String(std::string(kApiVersionV1)));
+    // TypeMeta first (kind, then apiVersion), as encoding/json walks the struct.
+    Value args;
     args.Set("kind", Value::String(std::string(codec->kind())));
+    args.Set("apiVersion", Value::String(std::string(kApiVersionV1)));
+    Value fields = codec->ToV1(entry);
+    for (MapEntry& field : fields.as_map()) {
+      args.Set(field.key, std::move(field.value));
+    }
     return args;
   }
-  return entry.raw.has_value() ? *entry.raw : Value();
+  // Held as the JSON its YAML conversion produced: keys sorted.
+  return entry.raw.has_value() ? WithSortedKeys(*entry.raw) : Value();
 }
 
 Value ProfileV1(const KubeSchedulerProfile& profile) {
@@ -72,6 +78,9 @@ Value ProfileV1(const KubeSchedulerProfile& profile) {
   plugins.Set("bind", PluginSetV1(p.bind));
   plugins.Set("postBind", PluginSetV1(p.post_bind));
   plugins.Set("multiPoint", PluginSetV1(p.multi_point));
+  plugins.Set("placementGenerate", PluginSetV1(p.placement_generate));
+  plugins.Set("placementScore", PluginSetV1(p.placement_score));
+  plugins.Set("podGroupPostFilter", PluginSetV1(p.pod_group_post_filter));
   out.Set("plugins", std::move(plugins));
   if (!profile.plugin_config.empty()) {
     Value configs = Value::EmptyList();
@@ -129,8 +138,8 @@ Value ExtenderV1(const Extender& e) {
 
 Value ToV1Value(const KubeSchedulerConfiguration& config) {
   Value out;
-  out.Set("apiVersion", Value::String(std::string(kApiVersionV1)));
   out.Set("kind", Value::String(std::string(kKind)));
+  out.Set("apiVersion", Value::String(std::string(kApiVersionV1)));
   out.Set("parallelism", Value::Int(config.parallelism));
   const LeaderElectionConfiguration& le = config.leader_election;
   Value leader;
@@ -177,7 +186,7 @@ std::string WriteConfigYaml(const KubeSchedulerConfiguration& config) {
 
 std::string ConfigzJson(const KubeSchedulerConfiguration& config) {
   Value root;
-  root.Set("componentconfig", InternalConfigValue(config));
+  root.Set("componentconfig", ToV1Value(config));
   return ToJson(root);
 }
 
@@ -187,7 +196,8 @@ KubeSchedulerConfiguration WithCompletedProfiles(KubeSchedulerConfiguration conf
     std::set<std::string, std::less<>> needed;
     for (const framework::PluginSet* set :
          {&p.pre_enqueue, &p.queue_sort, &p.pre_filter, &p.filter, &p.post_filter, &p.pre_score,
-          &p.score, &p.reserve, &p.permit, &p.pre_bind, &p.bind, &p.post_bind, &p.multi_point}) {
+          &p.score, &p.reserve, &p.permit, &p.pre_bind, &p.bind, &p.post_bind, &p.multi_point,
+          &p.placement_generate, &p.placement_score, &p.pod_group_post_filter}) {
       for (const framework::PluginRef& plugin : set->enabled) needed.insert(plugin.name);
     }
     std::vector<PluginConfig> kept;

@@ -2,9 +2,10 @@
 //   WriteConfigYaml  --write-config-to: the configuration in kubescheduler.config.k8s.io/v1 (also
 //                    for a file read as v1beta3 or older, as upstream), YAML with keys sorted,
 //                    every default present (typed plugin args with apiVersion and kind).
-//   ConfigzJson      /configz: {"componentconfig": <the internal configuration as Go's
-//                    encoding/json renders it>} (Go field names: "Parallelism",
-//                    "LeaderElection", ...), see config/internal_json.h.
+//   ConfigzJson      /configz: {"componentconfig": <the configuration converted to v1, with its
+//                    kind and apiVersion, as Go's encoding/json renders it>} (v1.37: #136044),
+//                    i.e. the same fields as the YAML in the v1 structs' order (kind before
+//                    apiVersion, typed plugin args likewise), compact, HTML-escaped.
 // Both show the profiles as given: upstream substitutes the frameworks' completed profiles
 // (multiPoint expanded) only when it writes the file or logs at -v=2; the caller can do the same.
 //

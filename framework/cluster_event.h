@@ -58,10 +58,14 @@ inline constexpr ActionType kUpdatePodSchedulingGatesEliminated = 1U << 10;
 inline constexpr ActionType kUpdatePodGeneratedResourceClaim = 1U << 11;
 // Any other update of a non-pod, non-node object.
 inline constexpr ActionType kUpdateOther = 1U << 12;
+// A change of node.status.declaredFeatures (upstream UpdateNodeDeclaredFeature, v1.35+; the bit
+// values need not follow upstream's order, only the names are visible).
+inline constexpr ActionType kUpdateNodeDeclaredFeature = 1U << 13;
 inline constexpr ActionType kUpdate =
     kUpdateNodeAllocatable | kUpdateNodeLabel | kUpdateNodeTaint | kUpdateNodeCondition |
     kUpdateNodeAnnotation | kUpdatePodLabel | kUpdatePodScaleDown | kUpdatePodToleration |
-    kUpdatePodSchedulingGatesEliminated | kUpdatePodGeneratedResourceClaim | kUpdateOther;
+    kUpdatePodSchedulingGatesEliminated | kUpdatePodGeneratedResourceClaim | kUpdateOther |
+    kUpdateNodeDeclaredFeature;
 inline constexpr ActionType kAll = kAdd | kDelete | kUpdate;
 }  // namespace action
 

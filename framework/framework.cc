@@ -148,12 +148,12 @@ class Framework::WaitingPodImpl final : public WaitingPod {
     cv_.notify_all();
   }
 
-  void Reject(std::string_view plugin, std::string message) override {
-    std::lock_guard lock(mu_);
-    ExpireLocked();
-    if (result_.has_value()) return;
-    result_ = Status(Code::kUnschedulable, {std::string(message)}).WithPlugin(std::string(plugin));
-    cv_.notify_all();
+  bool Reject(std::string_view plugin, std::string message) override {
+    return StopWith(Code::kUnschedulable, plugin, std::move(message));
+  }
+
+  bool Preempt(std::string_view plugin, std::string message) override {
+    return StopWith(Code::kError, plugin, std::move(message));
   }
 
   // Blocks until allowed, rejected, or the deadline of a plugin still pending passes (then
@@ -175,6 +175,16 @@ class Framework::WaitingPodImpl final : public WaitingPod {
   }
 
  private:
+  // Upstream stopWithStatus: the first result wins.
+  bool StopWith(Code code, std::string_view plugin, std::string message) {
+    std::lock_guard lock(mu_);
+    ExpireLocked();
+    if (result_.has_value()) return false;
+    result_ = Status(code, {std::move(message)}).WithPlugin(std::string(plugin));
+    cv_.notify_all();
+    return true;
+  }
+
   struct Pending {
     std::chrono::milliseconds timeout;
     std::chrono::steady_clock::time_point deadline;
@@ -349,7 +359,8 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
     }
     const std::int64_t weight = ref.weight == 0 ? 1 : ref.weight;
     if (weight * kMaxNodeScore > kMaxTotalScore - total) {
-      return absl::InvalidArgumentError("total score of Score plugins could overflow");
+      // v1.37 wraps getValidScoreWeights' error ("score plugins: %w").
+      return absl::InvalidArgumentError("score plugins: total score of Score plugins could overflow");
     }
     total += weight * kMaxNodeScore;
     weights[ref.name] = weight;
@@ -1057,13 +1068,32 @@ bool Framework::RejectWaitingPod(std::string_view uid) {
   return true;
 }
 
+bool Framework::PreemptWaitingPod(std::string_view uid, std::string_view plugin, std::string message) {
+  std::shared_ptr<WaitingPodImpl> pod;
+  {
+    std::lock_guard lock(waiting_mu_);
+    auto it = waiting_.find(uid);
+    if (it == waiting_.end()) return false;
+    pod = it->second;
+  }
+  return pod->Preempt(plugin, std::move(message));
+}
+
+namespace {
+
+// Bit `i` of a PreBind skip mask; plugins past the 64th are never skipped.
+constexpr std::uint64_t PreBindBit(std::size_t i) { return i < 64 ? std::uint64_t{1} << i : 0; }
+
+}  // namespace
+
 Status Framework::RunPreBindPlugins(CycleState& state, const api::Pod& pod,
-                                    const std::string& node_name) {
+                                    const std::string& node_name, std::uint64_t skipped) {
   const bool timed = records_metrics();
   const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
   const bool sampled = state.record_plugin_metrics();
   Status result = [&]() -> Status {
     for (std::size_t i = 0; i < pre_bind_.size(); ++i) {
+      if ((skipped & PreBindBit(i)) != 0) continue;
       PreBindPlugin* plugin = pre_bind_[i];
       Status status = TimedCall(SinkAt(plugin_sinks_.pre_bind, i, sampled), ExtensionPoint::kPreBind,
                                 [&] { return plugin->PreBind(state, pod, node_name); });
@@ -1078,12 +1108,41 @@ Status Framework::RunPreBindPlugins(CycleState& state, const api::Pod& pod,
   return result;
 }
 
-bool Framework::PreBindNeedsThread(CycleState& state, const api::Pod& pod, const std::string& node_name) {
-  for (PreBindPlugin* plugin : pre_bind_) {
-    // Success (work to do) or an error (PreBind reports it on the blocking path) both need it.
-    if (plugin->PreBindPreFlight(state, pod, node_name).code() != Code::kSkip) return true;
+Status Framework::RunPreBindPreFlights(CycleState& state, const api::Pod& pod,
+                                       const std::string& node_name, std::uint64_t& skipped) {
+  const bool timed = records_metrics();
+  const SteadyClock::time_point start = timed ? SteadyClock::now() : SteadyClock::time_point{};
+  Status result = RunPreBindPreFlightsUntimed(state, pod, node_name, skipped);
+  if (timed) ObserveExtensionPoint(ExtensionPoint::kPreBindPreFlight, result.code(), start);
+  return result;
+}
+
+Status Framework::RunPreBindPreFlightsUntimed(CycleState& state, const api::Pod& pod,
+                                              const std::string& node_name, std::uint64_t& skipped) {
+  skipped = 0;
+  const bool sampled = state.record_plugin_metrics();
+  Status result(Code::kSkip);
+  for (std::size_t i = 0; i < pre_bind_.size(); ++i) {
+    PreBindPlugin* plugin = pre_bind_[i];
+    Status status = TimedCall(SinkAt(plugin_sinks_.pre_bind, i, sampled), ExtensionPoint::kPreBindPreFlight,
+                              [&] { return plugin->PreBindPreFlight(state, pod, node_name); });
+    switch (status.code()) {
+      case Code::kSuccess:
+        // Success when one or more plugins have work to do.
+        result = Status();
+        break;
+      case Code::kSkip:
+        skipped |= PreBindBit(i);
+        break;
+      case Code::kError:
+        return WrapError("running PreBindPreFlight " + Quoted(plugin->Name()), status);
+      default:
+        return Status::FromError("PreBindPreFlight " + std::string(plugin->Name()) + " returned " +
+                                 Quoted(CodeName(status.code())) +
+                                 ", which is unsupported. It is supposed to return Success, Skip, or Error status");
+    }
   }
-  return false;
+  return result;
 }
 
 Status Framework::RunBindPlugins(CycleState& state, const api::Pod& pod,

@@ -9,8 +9,8 @@
 // The Framework is also the Handle its plugins receive.
 //
 // Metrics: with FrameworkServices::metrics_recorder set, every extension point run is timed
-// (PreEnqueue, PreFilter, PostFilter, PreScore, Score, Reserve, Unreserve, Permit, PreBind, Bind,
-// PostBind; Filter is timed by the caller over all nodes, see ObserveExtensionPoint), and each
+// (PreEnqueue, PreFilter, PostFilter, PreScore, Score, Reserve, Unreserve, Permit, PreBindPreFlight,
+// PreBind, Bind, PostBind; Filter is timed by the caller over all nodes, see ObserveExtensionPoint), and each
 // plugin call in cycles whose CycleState::record_plugin_metrics() is set (framework/metrics_recorder.h);
 // every PreFilter, Filter, PreScore and Score call is counted (PluginEvaluationCounts) in per-thread
 // stripes (framework/evaluation_counters.h), a relaxed increment per call.
@@ -40,6 +40,7 @@
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/metrics_recorder.h"
+#include "framework/pods_in_pre_bind.h"
 #include "framework/profile_config.h"
 #include "framework/registry.h"
 #include "framework/score_normalization.h"
@@ -101,6 +102,13 @@ class Framework final : public Handle {
   std::optional<api::Labels> NamespaceLabels(std::string_view name) const override;
   void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) override;
   bool RejectWaitingPod(std::string_view uid) override;
+  bool PreemptWaitingPod(std::string_view uid, std::string_view plugin, std::string message) override;
+  bool CancelPodInPreBind(std::string_view uid, std::string message) override {
+    return pods_in_pre_bind_.Cancel(uid, std::move(message));
+  }
+  bool PodInPreBindCancelled(std::string_view uid) const override {
+    return pods_in_pre_bind_.Cancelled(uid);
+  }
   const SpreadSelectorLister* spread_selector_lister() const override {
     return services_.spread_selector_lister;
   }
@@ -254,20 +262,34 @@ class Framework final : public Handle {
   // Blocks (binding thread) until every waiting plugin allowed, one rejected, or a timeout.
   Status WaitOnPermit(const api::Pod& pod);
 
-  Status RunPreBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
+  // Upstream RunPreBindPreFlights (run when NominatedNodeNameForExpectation is on, as by default):
+  // each PreBind plugin's PreBindPreFlight in order. Success when one or more has work for the pod,
+  // Skip when all skip (and when there are no PreBind plugins), an Error ("running
+  // PreBindPreFlight \"X\": ...", or a code other than Success, Skip or Error: "PreBindPreFlight X
+  // returned \"Code\", which is unsupported. ...") at the first failure. `skipped` receives the
+  // plugins that skipped, as a mask over the PreBind plugins' order, for RunPreBindPlugins.
+  // Called on the scheduling thread after Permit (the PreFlights must not block). Timed as the
+  // PreBindPreFlight extension point (and per plugin in sampled cycles), as upstream's.
+  Status RunPreBindPreFlights(CycleState& state, const api::Pod& pod, const std::string& node_name,
+                              std::uint64_t& skipped);
+  // Runs the PreBind plugins in order, but those whose bit is set in `skipped` (the PreFlights'
+  // Skip), stopping at the first failure. The extension point is timed even when every plugin is
+  // skipped, as upstream's.
+  Status RunPreBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name,
+                           std::uint64_t skipped = 0);
+  // The pods in PreBind (framework/pods_in_pre_bind.h): the binding cycle registers a pod whose
+  // PreFlights found work before PreBind, marks it prebound after, and removes it at its end.
+  PodsInPreBind& pods_in_pre_bind() { return pods_in_pre_bind_; }
   // Tries Bind plugins in order until one does not Skip.
   Status RunBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
   void RunPostBindPlugins(CycleState& state, const api::Pod& pod, const std::string& node_name);
 
   // Whether a binding cycle of this profile can run without a thread blocked on it: no PostBind
   // plugins, every PreBind plugin with a PreFlight (whether a given pod's PreBind blocks is then
-  // PreBindNeedsThread's answer), and every Bind plugin an AsyncBindPlugin that CanBindAsync.
+  // RunPreBindPreFlights' answer), and every Bind plugin an AsyncBindPlugin that CanBindAsync.
   // Fixed at Create.
   bool BindsWithoutBlocking() const { return binds_without_blocking_; }
   bool HasPreBindPlugins() const { return !pre_bind_.empty(); }
-  // Runs the PreBind plugins' PreFlights (scheduling thread, after Permit): true when one of them
-  // has work for this pod (or failed), which needs the blocking binding cycle on a pool thread.
-  bool PreBindNeedsThread(CycleState& state, const api::Pod& pod, const std::string& node_name);
   // Whether `uid` waits at Permit (WaitOnPermit would block for it).
   bool IsWaitingOnPermit(std::string_view uid) const;
   // RunBindPlugins without blocking (only when BindsWithoutBlocking()): starts the first Bind
@@ -296,6 +318,8 @@ class Framework final : public Handle {
   static absl::Status ScoreError(const ScorePlugin& plugin, const Status& status);
   Status RunPermitPluginsUntimed(CycleState& state, const api::Pod& pod,
                                  const std::string& node_name);
+  Status RunPreBindPreFlightsUntimed(CycleState& state, const api::Pod& pod, const std::string& node_name,
+                                     std::uint64_t& skipped);
 
   std::string profile_name_;
   std::optional<std::int32_t> percentage_;
@@ -344,6 +368,7 @@ class Framework final : public Handle {
     if (evaluations_ != nullptr) evaluations_->Add(slot);
   }
 
+  PodsInPreBind pods_in_pre_bind_;
   mutable std::mutex waiting_mu_;
   std::map<std::string, std::shared_ptr<WaitingPodImpl>, std::less<>> waiting_;  // by pod UID
 };

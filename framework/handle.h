@@ -129,7 +129,13 @@ class WaitingPod {
   virtual std::vector<std::string> PendingPlugins() const = 0;
   // Allow on behalf of one plugin; the pod proceeds when every waiting plugin allowed.
   virtual void Allow(std::string_view plugin) = 0;
-  virtual void Reject(std::string_view plugin, std::string message) = 0;
+  // Declares the pod unschedulable (Unschedulable, by `plugin`): false when the pod was already
+  // allowed, rejected or preempted.
+  virtual bool Reject(std::string_view plugin, std::string message) = 0;
+  // Upstream waitingPod.Preempt (k/k #135719): stops the wait with an Error by `plugin` rather
+  // than a rejection, so that the pod goes back to the backoffQ, not to the unschedulable pool;
+  // false when the pod was already allowed, rejected or preempted.
+  virtual bool Preempt(std::string_view plugin, std::string message) = 0;
 };
 
 class Handle {
@@ -147,6 +153,25 @@ class Handle {
   // Waiting pods (Permit): visit, find by UID, reject.
   virtual void IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) = 0;
   virtual bool RejectWaitingPod(std::string_view uid) = 0;
+  // Preemption of a victim the scheduler holds in memory (upstream executor.PreemptPod): a pod
+  // waiting at Permit is preempted (WaitingPod::Preempt); true when it was. The default: none.
+  virtual bool PreemptWaitingPod(std::string_view uid, std::string_view plugin, std::string message) {
+    (void)uid, (void)plugin, (void)message;
+    return false;
+  }
+  // A pod whose PreBind plugins have work to do and whose Bind has not started has its binding
+  // cycle cancelled (upstream podInPreBind.CancelPod, framework/pods_in_pre_bind.h); true when it
+  // was. The default: none.
+  virtual bool CancelPodInPreBind(std::string_view uid, std::string message) {
+    (void)uid, (void)message;
+    return false;
+  }
+  // Whether the binding cycle of the pod was cancelled while in PreBind (a PreBind plugin that
+  // waits long may stop waiting). The default: never.
+  virtual bool PodInPreBindCancelled(std::string_view uid) const {
+    (void)uid;
+    return false;
+  }
 
   // The workload selectors for default spreading constraints (framework/spread_selector_lister.h);
   // nullptr while the scheduler does not provide them (default constraints then apply to no pod).

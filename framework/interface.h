@@ -206,7 +206,7 @@ class PreBindPlugin : public virtual Plugin {
   virtual Status PreBind(CycleState& state, const api::Pod& pod, const std::string& node_name) = 0;
   // Whether the plugin implements PreBindPreFlight (fixed for its lifetime). A profile whose
   // PreBind plugins all do can still bind without a thread per pod: only the pods for which a
-  // PreFlight does not Skip take the blocking path (Framework::PreBindNeedsThread).
+  // PreFlight does not Skip take the blocking path (Framework::RunPreBindPreFlights).
   virtual bool HasPreBindPreFlight() const { return false; }
   // Upstream's PreBindPreFlight: Skip when PreBind has nothing to do for this pod (PreBind then
   // returns at once without blocking), Success when it has, an error to fail the binding cycle.

@@ -43,8 +43,9 @@ enum class ExtensionPoint : std::uint8_t {
   kPreBind,
   kBind,
   kPostBind,
+  kPreBindPreFlight,  // v1.35+
 };
-inline constexpr std::size_t kExtensionPointCount = 15;
+inline constexpr std::size_t kExtensionPointCount = 16;
 inline constexpr std::size_t kCodeCount = 7;  // framework::Code values
 
 std::string_view ExtensionPointName(ExtensionPoint point);

@@ -43,6 +43,11 @@ struct PluginsConfig {
   PluginSet bind;
   PluginSet post_bind;
   PluginSet multi_point;
+  // Pod-group (workload) scheduling points (upstream v1.37): accepted, defaulted, validated and
+  // written by the config layer; their plugins are behind gates off by default.
+  PluginSet placement_generate;
+  PluginSet placement_score;
+  PluginSet pod_group_post_filter;
   friend bool operator==(const PluginsConfig&, const PluginsConfig&) = default;
 };
 

@@ -1,6 +1,7 @@
 #include "framework/resource.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 #include "api/label_selector.h"
@@ -71,27 +72,21 @@ bool IsPodResizeInfeasible(const api::Pod& pod) {
   return condition != nullptr && condition->reason == kPodResizePendingReasonInfeasible;
 }
 
-// upstream builds a name -> status map from containerStatuses, then initContainerStatuses (the
-// latter win on a name clash).
+// upstream findContainerStatus (v0.37.2): containerStatuses first, then initContainerStatuses.
 const api::ContainerStatus* FindContainerStatus(const api::Pod& pod, std::string_view name) {
-  for (const api::ContainerStatus& status : pod.status.init_container_statuses) {
+  const api::PodResourceStatus& reported = pod.status.resource_status.Get();
+  for (const api::ContainerStatus& status : reported.container_statuses) {
     if (status.name == name) return &status;
   }
-  for (const api::ContainerStatus& status : pod.status.container_statuses) {
+  for (const api::ContainerStatus& status : reported.init_container_statuses) {
     if (status.name == name) return &status;
   }
   return nullptr;
 }
 
-// upstream determineContainerReqs: with a resize in progress, the largest of what the spec asks,
-// what the runtime applied and what the kubelet allocated (the spec is left out when the resize
-// is infeasible).
-api::ResourceList DetermineContainerRequests(const api::Pod& pod, const api::Container& container,
-                                             const api::ContainerStatus& status) {
-  const bool infeasible = IsPodResizeInfeasible(pod);
-  api::ResourceList result = infeasible ? status.resources->requests : container.resources.requests;
-  if (!infeasible) MaxList(result, status.resources->requests);
-  MaxList(result, status.allocated_resources);
+// upstream max(a, b...): a copy of `a` raised to each of the others, name by name.
+api::ResourceList MaxOf(api::ResourceList result, std::initializer_list<const api::ResourceList*> others) {
+  for (const api::ResourceList* other : others) MaxList(result, *other);
   return result;
 }
 
@@ -106,70 +101,115 @@ api::ResourceList ApplyNonMissing(const api::ResourceList& requests,
   return result;
 }
 
-// The requests of one container, status-adjusted and defaulted.
-api::ResourceList ContainerRequests(const api::Pod& pod, const api::Container& container,
-                                    bool use_status, const api::ResourceList& non_missing) {
-  api::ResourceList requests = container.resources.requests;
-  if (use_status) {
-    const api::ContainerStatus* status = FindContainerStatus(pod, container.name);
-    if (status != nullptr && status->resources.has_value()) {
-      requests = DetermineContainerRequests(pod, container, *status);
-    }
+// What one container contributes to an aggregate (upstream's getResourceList functions): its
+// spec's, or what its status says; nullptr means nothing (an Infeasible resize without status).
+enum class ContainerAmount : std::uint8_t { kSpecRequests, kAllocatedRequests, kActuatedRequests, kSpecLimits, kActuatedLimits };
+
+const api::ResourceList* AmountOf(ContainerAmount kind, const api::Container& container,
+                                  const api::ContainerStatus* status, bool infeasible) {
+  switch (kind) {
+    case ContainerAmount::kSpecRequests:
+      return &container.resources.requests;
+    case ContainerAmount::kSpecLimits:
+      return &container.resources.limits;
+    case ContainerAmount::kAllocatedRequests:  // containerAllocatedRequests
+      if (status != nullptr && !status->allocated_resources.empty()) return &status->allocated_resources;
+      break;
+    case ContainerAmount::kActuatedRequests:  // containerActuatedRequests
+      if (status != nullptr && status->resources.has_value() && !status->resources->requests.empty()) {
+        return &status->resources->requests;
+      }
+      if (status != nullptr && !status->allocated_resources.empty()) return &status->allocated_resources;
+      break;
+    case ContainerAmount::kActuatedLimits:  // containerActuatedLimits
+      if (status != nullptr && status->resources.has_value() && !status->resources->limits.empty()) {
+        return &status->resources->limits;
+      }
+      break;
   }
-  if (!non_missing.empty()) requests = ApplyNonMissing(requests, non_missing);
-  return requests;
+  if (infeasible) return nullptr;
+  return kind == ContainerAmount::kActuatedLimits ? &container.resources.limits : &container.resources.requests;
 }
 
-// upstream AggregateContainerRequests / AggregateContainerLimits (KEP-753): the containers' sum
-// plus restartable init containers (sidecars), raised to what each init container needs while it
-// runs: its own amount plus the sidecars started before it. `amounts(container, is_init)` gives
-// one container's requests or limits.
-template <typename AmountsFn>
-api::ResourceList AggregateContainers(const api::Pod& pod, const AmountsFn& amounts) {
+// upstream aggregateContainerResourcesByFn (KEP-753): the containers' sum plus restartable init
+// containers (sidecars), raised to what each init container needs while it runs: its own amount
+// plus the sidecars started before it. Statuses are read (for every container and init
+// container) only with `use_status`; `non_missing` defaults are added to each container's amount.
+api::ResourceList AggregateContainers(const api::Pod& pod, ContainerAmount kind, bool use_status,
+                                      const api::ResourceList& non_missing) {
+  // The spec's amounts read no status.
+  const bool reads_status =
+      use_status && kind != ContainerAmount::kSpecRequests && kind != ContainerAmount::kSpecLimits;
+  const bool infeasible = reads_status && IsPodResizeInfeasible(pod);
+  const api::ResourceList kNothing;
+  auto amount = [&](const api::Container& container) {
+    const api::ContainerStatus* status = reads_status ? FindContainerStatus(pod, container.name) : nullptr;
+    const api::ResourceList* list = AmountOf(kind, container, status, infeasible);
+    if (list == nullptr) list = &kNothing;
+    return non_missing.empty() ? *list : ApplyNonMissing(*list, non_missing);
+  };
   api::ResourceList result;
-  for (const api::Container& container : pod.spec.containers) {
-    AddList(result, amounts(container, false));
-  }
+  for (const api::Container& container : pod.spec.containers) AddList(result, amount(container));
   api::ResourceList sidecars;
   api::ResourceList init_peak;
   for (const api::Container& container : pod.spec.init_containers) {
-    api::ResourceList amount = amounts(container, true);
+    api::ResourceList own = amount(container);
     if (container.IsRestartable()) {
-      AddList(result, amount);
-      AddList(sidecars, amount);
+      AddList(result, own);
+      AddList(sidecars, own);
       MaxList(init_peak, sidecars);
     } else {
-      AddList(amount, sidecars);
-      MaxList(init_peak, amount);
+      AddList(own, sidecars);
+      MaxList(init_peak, own);
     }
   }
   MaxList(result, init_peak);
   return result;
 }
 
-api::ResourceList AggregateContainerRequests(const api::Pod& pod, bool use_status,
+// upstream AggregateContainerRequests (v0.37.2).
+api::ResourceList AggregateContainerRequests(const api::Pod& pod, const PodRequestsOptions& options,
                                              const api::ResourceList& non_missing) {
-  return AggregateContainers(pod, [&](const api::Container& container, bool is_init) {
-    // upstream reads the status of restartable init containers only.
-    const bool status = use_status && (!is_init || container.IsRestartable());
-    return ContainerRequests(pod, container, status, non_missing);
-  });
+  if (!options.use_status_resources) {
+    return AggregateContainers(pod, ContainerAmount::kSpecRequests, false, non_missing);
+  }
+  const bool infeasible = IsPodResizeInfeasible(pod);
+  const api::ResourceList spec = AggregateContainers(pod, ContainerAmount::kSpecRequests, true, non_missing);
+  // Nothing reported (every pending pod): the allocated and actuated aggregates read the spec too.
+  if (!pod.status.resource_status.has_value() && !infeasible) return spec;
+  const api::PodResourceStatus& reported = pod.status.resource_status.Get();
+  api::ResourceList allocated;
+  api::ResourceList actuated;
+  // The pod-level status already aggregates the containers (a v1.37 kubelet sets it).
+  if (options.use_pod_level_status_resources && !reported.allocated_resources.empty() &&
+      reported.resources.has_value() && !reported.resources->requests.empty()) {
+    allocated = reported.allocated_resources;
+    actuated = reported.resources->requests;
+  } else {
+    allocated = AggregateContainers(pod, ContainerAmount::kAllocatedRequests, true, non_missing);
+    actuated = AggregateContainers(pod, ContainerAmount::kActuatedRequests, true, non_missing);
+  }
+  if (infeasible) return MaxOf(std::move(actuated), {&allocated});
+  return MaxOf(spec, {&actuated, &allocated});
 }
 
-// upstream determineContainerLimits: with a resize in progress, the larger of what the spec and
-// the runtime say (the runtime's alone when the resize is infeasible).
-api::ResourceList ContainerLimits(const api::Pod& pod, const api::Container& container,
-                                  bool use_status) {
-  if (use_status) {
-    const api::ContainerStatus* status = FindContainerStatus(pod, container.name);
-    if (status != nullptr && status->resources.has_value()) {
-      if (IsPodResizeInfeasible(pod)) return status->resources->limits;
-      api::ResourceList result = container.resources.limits;
-      MaxList(result, status->resources->limits);
-      return result;
-    }
+// upstream AggregateContainerLimits (v0.37.2).
+api::ResourceList AggregateContainerLimits(const api::Pod& pod, const PodLimitsOptions& options) {
+  const api::ResourceList kNone;
+  if (!options.use_status_resources) return AggregateContainers(pod, ContainerAmount::kSpecLimits, false, kNone);
+  const bool infeasible = IsPodResizeInfeasible(pod);
+  const api::ResourceList spec = AggregateContainers(pod, ContainerAmount::kSpecLimits, true, kNone);
+  if (!pod.status.resource_status.has_value() && !infeasible) return spec;
+  const api::PodResourceStatus& reported = pod.status.resource_status.Get();
+  api::ResourceList actuated;
+  if (options.use_pod_level_status_resources && reported.resources.has_value() &&
+      !reported.resources->limits.empty()) {
+    actuated = reported.resources->limits;
+  } else {
+    actuated = AggregateContainers(pod, ContainerAmount::kActuatedLimits, true, kNone);
   }
-  return container.resources.limits;
+  if (infeasible) return actuated;
+  return MaxOf(spec, {&actuated});
 }
 
 // upstream IsSupportedPodLevelResource.
@@ -178,22 +218,47 @@ bool IsSupportedPodLevelResource(std::string_view name) {
          StartsWith(name, kHugePagesPrefix);
 }
 
-// upstream IsPodLevelRequestsSet.
-bool IsPodLevelRequestsSet(const api::Pod& pod) {
-  for (const auto& entry : pod.spec.resources.requests) {
+bool HasSupportedPodLevelResource(const api::ResourceList& list) {
+  for (const auto& entry : list) {
     if (IsSupportedPodLevelResource(entry.first)) return true;
   }
   return false;
 }
 
-// upstream resourcehelper.PodRequests (PodLevelResources enabled, as in v1.34).
+// upstream IsPodLevelRequestsSet.
+bool IsPodLevelRequestsSet(const api::Pod& pod) { return HasSupportedPodLevelResource(pod.spec.resources.requests); }
+
+// upstream IsPodLevelResourcesSet: requests or limits.
+bool IsPodLevelResourcesSet(const api::Pod& pod) {
+  return IsPodLevelRequestsSet(pod) || HasSupportedPodLevelResource(pod.spec.resources.limits);
+}
+
+// upstream effectivePodLevelResources: the larger of the spec's (left out while the resize is
+// Infeasible) and the statuses'.
+api::ResourceList EffectivePodLevelResources(const api::Pod& pod, const api::ResourceList& spec,
+                                             std::initializer_list<const api::ResourceList*> statuses) {
+  return MaxOf(IsPodResizeInfeasible(pod) ? api::ResourceList() : spec, statuses);
+}
+
+// upstream applyPodLevelResources: the supported names of `effective` replace the aggregate's.
+void ApplyPodLevelResources(api::ResourceList& result, const api::ResourceList& effective) {
+  for (const auto& [name, quantity] : effective) {
+    if (IsSupportedPodLevelResource(name)) result.Set(std::string(std::string_view(name)), quantity);
+  }
+}
+
+// upstream resourcehelper.PodRequests (PodLevelResources enabled, as in v1.37).
 api::ResourceList PodRequestList(const api::Pod& pod, const PodRequestsOptions& options,
                                  const api::ResourceList& non_missing) {
-  api::ResourceList requests =
-      AggregateContainerRequests(pod, options.use_status_resources, non_missing);
+  api::ResourceList requests = AggregateContainerRequests(pod, options, non_missing);
   if (IsPodLevelRequestsSet(pod)) {
-    for (const auto& [name, quantity] : pod.spec.resources.requests) {
-      if (IsSupportedPodLevelResource(name)) requests.Set(name, quantity);
+    const api::PodResourceStatus& reported = pod.status.resource_status.Get();
+    if (options.use_pod_level_status_resources && options.use_status_resources && reported.resources.has_value()) {
+      ApplyPodLevelResources(requests, EffectivePodLevelResources(pod, pod.spec.resources.requests,
+                                                                  {&reported.resources->requests,
+                                                                   &reported.allocated_resources}));
+    } else {
+      ApplyPodLevelResources(requests, pod.spec.resources.requests);
     }
   }
   if (options.include_overhead) AddList(requests, pod.spec.overhead);
@@ -326,15 +391,15 @@ api::ResourceList PodRequestQuantities(const api::Pod& pod, const PodRequestsOpt
 }
 
 api::ResourceList PodLimitQuantities(const api::Pod& pod, const PodLimitsOptions& options) {
-  api::ResourceList limits =
-      AggregateContainers(pod, [&](const api::Container& container, bool is_init) {
-        const bool status = options.use_status_resources && (!is_init || container.IsRestartable());
-        return ContainerLimits(pod, container, status);
-      });
-  // Pod-level limits of supported resources replace the containers' (upstream guards this with
-  // IsPodLevelResourcesSet, which any such limit satisfies).
-  for (const auto& [name, quantity] : pod.spec.resources.limits) {
-    if (IsSupportedPodLevelResource(name)) limits.Set(name, quantity);
+  api::ResourceList limits = AggregateContainerLimits(pod, options);
+  if (IsPodLevelResourcesSet(pod)) {
+    const api::PodResourceStatus& reported = pod.status.resource_status.Get();
+    if (options.use_pod_level_status_resources && options.use_status_resources && reported.resources.has_value()) {
+      ApplyPodLevelResources(limits,
+                             EffectivePodLevelResources(pod, pod.spec.resources.limits, {&reported.resources->limits}));
+    } else {
+      ApplyPodLevelResources(limits, pod.spec.resources.limits);
+    }
   }
   if (options.include_overhead) {
     for (const auto& [name, quantity] : pod.spec.overhead) {

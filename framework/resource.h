@@ -70,21 +70,42 @@ struct Resource {
   friend bool operator==(const Resource&, const Resource&) = default;
 };
 
-// Options of PodRequests (upstream resourcehelper.PodResourcesOptions, as the scheduler sets them).
+// Options of PodRequests (upstream resourcehelper.PodResourcesOptions, as the scheduler sets them;
+// PodLevelResources is on, so pod-level resources are never skipped).
 struct PodRequestsOptions {
   // Count the pod's overhead (always true in the scheduler).
   bool include_overhead = true;
   // Containers with no request for cpu/memory count kDefaultMilliCPURequest/kDefaultMemoryRequest
   // (the "non-zero" requests used for scoring).
   bool non_zero_defaults = false;
-  // Take the larger of spec and status.containerStatuses[*].resources requests for each container
-  // (in-place resize in progress; InPlacePodVerticalScaling is on by default in 1.34).
+  // UseStatusResources (InPlacePodVerticalScaling, GA): what the kubelet allocated and the runtime
+  // applied count as well as the spec (an in-place resize in progress).
   bool use_status_resources = true;
+  // InPlacePodLevelResourcesVerticalScalingEnabled (beta, on in v1.37): read the pod-level
+  // status.allocatedResources / status.resources when the kubelet reported them.
+  bool use_pod_level_status_resources = true;
 };
 
-// The pod's effective requests (upstream resourcehelper.PodRequests): the sum of the containers,
-// raised to each init container's request (restartable sidecars accumulate), pod-level resources
-// (spec.resources.requests) taking precedence for cpu/memory when set, plus overhead.
+// The pod's effective requests (upstream resourcehelper.PodRequests, v0.37.2):
+//   - the containers' aggregate (KEP-753): their sum plus restartable init containers (sidecars),
+//     raised to what each init container needs while it runs (its own amount plus the sidecars
+//     before it);
+//   - with use_status_resources, the larger per resource of three such aggregates (#140047: the
+//     maxima of sums, not the sum of per-container maxima): the spec's; the allocated one
+//     (status.allocatedResources at pod level when the kubelet reported it together with
+//     status.resources.requests and use_pod_level_status_resources, else each container's
+//     status allocatedResources, or its spec); and the actuated one (pod level
+//     status.resources.requests, else each container's status resources.requests, else its
+//     allocatedResources, else its spec). Every container and init container reads its status
+//     (InPlacePodVerticalScalingInitContainers, GA). While the resize is Infeasible (the
+//     PodResizePending condition's reason) the spec is left out, and a container without a
+//     status then counts nothing;
+//   - pod-level requests (spec.resources.requests) replace cpu, memory and hugepages-* when set;
+//     with both status options and a reported status.resources, the larger of the spec's (unless
+//     Infeasible), status.resources.requests and status.allocatedResources;
+//   - plus overhead.
+// non_zero_defaults adds the defaults to each container's amount in every aggregate read from
+// containers (upstream applies NonMissingContainerRequests there).
 Resource PodRequests(const api::Pod& pod, const PodRequestsOptions& options = {});
 // The same as exact quantities, every resource name kept (upstream's ResourceList result).
 api::ResourceList PodRequestQuantities(const api::Pod& pod, const PodRequestsOptions& options);
@@ -93,17 +114,19 @@ api::ResourceList PodRequestQuantities(const api::Pod& pod, const PodRequestsOpt
 struct PodLimitsOptions {
   // Add the pod's overhead to each limit that is present and non-zero.
   bool include_overhead = true;
-  // For each container with status.containerStatuses[*].resources: the larger of spec and status
-  // limits, or the status limits alone while the resize is Infeasible (upstream
-  // determineContainerLimits; sidecars only among init containers).
+  // The larger of the spec's aggregate and the actuated one (pod-level status.resources.limits
+  // with use_pod_level_status_resources, else each container's status limits, else its spec's),
+  // the actuated one alone while the resize is Infeasible.
   bool use_status_resources = false;
+  bool use_pod_level_status_resources = false;
 };
 
-// The pod's effective limits as exact quantities (upstream resourcehelper.PodLimits): the sum of
-// the containers' limits, raised to each init container's limit (restartable sidecars
-// accumulate), pod-level limits (spec.resources.limits) taking precedence for cpu, memory and
-// hugepages-* when pod-level resources are set, plus overhead on present non-zero limits.
-// Resources without a limit are absent.
+// The pod's effective limits as exact quantities (upstream resourcehelper.PodLimits, v0.37.2):
+// the containers' aggregate as for requests, then, when pod-level resources are set (requests or
+// limits of cpu, memory or hugepages-*), spec.resources.limits replace cpu, memory and hugepages-*
+// (with both status options and a reported status.resources, the larger of those, unless
+// Infeasible, and status.resources.limits), plus overhead on present non-zero limits. Resources
+// without a limit are absent.
 api::ResourceList PodLimitQuantities(const api::Pod& pod, const PodLimitsOptions& options = {});
 
 }  // namespace ksched::framework

@@ -10,6 +10,7 @@
 #include "plugins/inter_pod_affinity/inter_pod_affinity.h"
 #include "plugins/metrics_traffic/metrics_traffic.h"
 #include "plugins/node_affinity/node_affinity.h"
+#include "plugins/node_declared_features/node_declared_features.h"
 #include "plugins/node_name/node_name.h"
 #include "plugins/node_ports/node_ports.h"
 #include "plugins/node_resources/balanced_allocation.h"
@@ -37,6 +38,7 @@ framework::Registry NewInTreeRegistry() {
       {taint_toleration::kName, taint_toleration::New},
       {node_affinity::kName, node_affinity::New},
       {node_ports::kName, node_ports::New},
+      {node_declared_features::kName, node_declared_features::New},
       {node_resources::kFitName, node_resources::NewFit},
       {volume_restrictions::kName, volume_restrictions::New},
       {node_volume_limits::kName, node_volume_limits::New},

@@ -110,7 +110,7 @@ absl::Status Cache::AddPodLocked(framework::PodInfoPtr pod, bool assumed) {
   NodeList::iterator entry = GetOrCreateNode(p.spec.node_name);
   entry->info.AddPod(pod);
   MoveToHead(entry);
-  pod_states_.insert_or_assign(p.metadata.uid, PodState{std::move(pod), assumed, false});
+  pod_states_.insert_or_assign(p.metadata.uid, PodState{std::move(pod), assumed});
   if (assumed) ++assumed_pods_;
   return absl::OkStatus();
 }
@@ -161,34 +161,30 @@ absl::Status Cache::AssumePod(framework::PodInfoPtr pod) {
   return AddPodLocked(std::move(pod), /*assumed=*/true);
 }
 
-absl::Status Cache::FinishBinding(const api::Pod& pod) {
-  if (absl::Status valid = CheckPodKey(pod); !valid.ok()) return valid;
-  std::lock_guard lock(mu_);
-  auto state = pod_states_.find(pod.metadata.uid);
-  if (state != pod_states_.end() && state->second.assumed) state->second.binding_finished = true;
-  return absl::OkStatus();
-}
+absl::Status Cache::ForgetPod(const api::Pod& pod) { return RemoveAssumed(pod); }
 
-absl::Status Cache::ForgetPod(const api::Pod& pod) {
+absl::Status Cache::RemoveAssumedPod(const api::Pod& pod) { return RemoveAssumed(pod); }
+
+absl::Status Cache::RemoveAssumed(const api::Pod& pod) {
   if (absl::Status valid = CheckPodKey(pod); !valid.ok()) return valid;
   const std::string& uid = pod.metadata.uid;
   std::lock_guard lock(mu_);
   auto state = pod_states_.find(uid);
-  if (state != pod_states_.end()) {
-    const api::Pod& cached = state->second.pod_info->pod();
-    if (cached.spec.node_name != pod.spec.node_name) {
-      return absl::FailedPreconditionError(
-          fmt::format("pod {}({}) was assumed on {} but assigned to {}", uid, PodRef(pod),
-                      pod.spec.node_name, cached.spec.node_name));
-    }
-    if (state->second.assumed) {
-      // Keep the PodInfo alive: RemovePodLocked erases the state that owns it.
-      const framework::PodInfoPtr cached_info = state->second.pod_info;
-      return RemovePodLocked(cached_info->pod());
-    }
+  // v1.37: a pod the cache no longer has (an assumed pod removed on its deletion) is no error.
+  if (state == pod_states_.end()) return absl::OkStatus();
+  const api::Pod& cached = state->second.pod_info->pod();
+  if (cached.spec.node_name != pod.spec.node_name) {
+    return absl::FailedPreconditionError(
+        fmt::format("pod {}({}) was assumed on {} but assigned to {}", uid, PodRef(pod),
+                    pod.spec.node_name, cached.spec.node_name));
   }
-  return absl::FailedPreconditionError(
-      fmt::format("pod {}({}) wasn't assumed so cannot be forgotten", uid, PodRef(pod)));
+  if (!state->second.assumed) {
+    return absl::FailedPreconditionError(
+        fmt::format("pod {}({}) is not assumed, so it cannot be removed or forgotten", uid, PodRef(pod)));
+  }
+  // Keep the PodInfo alive: RemovePodLocked erases the state that owns it.
+  const framework::PodInfoPtr cached_info = state->second.pod_info;
+  return RemovePodLocked(cached_info->pod());
 }
 
 absl::Status Cache::AddPod(framework::PodInfoPtr pod) {

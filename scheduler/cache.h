@@ -1,5 +1,5 @@
 // Cache: the scheduler's view of which pods run (or are about to run) on which node, aggregated
-// per node into NodeInfos (upstream pkg/scheduler/backend/cache, v1.34).
+// per node into NodeInfos (upstream pkg/scheduler/backend/cache, v1.37).
 //
 // It is fed by the pod and node informers (assigned pods, nodes) and by the scheduler itself
 // (assumed pods), and it fills the scheduling cycle's Snapshot incrementally: UpdateSnapshot copies
@@ -22,10 +22,10 @@
 //   +----------------+   +-----------> Expired   +----> Deleted
 //         Forget             Expire
 //
-// "Initial", "Expired" and "Deleted" pods do not exist in the cache. Assumed pods never expire here
-// (upstream's durationToExpireAssumedPod = 0): an assumed pod stays until the informer's Add
-// confirms it or ForgetPod undoes it, so the Expire edge is never taken; FinishBinding only
-// records that the bind request completed. Assumptions, as upstream:
+// "Initial", "Expired" and "Deleted" pods do not exist in the cache. Assumed pods never expire (v1.37
+// removed the expiry and FinishBinding): an assumed pod stays until the informer's Add confirms it,
+// ForgetPod undoes it, or RemoveAssumedPod drops it (deleted while binding), so the Expire edge is
+// never taken. Assumptions, as upstream:
 //   - no pod is assumed twice;
 //   - a pod may be added without going through the scheduler (Add without Assume);
 //   - a pod that was not added is neither updated nor removed;
@@ -87,11 +87,15 @@ class Cache {
   // Adds the pod, whose spec.nodeName names the chosen node, to that node as assumed. Error when
   // the pod (by UID) is already in the cache or has no node name.
   absl::Status AssumePod(framework::PodInfoPtr pod);
-  // The bind request for an assumed pod completed; it stays assumed until the informer's Add.
-  absl::Status FinishBinding(const api::Pod& pod);
-  // Undoes AssumePod (the binding failed). Error when the pod is not assumed, or is assumed on
-  // another node than pod.spec.nodeName.
+  // Undoes AssumePod (the binding failed). Error when the pod is added (not assumed), or is
+  // assumed on another node than pod.spec.nodeName; a pod the cache does not have is no error
+  // (v1.37: RemoveAssumedPod may have removed it).
   absl::Status ForgetPod(const api::Pod& pod);
+  // An assumed pod was deleted from the cluster while its binding cycle runs (v1.37, k/k #134157):
+  // its room is freed at once rather than when the binding fails. Same checks as ForgetPod
+  // (upstream differs from ForgetPod only for pod group members, which this scheduler does not
+  // have).
+  absl::Status RemoveAssumedPod(const api::Pod& pod);
   // The informer saw an assigned pod: confirms an assumed pod (moving it when it landed on another
   // node than assumed) or adds a pod bound by someone else. Error when already added.
   absl::Status AddPod(framework::PodInfoPtr pod);
@@ -153,8 +157,6 @@ class Cache {
   struct PodState {
     framework::PodInfoPtr pod_info;
     bool assumed = false;
-    // Upstream uses it to start the expiry clock; kept for parity and Dump-free debugging.
-    bool binding_finished = false;
   };
 
   struct ImageState {
@@ -162,6 +164,8 @@ class Cache {
     int num_nodes = 0;
   };
 
+  // ForgetPod and RemoveAssumedPod (which take the lock).
+  absl::Status RemoveAssumed(const api::Pod& pod);
   // All private helpers require mu_ to be held.
   NodeList::iterator FindNode(std::string_view name);
   NodeList::iterator GetOrCreateNode(const std::string& name);

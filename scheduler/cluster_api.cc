@@ -43,6 +43,11 @@ bool Retriable(const absl::Status& status) {
   return http == 500 || http == 503;
 }
 
+// Upstream util.RetriableWithConflict (v1.37): Retriable, or a Conflict.
+bool RetriableWithConflict(const absl::Status& status) {
+  return Retriable(status) || client::HttpStatusOf(status) == 409;
+}
+
 std::chrono::microseconds Jittered(std::chrono::milliseconds delay) {
   thread_local std::mt19937_64 rng{std::random_device{}()};
   std::uniform_real_distribution<double> fraction(0.0, kPatchBackoffJitter);
@@ -69,7 +74,7 @@ absl::Status PatchPodStatus(client::RestClient& client, const api::Pod& pod,
   absl::Status status;
   for (int attempt = 1;; ++attempt) {
     status = client.Patch(path, client::PatchType::kStrategic, patch).status();
-    if (status.ok() || !Retriable(status) || attempt == kPatchAttempts) return status;
+    if (status.ok() || !RetriableWithConflict(status) || attempt == kPatchAttempts) return status;
     std::this_thread::sleep_for(Jittered(delay));
     delay *= kPatchBackoffFactor;
   }
@@ -97,21 +102,68 @@ absl::Status PatchPodScheduledCondition(client::RestClient& client, const api::P
   return PatchPodStatus(client, pod, new_status);
 }
 
+absl::Status PatchNominatedNodeName(client::RestClient& client, const api::Pod& pod,
+                                    const std::string& node_name) {
+  if (pod.status.nominated_node_name == node_name) return absl::OkStatus();
+  SPDLOG_DEBUG("Updating pod condition and nominated node name pod=\"{}/{}\" nominatedNodeName={} "
+               "nominatingMode=Override",
+               pod.metadata.namespace_, pod.metadata.name, node_name);
+  api::PodStatus new_status = pod.status;
+  new_status.nominated_node_name = node_name;
+  return PatchPodStatus(client, pod, new_status);
+}
+
+namespace {
+
+// One BindPodAsync call and its retries (upstream retry.OnError(DefaultBackoff, Retriable)).
+struct AsyncBindCall {
+  // Not owned: the REST client outlives the bindings in flight (the Scheduler waits for them), and
+  // a callback must not hold its last reference.
+  client::RestClient* client;
+  std::string namespace_name, pod_name, pod_uid, node_name;
+  framework::ClusterApi::BindCallback done;
+  int attempt = 1;
+  std::chrono::milliseconds delay = kPatchBackoffInitial;
+};
+
+void SendBinding(const std::shared_ptr<AsyncBindCall>& call, std::chrono::steady_clock::duration after) {
+  AsyncBindCall& c = *call;
+  c.client->CreateBindingAsync(
+      c.namespace_name, c.pod_name, c.pod_uid, c.node_name,
+      [call](absl::Status status) {
+        if (status.ok() || !Retriable(status) || call->attempt == kPatchAttempts) {
+          call->done(status.ok() ? framework::Status() : ErrorStatus(status));
+          return;
+        }
+        ++call->attempt;
+        const std::chrono::microseconds wait = Jittered(call->delay);
+        call->delay *= kPatchBackoffFactor;
+        SendBinding(call, wait);
+      },
+      after);
+}
+
+}  // namespace
+
 RestClusterApi::RestClusterApi(std::shared_ptr<client::RestClient> client, std::function<api::Time()> now)
     : client_(std::move(client)), now_(now ? std::move(now) : SystemNow) {}
 
 framework::Status RestClusterApi::BindPod(const api::Pod& pod, const std::string& node_name) {
-  const absl::Status status =
-      client_->CreateBinding(pod.metadata.namespace_, pod.metadata.name, pod.metadata.uid, node_name);
-  if (!status.ok()) return ErrorStatus(status);
-  return {};
+  std::chrono::milliseconds delay = kPatchBackoffInitial;
+  for (int attempt = 1;; ++attempt) {
+    const absl::Status status =
+        client_->CreateBinding(pod.metadata.namespace_, pod.metadata.name, pod.metadata.uid, node_name);
+    if (status.ok()) return {};
+    if (!Retriable(status) || attempt == kPatchAttempts) return ErrorStatus(status);
+    std::this_thread::sleep_for(Jittered(delay));
+    delay *= kPatchBackoffFactor;
+  }
 }
 
 void RestClusterApi::BindPodAsync(const api::Pod& pod, const std::string& node_name, BindCallback done) {
-  client_->CreateBindingAsync(pod.metadata.namespace_, pod.metadata.name, pod.metadata.uid, node_name,
-                              [done = std::move(done)](absl::Status status) {
-                                done(status.ok() ? framework::Status() : ErrorStatus(status));
-                              });
+  auto call = std::make_shared<AsyncBindCall>(AsyncBindCall{client_.get(), pod.metadata.namespace_, pod.metadata.name,
+                                                            pod.metadata.uid, node_name, std::move(done)});
+  SendBinding(call, std::chrono::steady_clock::duration::zero());
 }
 
 framework::Status RestClusterApi::EvictVictim(const api::Pod& victim, const std::string& condition_message) {

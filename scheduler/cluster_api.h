@@ -1,15 +1,17 @@
 // The API writes of the scheduling loop and its plugins, over the REST client (kube-scheduler
-// v1.34): binding (DefaultBinder), preempting a victim (preemption's PreemptPod), clearing a
+// v1.37): binding (DefaultBinder), preempting a victim (preemption's PreemptPod), clearing a
 // nominated node, binding and provisioning volumes (VolumeBinding), allocating and reserving
 // ResourceClaims (DynamicResources), and the PodScheduled condition of a failed attempt
 // (schedule_one.go updatePod).
 //
 // Status writes go through PatchPodStatus (upstream util.PatchPodStatus): a strategic-merge PATCH
 // of pods/{name}/status with the patch of scheduler/pod_status_patch.h, none at all when the
-// patch is empty, retried as upstream's retry.OnError(retry.DefaultBackoff, Retriable): up to 4
-// attempts, 10 ms then x5 with 10% jitter (10, 50, 250 ms), on HTTP 500 and 503 (connection
-// failures are retried inside RestClient). Pod conditions get their lastTransitionTime from the
-// `now` clock.
+// patch is empty, retried as upstream's retry.OnError(retry.DefaultBackoff, RetriableWithConflict):
+// up to 4 attempts, 10 ms then x5 with 10% jitter (10, 50, 250 ms), on HTTP 500, 503 and (since
+// v1.37) 409 (connection failures are retried inside RestClient). Binds are retried the same way
+// on 500 and 503 (v1.37 util.BindPod, k/k #138855; not on 409, which a bind answers when the pod
+// is bound already), BindPodAsync too, without blocking: its retries wait on the REST client's
+// transport. Pod conditions get their lastTransitionTime from the `now` clock.
 //
 // Deviations from upstream v1.34 in EvictVictim: the DELETE carries a UID precondition (upstream
 // sends no delete options), so that a pod re-created under the victim's name (StatefulSets) is
@@ -48,9 +50,9 @@ class RestClusterApi final : public framework::ClusterApi {
   // `now`: wall clock for condition transition times; empty: the system clock.
   explicit RestClusterApi(std::shared_ptr<client::RestClient> client, std::function<api::Time()> now = {});
 
-  // POST pods/{name}/binding (with the pod's UID as precondition).
+  // POST pods/{name}/binding (with the pod's UID as precondition), retried as above.
   framework::Status BindPod(const api::Pod& pod, const std::string& node_name) override;
-  // The same POST without blocking: `done` runs on the REST client's transport thread.
+  // The same POST and retries without blocking: `done` runs on the REST client's transport thread.
   void BindPodAsync(const api::Pod& pod, const std::string& node_name, BindCallback done) override;
   bool BindsAsynchronously() const override { return true; }
   // Adds the condition {DisruptionTarget, True, PreemptionByScheduler, condition_message,
@@ -96,6 +98,11 @@ absl::Status PatchPodScheduledCondition(client::RestClient& client, const api::P
 absl::Status PatchPodScheduledCondition(client::RestClient& client, const api::Pod& pod,
                                         const api::PodCondition& condition,
                                         std::optional<std::string> nominated_node_name, api::Time now);
+
+// schedule_one.go updatePod(pod, nil, {node_name, Override}): status.nominatedNodeName set to
+// `node_name` ({"status":{"nominatedNodeName":"<node>"}}), nothing sent when `pod` shows it already.
+absl::Status PatchNominatedNodeName(client::RestClient& client, const api::Pod& pod,
+                                    const std::string& node_name);
 
 // util.PatchPodStatus: PATCHes pods/{name}/status with PodStatusPatch(pod.status, new_status),
 // nothing when that is "{}", with the retries above.

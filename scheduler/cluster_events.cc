@@ -16,6 +16,7 @@ std::string_view ActionTypeName(ActionType a) {
     case action::kUpdateNodeTaint: return "UpdateNodeTaint";
     case action::kUpdateNodeCondition: return "UpdateNodeCondition";
     case action::kUpdateNodeAnnotation: return "UpdateNodeAnnotation";
+    case action::kUpdateNodeDeclaredFeature: return "UpdateNodeDeclaredFeature";
     case action::kUpdatePodLabel: return "UpdatePodLabel";
     case action::kUpdatePodScaleDown: return "UpdatePodScaleDown";
     case action::kUpdatePodToleration: return "UpdatePodToleration";

@@ -20,6 +20,7 @@
 #include <spdlog/spdlog.h>
 
 #include "api/build_info.h"
+#include "api/field_errors.h"
 #include "absl/status/status.h"
 #include "client/build_config.h"
 #include "client/leader_elector.h"
@@ -98,17 +99,37 @@ absl::Status WriteConfigTo(const std::string& path, const config::KubeSchedulerC
   return absl::OkStatus();
 }
 
-// component-base's validateShowHiddenMetricsVersion: empty, or the previous minor release ("1.33").
-absl::Status ValidateShowHiddenMetrics(const std::string& version) {
-  if (version.empty()) return absl::OkStatus();
-  const std::string release(api::GetBuildInfo().kubernetes_version);  // "1.34.4"
-  const std::string major_minor = release.substr(0, release.rfind('.'));
-  const std::size_t dot = major_minor.find('.');
-  const std::string previous =
-      major_minor.substr(0, dot) + "." + std::to_string(std::stoi(major_minor.substr(dot + 1)) - 1);
-  if (version == previous) return absl::OkStatus();
-  return absl::InvalidArgumentError("--show-hidden-metrics-for-version must be omitted or have the value '" +
-                                    previous + "'. Only the previous minor version is allowed");
+// component-base's metrics Options.Validate (metrics/api/v1 Validate, v1.37.2): field errors under
+// "metrics": showHiddenMetricsForVersion empty or the binary's previous minor release ("1.36");
+// disabledMetrics fully qualified metric names.
+std::vector<std::string> ValidateMetricsFlags(const MetricsFlags& metrics) {
+  std::vector<std::string> errors;
+  const api::FieldPath path("metrics");
+  const std::string& version = metrics.show_hidden_metrics_for_version;
+  const std::string previous = MajorMinor{kBinaryVersion.major, kBinaryVersion.minor - 1}.String();
+  if (!version.empty() && version != previous) {
+    errors.push_back(api::InvalidValueError(path.Child("showHiddenMetricsForVersion"), api::GoQuote(version),
+                                            "must be omitted or have the value '" + previous +
+                                                "'; only the previous minor version is allowed"));
+  }
+  // metricNameRegex: ^[a-zA-Z_:][a-zA-Z0-9_:]*$; the first bad name fails the list.
+  auto is_metric_name = [](const std::string& name) {
+    if (name.empty()) return false;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+      const char c = name[i];
+      const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+      if (!letter && !(i > 0 && c >= '0' && c <= '9')) return false;
+    }
+    return true;
+  };
+  for (const std::string& name : metrics.disabled_metrics) {
+    if (is_metric_name(name)) continue;
+    errors.push_back(api::InvalidValueError(
+        path.Child("disabledMetrics"), api::JsonStringList(metrics.disabled_metrics),
+        "must be fully qualified metric names matching \"^[a-zA-Z_:][a-zA-Z0-9_:]*$\", got " + api::GoQuote(name)));
+    break;
+  }
+  return errors;
 }
 
 SchedulingQueueOptions QueueOptions(const config::KubeSchedulerConfiguration& cfg,
@@ -138,9 +159,13 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   const api::BuildInfo& info = api::GetBuildInfo();
   if (!flags.version.empty()) {
     if (flags.version == "raw") {
-      fmt::print("version.Info{{Major:\"1\", Minor:\"34\", GitVersion:\"v{}\", GitCommit:\"{}\", "
+      const std::string release(info.kubernetes_version);  // "1.37.2"
+      const std::size_t dot = release.find('.');
+      const std::string major = release.substr(0, dot);
+      const std::string minor = release.substr(dot + 1, release.find('.', dot + 1) - dot - 1);
+      fmt::print("version.Info{{Major:\"{}\", Minor:\"{}\", GitVersion:\"v{}\", GitCommit:\"{}\", "
                  "Implementation:\"kube-scheduler-cpp v{}\"}}\n",
-                 info.kubernetes_version, info.git_commit, info.version);
+                 major, minor, info.kubernetes_version, info.git_commit, info.version);
     } else {
       fmt::print("Kubernetes v{} (kube-scheduler-cpp v{}, commit {})\n", info.kubernetes_version,
                  info.version, info.git_commit);
@@ -152,20 +177,32 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     return 1;
   }
   for (const std::string& warning : flags.warnings) SPDLOG_WARN("{}", warning);
-  // As upstream, the feature gates are set before the other options are validated.
-  std::vector<std::string> gate_warnings;
-  absl::StatusOr<FeatureGates> gates = FeatureGates::Parse(flags.feature_gates, &gate_warnings);
+  // As upstream (the registry's Set), the emulation and minimum compatibility versions, then the
+  // feature gates at those versions, before the other options are validated.
+  absl::StatusOr<CompatibilityVersions> versions =
+      ParseCompatibilityVersions(flags.emulated_version, flags.min_compatibility_version);
+  if (!versions.ok()) return Fail(std::string(versions.status().message()));
+  std::vector<std::string> gate_notices;
+  absl::StatusOr<FeatureGates> gates = FeatureGates::Parse(flags.feature_gates, *versions, &gate_notices);
   if (!gates.ok()) return Fail(std::string(gates.status().message()));
+  // Options.Validate: the registry's (versions in range), then serving's and metrics', aggregated.
+  std::vector<std::string> invalid = ValidateCompatibilityVersions(*versions);
+  if (absl::Status serving = ValidateServing(flags.serving); !serving.ok()) invalid.emplace_back(serving.message());
+  for (std::string& error : ValidateMetricsFlags(flags.metrics)) invalid.push_back(std::move(error));
+  if (invalid.size() == 1) return Fail(invalid.front());
+  if (invalid.size() > 1) {
+    std::string joined;
+    for (const std::string& error : invalid) {
+      if (!joined.empty()) joined += ", ";
+      joined += error;
+    }
+    return Fail("[" + joined + "]");
+  }
   if (absl::Status implemented = CheckImplementedGates(*gates); !implemented.ok()) {
-    return Fail(std::string(implemented.message()));  // one line: the warnings would not matter
+    return Fail(std::string(implemented.message()));  // one line: the notices would not matter
   }
-  for (const std::string& warning : gate_warnings) SPDLOG_WARN("{}", warning);
-  if (absl::Status serving = ValidateServing(flags.serving); !serving.ok()) {
-    return Fail(std::string(serving.message()));
-  }
-  if (absl::Status shown = ValidateShowHiddenMetrics(flags.metrics.show_hidden_metrics_for_version); !shown.ok()) {
-    return Fail(std::string(shown.message()));
-  }
+  for (const std::string& notice : gate_notices) SPDLOG_INFO("{}", notice);
+  if (const std::string alpha = gates->AlphaWarning(); !alpha.empty()) SPDLOG_WARN("{}", alpha);
 
   std::vector<std::string> warnings;
   absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(flags, &warnings);
@@ -197,6 +234,8 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   // Outlives everything that reports to it (declared first, destroyed last).
   metrics::MetricsOptions metrics_options;
   metrics_options.disabled_metrics = flags.metrics.disabled_metrics;
+  metrics_options.emulation_version = versions->emulation.String();
+  metrics_options.min_compatibility_version = versions->min_compatibility.String();
   metrics::Metrics metrics(std::move(metrics_options));
   metrics::AddFeatureMetrics(metrics.registry(), *gates, metrics.registered_families());
   const framework::Registry registry = plugins::NewInTreeRegistry();

@@ -1,5 +1,5 @@
 // The kube-scheduler command: what `kube-scheduler-cpp [flags]` does, in upstream's order
-// (cmd/kube-scheduler/app/server.go, v1.34):
+// (cmd/kube-scheduler/app/server.go, v1.37.2):
 //   1. flags (scheduler/command_flags.h); --help and --version print and return 0;
 //   2. logging (--logging-format, -v);
 //   3. the KubeSchedulerConfiguration (scheduler/component_config.h);

@@ -1,11 +1,13 @@
-// The kube-scheduler command line (v1.34), parsed with CLI11 into CommandFlags.
+// The kube-scheduler command line (v1.37.2), parsed with CLI11 into CommandFlags.
 //
 // Every flag upstream's kube-scheduler accepts is accepted here under the same name, type and
-// default (`kube-scheduler --help` of v1.34 is the reference), including the deprecated group
+// default (`kube-scheduler --help` of v1.37.2 is the reference), including the deprecated group
 // (--kubeconfig, --kube-api-qps, ...). Flags whose behaviour this scheduler does not implement
-// (HTTP/2 tuning, SNI certificates, request-header authentication, metric allow-lists, feature
-// gates, ...) are accepted and recorded as warnings, so that an existing manifest starts; none of
-// them changes a scheduling decision. The deprecated flags work (without --config, as upstream)
+// (HTTP/2 tuning, SNI certificates, request-header authentication, metric allow-lists, split log
+// streams) are accepted and recorded as warnings, so that an existing manifest starts; none of
+// them changes a scheduling decision. --feature-gates, --emulated-version and
+// --min-compatibility-version are kept as given and read by scheduler/feature_gates.h;
+// --tls-curve-preferences is converted as pflag's int32Slice and checked when serving starts. The deprecated flags work (without --config, as upstream)
 // and each one given adds a warning naming the configuration field that replaces it.
 //
 // Syntax as spf13/pflag: `--name=value`, `--name value`, `-v=2`, `-v 2`, `--v=2`; booleans take
@@ -14,6 +16,9 @@
 //   unknown flag: --foo
 //   invalid argument "abc" for "--leader-elect-lease-duration" flag: time: invalid duration "abc"
 //   "kube-scheduler" does not take any arguments, got ["extra"]
+//
+// --help prints upstream's layout (cobra's Long text, "Usage:", then one "<Section> flags:" block
+// per flag set in upstream's order, each flag as pflag's FlagUsagesWrapped prints it unwrapped).
 //
 // `changed` records which flags the command line set: upstream applies the leader-election flags
 // over a --config file only when they were given, and the deprecated flags only without --config.
@@ -38,6 +43,7 @@ struct SecureServingFlags {
   std::string tls_cert_file;
   std::string tls_private_key_file;
   std::vector<std::string> tls_cipher_suites;
+  std::vector<std::int32_t> tls_curve_preferences;  // Go CurveIDs, checked at start (serving/tls_curves.h)
   std::string tls_min_version;
   bool permit_address_sharing = false;
   bool permit_port_sharing = false;
@@ -106,6 +112,8 @@ struct CommandFlags {
   LoggingFlags logging;
   MetricsFlags metrics;
   std::vector<std::string> feature_gates;  // the --feature-gates items of every value, in order (feature_gates.h)
+  std::vector<std::string> emulated_version;           // --emulated-version items (feature_gates.h)
+  std::vector<std::string> min_compatibility_version;  // --min-compatibility-version items
 
   bool help = false;
   std::string help_text;  // filled when help is set

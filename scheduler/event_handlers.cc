@@ -99,6 +99,11 @@ std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChange(const api::N
   if (!(new_node.metadata.annotations == old_node.metadata.annotations)) {
     events.push_back(NodeEvent(framework::action::kUpdateNodeAnnotation));
   }
+  // NodeDeclaredFeatures is GA and locked on in v1.37; the kubelet keeps the list sorted, so an
+  // element-wise comparison is upstream's (extractNodeFeaturesChange).
+  if (!(new_node.status.declared_features == old_node.status.declared_features)) {
+    events.push_back(NodeEvent(framework::action::kUpdateNodeDeclaredFeature));
+  }
   return events;
 }
 
@@ -134,17 +139,42 @@ void PodEventHandler::DeleteAssigned(const api::Pod& pod) {
   queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
 }
 
-void PodEventHandler::DeleteUnassigned(const api::Pod& pod) {
+void PodEventHandler::DeleteUnassigned(const api::Pod& pod, bool in_binding) {
   queue_.Delete(pod);
-  framework::Framework* framework = scheduler_.FrameworkForPod(pod);
-  // A pod deleted while waiting at Permit was assumed: its room is freed.
-  if (framework != nullptr && framework->RejectWaitingPod(pod.metadata.uid)) {
-    framework::EventObjects objects;
-    objects.old_pod = &pod;
-    queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
-  } else if (!pod.status.nominated_node_name.empty()) {
-    NominationReleased(queue_, pod);
+  // Bound: not a removal; the binding cycle raises what its end needs.
+  if (in_binding) return;
+  if (cache_.IsAssumedPod(pod)) {
+    HandleAssumedPodDeletion(pod);
+    return;
   }
+  if (!pod.status.nominated_node_name.empty()) NominationReleased(queue_, pod);
+}
+
+void PodEventHandler::HandleAssumedPodDeletion(const api::Pod& deleted) {
+  // The cache's copy has the node and is what holds the room.
+  const std::optional<framework::PodInfoPtr> assumed = cache_.GetPod(deleted);
+  if (!assumed.has_value()) {
+    SPDLOG_TRACE("Assumed pod was already forgotten pod=\"{}/{}\"", deleted.metadata.namespace_,
+                 deleted.metadata.name);
+    return;
+  }
+  const api::Pod& pod = (*assumed)->pod();
+  framework::Framework* framework = scheduler_.FrameworkForPod(pod);
+  if (framework == nullptr) {
+    SPDLOG_ERROR("Unable to get profile for pod pod=\"{}/{}\"", pod.metadata.namespace_, pod.metadata.name);
+    return;
+  }
+  // Waiting at Permit: rejected, its binding cycle fails at once and forgets it. Otherwise (PreBind,
+  // Bind) the room is freed here; the binding cycle fails later, as the pod is gone.
+  if (!framework->RejectWaitingPod(pod.metadata.uid)) {
+    if (absl::Status removed = cache_.RemoveAssumedPod(pod); !removed.ok()) {
+      SPDLOG_ERROR("Scheduler cache RemoveAssumedPod failed pod=\"{}/{}\": {}", pod.metadata.namespace_,
+                   pod.metadata.name, std::string(removed.message()));
+    }
+  }
+  framework::EventObjects objects;
+  objects.old_pod = &pod;
+  queue_.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
 }
 
 void PodEventHandler::OnAdd(const api::Pod& pod) { OnAddShared(std::make_shared<const api::Pod>(pod)); }
@@ -170,13 +200,15 @@ void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new
   const bool is_assigned = Assigned(new_pod);
   if (is_assigned) {
     if (!was_assigned) {
-      // Bound (by us or someone else): leaves the queue, enters the cache.
+      // Bound (by us or someone else): enters the cache, then leaves the queue (v1.37's order).
+      {
+        const EventHandlingTimer timer(metrics_, assigned_add_.label);
+        AddAssigned(new_shared);
+      }
       if (scheduler_.Responsible(old_pod)) {
         const EventHandlingTimer timer(metrics_, unscheduled_delete_.label);
-        DeleteUnassigned(old_pod);
+        DeleteUnassigned(old_pod, /*in_binding=*/true);
       }
-      const EventHandlingTimer timer(metrics_, assigned_add_.label);
-      AddAssigned(new_shared);
       return;
     }
     const EventHandlingTimer timer(metrics_, assigned_update_.label);
@@ -226,7 +258,13 @@ void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new
       }
     }
   } const other_timers{metrics_, unscheduled_update_.label, events, SteadyClock::now()};
-  if (cache_.IsAssumedPod(new_pod)) return;
+  if (cache_.IsAssumedPod(new_pod)) {
+    // Its deletion started (v1.37): handled now, as it can be updated in no structure.
+    if (new_pod.metadata.deletion_timestamp.has_value() && !old_pod.metadata.deletion_timestamp.has_value()) {
+      HandleAssumedPodDeletion(new_pod);
+    }
+    return;
+  }
   queue_.Update(MakePodInfo(old_shared), MakePodInfo(new_shared), events);
   if (!old_pod.status.nominated_node_name.empty() &&
       old_pod.status.nominated_node_name != new_pod.status.nominated_node_name) {
@@ -240,7 +278,7 @@ void PodEventHandler::OnDelete(const api::Pod& pod) {
     DeleteAssigned(pod);
   } else if (scheduler_.Responsible(pod)) {
     const EventHandlingTimer timer(metrics_, unscheduled_delete_.label);
-    DeleteUnassigned(pod);
+    DeleteUnassigned(pod, /*in_binding=*/false);
   }
 }
 

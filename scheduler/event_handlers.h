@@ -4,11 +4,14 @@
 //   assigned pods (spec.nodeName set)            -> cache (add/update/remove), and queue events
 //                                                   (AssignedPodAdd/Update/Delete) for pods whose
 //                                                   rejecting plugins care
-//   unassigned pods of one of our profiles       -> queue (add/update/delete); a deleted pod waiting
-//                                                   at Permit is rejected; a nominated pod deleted or
-//                                                   renominated raises AssignedPodDelete
-//   unassigned -> assigned (bound by us or another scheduler) -> removed from the queue, added to
-//                                                   the cache
+//   unassigned pods of one of our profiles       -> queue (add/update/delete); a pod deleted (or
+//                                                   whose deletion starts) while assumed in its
+//                                                   binding cycle is rejected at Permit or removed
+//                                                   from the cache, raising AssignedPodDelete; a
+//                                                   nominated pod deleted or renominated raises
+//                                                   AssignedPodDelete
+//   unassigned -> assigned (bound by us or another scheduler) -> added to the cache, then removed
+//                                                   from the queue (no other event)
 //   nodes                                        -> cache, and NodeAdd / NodeUpdate* / NodeDelete
 //                                                   queue events
 //
@@ -68,7 +71,12 @@ class PodEventHandler final : public client::ReflectorHandler<api::Pod> {
  private:
   void AddAssigned(std::shared_ptr<const api::Pod> pod);
   void DeleteAssigned(const api::Pod& pod);
-  void DeleteUnassigned(const api::Pod& pod);
+  // `in_binding`: the pod left the queue because it was bound (only the queue forgets it).
+  void DeleteUnassigned(const api::Pod& pod, bool in_binding);
+  // upstream handleAssumedPodDeletion (v1.37, k/k #134157): a pod deleted while assumed (in its
+  // binding cycle) stops holding its node at once: rejected if it waits at Permit, else removed
+  // from the cache; then AssignedPodDelete.
+  void HandleAssumedPodDeletion(const api::Pod& pod);
 
   Cache& cache_;
   SchedulingQueue& queue_;

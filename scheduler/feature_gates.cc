@@ -3,56 +3,122 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
-#include <map>
 #include <optional>
 
 #include "absl/strings/str_join.h"
+#include "api/field_errors.h"
 #include "api/go_strconv.h"
 
 namespace ksched::scheduler {
 namespace {
 
-constexpr FeatureSpec kKnownFeatures[] = {
-#include "scheduler/feature_gates_v1_34.inc"
+constexpr VersionedFeatureSpec kVersionedFeatures[] = {
+#include "scheduler/feature_gates_v1_37.inc"
 };
 
-// The gates kube-scheduler v1.34 reads (pkg/scheduler, cmd/kube-scheduler, the DRA library through
-// the plugins' feature set, client-go's gates for its informers and clients) that this scheduler
-// implements at their default only. Locked gates are left out (they cannot be changed at all).
-constexpr std::string_view kDefaultOnly[] = {
-    "AllowParsingUserUIDFromCertAuth",
-    "ClientsAllowCBOR",
-    "ClientsPreferCBOR",
-    "ComponentFlagz",
-    "ComponentStatusz",
-    "CoordinatedLeaderElection",
-    "DRAAdminAccess",
-    "DRAConsumableCapacity",
-    "DRADeviceBindingConditions",
-    "DRADeviceTaints",
-    "DRAExtendedResource",
-    "DRAPartitionableDevices",
-    "DRAPrioritizedList",
-    "DRAResourceClaimDeviceStatus",
-    "DRASchedulerFilterTimeout",
-    "DynamicResourceAllocation",
-    "InPlacePodVerticalScaling",
-    "InformerResourceVersion",
-    "MatchLabelKeysInPodTopologySpread",
-    "NominatedNodeNameForExpectation",
-    "PodLevelResources",
-    "SchedulerAsyncAPICalls",
-    "SchedulerAsyncPreemption",
-    "StorageCapacityScoring",
-    "VolumeAttributesClass",
-    "WatchListClient",
+struct FeatureDependency {
+  std::string_view feature;
+  std::string_view depends_on;
 };
 
-const FeatureSpec* Find(std::string_view name) {
-  const auto it = std::lower_bound(std::begin(kKnownFeatures), std::end(kKnownFeatures), name,
-                                   [](const FeatureSpec& spec, std::string_view n) { return spec.name < n; });
-  return it != std::end(kKnownFeatures) && it->name == name ? &*it : nullptr;
+constexpr FeatureDependency kDependencies[] = {
+#include "scheduler/feature_gate_dependencies_v1_37.inc"
+};
+
+// The lowest emulation and minimum compatibility version kube-scheduler v1.37 accepts: the binary's
+// minor - 3, never below 1.31 (apiserver's kubeEffectiveVersionFloors).
+constexpr MajorMinor kVersionFloor{kBinaryVersion.major, std::max(kBinaryVersion.minor - 3, 31)};
+
+constexpr MajorMinor kNoVersion{-1, -1};
+
+// The gates kube-scheduler v1.37.2 reads (pkg/scheduler/**, its plugins' feature set
+// pkg/scheduler/framework/plugins/feature, cmd/kube-scheduler/**, the DRA library through the
+// DynamicResources plugin, client-go's gates for its informers and clients, the apiserver
+// library's for serving, component-base's for logs, metrics and zpages) that this scheduler
+// implements at one value only, v1.37.2's default (at the default versions): `value`. Locked gates
+// are left out (they cannot be changed at all).
+struct ImplementedValue {
+  std::string_view name;
+  bool value;
+};
+constexpr ImplementedValue kImplementedOnly[] = {
+    {"AllowParsingUserUIDFromCertAuth", true},
+    {"ClientsAllowCBOR", false},
+    {"ClientsPreferCBOR", false},
+    {"ComponentFlagz", true},
+    {"ComponentStatusz", true},
+    {"CompositePodGroup", false},
+    {"CoordinatedLeaderElection", false},
+    // DRA features of issue #45 (the five on by default are accepted both ways: see below).
+    {"DRADerivedAttributes", false},
+    {"DRADeviceCompatibilityGroups", false},
+    {"DRAFractionalCapacityRange", false},  // true by default only with --min-compatibility-version=1.37
+    {"DRAListTypeAttributes", false},
+    {"DRANodeAllocatableResources", false},
+    {"DRAOptionalNodeOperations", false},
+    {"DRASchedulerFilterTimeout", true},
+    {"DRAWorkloadResourceClaims", false},
+    // Workload (gang) scheduling is not implemented.
+    {"GenericWorkload", false},
+    {"InPlacePodLevelResourcesVerticalScaling", true},
+    {"InPlacePodVerticalScalingSchedulerPreemption", false},
+    {"InterPodAffinityHostnameFastPath", false},
+    {"MatchLabelKeysInPodTopologySpread", true},
+    // Being implemented (nominatedNodeName set before binding): its default only.
+    {"NominatedNodeNameForExpectation", true},
+    {"PodGroupPreemptionPolicy", false},
+    {"PodLevelResources", true},
+    {"SchedulerAsyncAPICalls", false},
+    {"SchedulerAsyncPreemption", true},
+    {"SchedulerPreQueueingHints", false},
+    {"StorageCapacityScoring", true},
+    {"TaintTolerationComparisonOperators", false},
+    {"TopologyAwareWorkloadScheduling", false},
+    {"VolumeLimitScaling", true},
+};
+// Read by kube-scheduler and accepted both ways:
+//   DRAConsumableCapacity, DRADeviceBindingConditions, DRADeviceTaintRules, DRADeviceTaints,
+//     DRAPartitionableDevices: the allocator is still v1.34's (issue #45), which behaves as these
+//     gates off; false is what runs, and true, v1.37.2's default, is accepted as a known
+//     difference the README lists.
+//   SchedulerPopFromBackoffQ: implemented both ways (the queue's pop_from_backoff_q).
+//   OpportunisticBatching: this scheduler does not batch (issue #48); batching reuses a previous
+//     pod's filtering for identical pods and changes no placement, only how fast they come.
+//   WatchListClient, InformerResourceVersion, AtomicFIFO, UnlockWhileProcessingFIFO,
+//     InOrderInformersBatchProcess, ClientsAllowTLSCacheGC: client-go internals; the informers
+//     list then watch either way and hold the same objects.
+//   ClientsAllowCARotation: a rotated API server CA is not reloaded here either way.
+//   NativeHistograms: native histograms exist only in the protobuf exposition, which this
+//     scheduler does not serve; the text exposition is the same either way.
+//   ContextualLogging, LoggingAlphaOptions, LoggingBetaOptions: no effect on these logs.
+
+// The rows of one gate (consecutive in the sorted table); empty for an unknown name.
+std::span<const VersionedFeatureSpec> Rows(std::string_view name) {
+  const auto first = std::lower_bound(std::begin(kVersionedFeatures), std::end(kVersionedFeatures), name,
+                                      [](const VersionedFeatureSpec& row, std::string_view n) { return row.name < n; });
+  auto last = first;
+  while (last != std::end(kVersionedFeatures) && last->name == name) ++last;
+  return {first, last};
+}
+
+FeatureSpec SpecAt(std::span<const VersionedFeatureSpec> rows, const CompatibilityVersions& versions) {
+  if (const VersionedFeatureSpec* row = FeatureSpecRowAt(rows, versions)) {
+    return {row->name, row->default_value, row->stage, row->locked};
+  }
+  return {rows.empty() ? std::string_view() : rows.front().name, false, FeatureStage::kPreAlpha, false};
+}
+
+// Go's fmt %v of a []Feature, without the brackets: the names joined by spaces.
+std::string JoinNames(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::string_view name : names) {
+    if (!out.empty()) out += ' ';
+    out.append(name);
+  }
+  return out;
 }
 
 // Go's strings.TrimSpace for ASCII text. (Debian's Abseil has its own string_view, so its
@@ -75,9 +141,185 @@ std::vector<std::string_view> SplitCommas(std::string_view text) {
   }
 }
 
+// k8s.io/apimachinery's version.Version, as far as the flags need it.
+struct ParsedVersion {
+  std::vector<std::uint64_t> components;
+  std::string pre_release;
+  std::string build_metadata;
+
+  std::uint64_t Patch() const { return components.size() < 3 ? 0 : components[2]; }
+  std::string String() const {
+    std::string out;
+    for (std::size_t i = 0; i < components.size(); ++i) {
+      if (i > 0) out += '.';
+      out += std::to_string(components[i]);
+    }
+    if (!pre_release.empty()) out += "-" + pre_release;
+    if (!build_metadata.empty()) out += "+" + build_metadata;
+    return out;
+  }
+};
+
+bool IsGoSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// `[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*` at the start of text: its length, 0 when absent.
+std::size_t DottedIdentifiers(std::string_view text) {
+  std::size_t i = 0;
+  while (true) {
+    const std::size_t start = i;
+    while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) != 0 || text[i] == '-')) ++i;
+    if (i == start) return start == 0 ? 0 : start - 1;  // a trailing '.' is not part of it
+    if (i < text.size() && text[i] == '.') {
+      ++i;
+      continue;
+    }
+    return i;
+  }
+}
+
+// version.parse(str, semver).
+absl::StatusOr<ParsedVersion> ParseVersionAs(std::string_view str, bool semver) {
+  // versionMatchRE: ^\s*v?([0-9]+(?:\.[0-9]+)*)(.*)*$ ('.' matches no newline).
+  std::size_t i = 0;
+  while (i < str.size() && IsGoSpace(str[i])) ++i;
+  if (i < str.size() && str[i] == 'v') ++i;
+  const std::size_t numbers_start = i;
+  if (i >= str.size() || !IsDigit(str[i])) {
+    return absl::InvalidArgumentError("could not parse " + api::GoQuote(str) + " as version");
+  }
+  while (i < str.size() && IsDigit(str[i])) ++i;
+  while (i + 1 < str.size() && str[i] == '.' && IsDigit(str[i + 1])) {
+    ++i;
+    while (i < str.size() && IsDigit(str[i])) ++i;
+  }
+  const std::string_view numbers = str.substr(numbers_start, i - numbers_start);
+  const std::string_view extra = str.substr(i);
+  if (extra.find('\n') != std::string_view::npos) {
+    return absl::InvalidArgumentError("could not parse " + api::GoQuote(str) + " as version");
+  }
+  std::vector<std::string_view> components;
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = numbers.find('.', start);
+    components.push_back(numbers.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  if ((semver && components.size() != 3) || (!semver && components.size() < 2)) {
+    return absl::InvalidArgumentError("illegal version string " + api::GoQuote(str));
+  }
+  ParsedVersion v;
+  for (std::size_t c = 0; c < components.size(); ++c) {
+    const std::string_view comp = components[c];
+    if ((c == 0 || semver) && comp.starts_with('0') && comp != "0") {
+      return absl::InvalidArgumentError("illegal zero-prefixed version component " + api::GoQuote(comp) + " in " +
+                                        api::GoQuote(str));
+    }
+    absl::StatusOr<std::uint64_t> number = api::GoParseUint(comp, 10, 0);
+    if (!number.ok()) {
+      return absl::InvalidArgumentError("illegal non-numeric version component " + api::GoQuote(comp) + " in " +
+                                        api::GoQuote(str) + ": " + std::string(number.status().message()));
+    }
+    v.components.push_back(*number);
+  }
+  if (semver && !extra.empty()) {
+    // extraMatchRE: ^(?:-(ids))?(?:\+(ids))?\s*$
+    std::string_view rest = extra;
+    if (rest.starts_with('-')) {
+      const std::size_t n = DottedIdentifiers(rest.substr(1));
+      if (n > 0) {
+        v.pre_release = std::string(rest.substr(1, n));
+        rest.remove_prefix(1 + n);
+      }
+    }
+    if (rest.starts_with('+')) {
+      const std::size_t n = DottedIdentifiers(rest.substr(1));
+      if (n > 0) {
+        v.build_metadata = std::string(rest.substr(1, n));
+        rest.remove_prefix(1 + n);
+      }
+    }
+    for (char c : rest) {
+      if (!IsGoSpace(c)) {
+        return absl::InvalidArgumentError("could not parse pre-release/metadata (" + std::string(extra) +
+                                          ") in version " + api::GoQuote(str));
+      }
+    }
+    for (std::size_t start = 0; !v.pre_release.empty();) {
+      const std::size_t dot = v.pre_release.find('.', start);
+      const std::string comp = v.pre_release.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (api::GoParseUint(comp, 10, 0).ok() && comp.starts_with('0') && comp != "0") {
+        return absl::InvalidArgumentError("illegal zero-prefixed version component " + api::GoQuote(comp) + " in " +
+                                          api::GoQuote(str));
+      }
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+  }
+  return v;
+}
+
+// version.Parse: semantic, else generic.
+absl::StatusOr<ParsedVersion> ParseVersion(std::string_view str) {
+  absl::StatusOr<ParsedVersion> semantic = ParseVersionAs(str, true);
+  if (semantic.ok()) return semantic;
+  return ParseVersionAs(str, false);
+}
+
+MajorMinor ToMajorMinor(const ParsedVersion& v) {
+  return {static_cast<int>(std::min<std::uint64_t>(v.components[0], 1U << 30)),
+          static_cast<int>(std::min<std::uint64_t>(v.components[1], 1U << 30))};
+}
+
+// The registry's toVersionMap plus the "component not registered" check: the kube version given,
+// if any.
+absl::StatusOr<std::optional<MajorMinor>> KubeVersion(const std::vector<std::string>& items) {
+  std::vector<std::pair<std::string, ParsedVersion>> seen;
+  for (const std::string& item : items) {
+    std::string component = "kube";
+    std::string_view text = item;
+    if (const std::size_t equals = item.find('='); equals != std::string::npos) {
+      component = std::string(Trim(std::string_view(item).substr(0, equals)));
+      text = Trim(std::string_view(item).substr(equals + 1));
+    }
+    absl::StatusOr<ParsedVersion> version = ParseVersion(text);
+    if (!version.ok()) return version.status();
+    if (version->Patch() != 0) {
+      return absl::InvalidArgumentError("patch version not allowed, got: " + component + "=" + version->String());
+    }
+    for (const auto& [name, existing] : seen) {
+      if (name == component) {
+        return absl::InvalidArgumentError("duplicate version flag, " + component + "=" + existing.String() + " and " +
+                                          component + "=" + version->String());
+      }
+    }
+    seen.emplace_back(component, *std::move(version));
+  }
+  std::optional<MajorMinor> kube;
+  for (const auto& [name, version] : seen) {
+    if (name != "kube") return absl::InvalidArgumentError("component not registered: " + name);
+    kube = ToMajorMinor(version);
+  }
+  return kube;
+}
+
 }  // namespace
 
-std::span<const FeatureSpec> KnownFeatures() { return kKnownFeatures; }
+std::string MajorMinor::String() const { return std::to_string(major) + "." + std::to_string(minor); }
+
+std::span<const VersionedFeatureSpec> VersionedFeatures() { return kVersionedFeatures; }
+
+const VersionedFeatureSpec* FeatureSpecRowAt(std::span<const VersionedFeatureSpec> rows,
+                                             const CompatibilityVersions& versions) {
+  for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+    if (it->version > versions.emulation) continue;
+    if (it->min_compatibility_version != kNoVersion && versions.min_compatibility < it->min_compatibility_version) {
+      continue;
+    }
+    return &*it;
+  }
+  return nullptr;
+}
 
 std::string_view StageName(FeatureStage stage) {
   switch (stage) {
@@ -90,25 +332,79 @@ std::string_view StageName(FeatureStage stage) {
   return "";
 }
 
+absl::StatusOr<CompatibilityVersions> ParseCompatibilityVersions(const std::vector<std::string>& emulated_version,
+                                                                  const std::vector<std::string>& min_compatibility_version) {
+  CompatibilityVersions versions;
+  absl::StatusOr<std::optional<MajorMinor>> emulation = KubeVersion(emulated_version);
+  if (!emulation.ok()) return emulation.status();
+  if (emulation->has_value()) {
+    // SetEmulationVersion: the minimum compatibility version follows, one minor below (not below
+    // the floor; version.SubtractMinor stops at minor 0).
+    versions.emulation = **emulation;
+    versions.min_compatibility = {versions.emulation.major, std::max(versions.emulation.minor - 1, 0)};
+    if (versions.min_compatibility < kVersionFloor) versions.min_compatibility = kVersionFloor;
+  }
+  absl::StatusOr<std::optional<MajorMinor>> min_compatibility = KubeVersion(min_compatibility_version);
+  if (!min_compatibility.ok()) return min_compatibility.status();
+  if (min_compatibility->has_value()) versions.min_compatibility = **min_compatibility;
+  return versions;
+}
+
+std::vector<std::string> ValidateCompatibilityVersions(const CompatibilityVersions& versions) {
+  std::vector<std::string> errors;
+  const std::string binary = kBinaryVersion.String() + ".0";  // BinaryVersion().WithPatch(0)
+  if (versions.emulation > kBinaryVersion || versions.emulation < kVersionFloor) {
+    errors.push_back("emulation version " + versions.emulation.String() + " is not between [" +
+                     kVersionFloor.String() + ", " + binary + "]");
+  }
+  if (versions.min_compatibility > versions.emulation || versions.min_compatibility < kVersionFloor) {
+    errors.push_back("minCompatibilityVersion version " + versions.min_compatibility.String() + " is not between [" +
+                     kVersionFloor.String() + ", " + versions.emulation.String() + "]");
+  }
+  return errors;
+}
+
+std::string AllowedVersionRange(bool emulation) {
+  const CompatibilityVersions defaults;
+  return "kube=" + kVersionFloor.String() + ".." + kBinaryVersion.String() + "(default:" +
+         (emulation ? defaults.emulation : defaults.min_compatibility).String() + ")";
+}
+
 FeatureGates::FeatureGates() {
-  for (const FeatureSpec& spec : kKnownFeatures) enabled_[spec.name] = spec.default_value;
+  for (const VersionedFeatureSpec& row : kVersionedFeatures) {
+    enabled_[row.name] = SpecAt(Rows(row.name), versions_).default_value;
+  }
 }
 
 absl::StatusOr<FeatureGates> FeatureGates::Parse(const std::vector<std::string>& flag_values,
-                                                 std::vector<std::string>* warnings) {
+                                                 const CompatibilityVersions& versions,
+                                                 std::vector<std::string>* notices) {
   // The registry's multimap: component -> items, then the kube gate's "key=value" list.
   std::vector<std::string_view> items;
+  bool prefixed = false, plain = false;
   for (const std::string& value : flag_values) {
     for (std::string_view pair : SplitCommas(value)) {
       if (pair.empty()) continue;
       std::string_view item = pair;
       if (const std::size_t colon = pair.find(':'); colon != std::string_view::npos) {
         const std::string_view component = Trim(pair.substr(0, colon));
-        if (component != "kube") return absl::InvalidArgumentError("component not registered: " + std::string(component));
+        if (component.empty()) {
+          plain = true;  // ":X=true": the default (empty) component, as no prefix
+        } else if (component != "kube") {
+          return absl::InvalidArgumentError("component not registered: " + std::string(component));
+        } else {
+          prefixed = true;
+        }
         item = pair.substr(colon + 1);
+      } else {
+        plain = true;
       }
       items.push_back(Trim(item));
     }
+  }
+  if (prefixed && plain) {
+    return absl::InvalidArgumentError(
+        "set kube feature gates with default empty prefix or kube: prefix consistently, do not mix use");
   }
   // featuregate.Set: the items again, split on '=' into a map (a later item overrides).
   std::vector<std::pair<std::string_view, bool>> settings;  // in first-mention order
@@ -131,33 +427,51 @@ absl::StatusOr<FeatureGates> FeatureGates::Parse(const std::vector<std::string>&
     }
   }
   FeatureGates gates;
+  gates.versions_ = versions;
+  for (const VersionedFeatureSpec& row : kVersionedFeatures) {
+    gates.enabled_[row.name] = SpecAt(Rows(row.name), versions).default_value;
+  }
   std::vector<std::string> errors;
   std::optional<bool> all_alpha, all_beta;
   for (const auto& [key, value] : settings) {
-    const FeatureSpec* spec = Find(key);
-    if (spec == nullptr) return absl::InvalidArgumentError("unrecognized feature gate: " + std::string(key));
-    if (spec->locked && spec->default_value != value) {
-      errors.push_back("cannot set feature gate " + std::string(key) + " to " + (value ? "true" : "false") +
-                       ", feature is locked to " + (spec->default_value ? "true" : "false"));
+    const std::span<const VersionedFeatureSpec> rows = Rows(key);
+    if (rows.empty()) return absl::InvalidArgumentError("unrecognized feature gate: " + std::string(key));
+    const FeatureSpec spec = SpecAt(rows, versions);
+    const std::string word = value ? "true" : "false";
+    if (spec.locked && spec.default_value != value) {
+      errors.push_back("cannot set feature gate " + std::string(key) + " to " + word + ", feature is locked to " +
+                       (spec.default_value ? "true" : "false"));
       continue;
     }
-    if (key == "AllAlpha") all_alpha = value;
-    if (key == "AllBeta") all_beta = value;
-    gates.enabled_[spec->name] = value;
-    const std::string setting = std::string(key) + "=" + (value ? "true" : "false");
-    if (spec->stage == FeatureStage::kDeprecated) {
-      warnings->push_back("Setting deprecated feature gate " + setting + ". It will be removed in a future release.");
-    } else if (spec->stage == FeatureStage::kGA) {
-      warnings->push_back("Setting GA feature gate " + setting + ". It will be removed in a future release.");
+    if (key == "AllAlpha" || key == "AllBeta") {
+      (key == "AllAlpha" ? all_alpha : all_beta) = value;
+      gates.enabled_[spec.name] = value;
+      gates.explicit_[spec.name] = true;
+      continue;
+    }
+    if (spec.stage == FeatureStage::kPreAlpha) {
+      errors.push_back("cannot set feature gate " + std::string(key) + " to " + word +
+                       ", feature is PreAlpha at emulated version " + versions.emulation.String() +
+                       ", min compatibility version " + versions.min_compatibility.String());
+      continue;
+    }
+    gates.enabled_[spec.name] = value;
+    gates.explicit_[spec.name] = true;
+    const std::string fields = " featureGate=\"" + std::string(key) + "\" value=" + word;
+    if (spec.stage == FeatureStage::kDeprecated) {
+      notices->push_back("\"Warning: setting deprecated feature gate. It will be removed in a future release.\"" + fields);
+    } else if (spec.stage == FeatureStage::kGA) {
+      notices->push_back("\"Warning: setting GA feature gate. It will be removed in a future release.\"" + fields);
     }
   }
   if (errors.size() == 1) return absl::InvalidArgumentError(errors.front());
   if (errors.size() > 1) return absl::InvalidArgumentError("[" + absl::StrJoin(errors, ", ") + "]");
-  // AllAlpha / AllBeta reach the gates of their stage not named explicitly.
-  for (const FeatureSpec& spec : kKnownFeatures) {
-    if (spec.name == "AllAlpha" || spec.name == "AllBeta") continue;
-    const bool named = std::any_of(settings.begin(), settings.end(), [&](const auto& s) { return s.first == spec.name; });
-    if (named) continue;
+  // AllAlpha / AllBeta reach the gates of their stage (at these versions) not named explicitly.
+  for (std::size_t i = 0; i < std::size(kVersionedFeatures);) {
+    const std::span<const VersionedFeatureSpec> rows = Rows(kVersionedFeatures[i].name);
+    i += rows.size();
+    const FeatureSpec spec = SpecAt(rows, versions);
+    if (spec.name == "AllAlpha" || spec.name == "AllBeta" || gates.explicit_.contains(spec.name)) continue;
     if (spec.stage == FeatureStage::kAlpha && all_alpha) {
       gates.enabled_[spec.name] = *all_alpha;
       gates.via_[spec.name] = *all_alpha ? "AllAlpha=true" : "AllAlpha=false";
@@ -167,16 +481,20 @@ absl::StatusOr<FeatureGates> FeatureGates::Parse(const std::vector<std::string>&
       gates.via_[spec.name] = *all_beta ? "AllBeta=true" : "AllBeta=false";
     }
   }
-  std::vector<std::string_view> alpha_on;
-  for (const FeatureSpec& spec : kKnownFeatures) {
-    if (spec.stage == FeatureStage::kAlpha && gates.Enabled(spec.name)) alpha_on.push_back(spec.name);
+  // Dependencies (#133697): an enabled gate whose dependencies are not all enabled.
+  for (std::size_t i = 0; i < std::size(kDependencies);) {
+    const std::string_view feature = kDependencies[i].feature;
+    std::vector<std::string_view> disabled;
+    for (; i < std::size(kDependencies) && kDependencies[i].feature == feature; ++i) {
+      if (!gates.Enabled(kDependencies[i].depends_on)) disabled.push_back(kDependencies[i].depends_on);
+    }
+    if (gates.Enabled(feature) && !disabled.empty()) {
+      errors.push_back(std::string(feature) + " is enabled, but depends on features that are disabled: [" +
+                       JoinNames(disabled) + "]");
+    }
   }
-  if (!alpha_on.empty()) {
-    std::string list;
-    for (std::string_view name : alpha_on) list += (list.empty() ? "" : " ") + std::string(name);
-    warnings->push_back("\"component has alpha features enabled in emulated version, this is unsupported\" features=[" +
-                        list + "]");
-  }
+  if (errors.size() == 1) return absl::InvalidArgumentError(errors.front());
+  if (errors.size() > 1) return absl::InvalidArgumentError("[" + absl::StrJoin(errors, ", ") + "]");
   return gates;
 }
 
@@ -194,20 +512,59 @@ std::string_view FeatureGates::SetBy(std::string_view name) const {
   return it == via_.end() ? std::string_view() : it->second;
 }
 
+bool FeatureGates::ExplicitlySet(std::string_view name) const { return explicit_.contains(name); }
+
+FeatureSpec FeatureGates::Spec(std::string_view name) const {
+  const std::span<const VersionedFeatureSpec> rows = Rows(name);
+  if (rows.empty()) {
+    spdlog::critical("feature gate {} is not known", name);
+    std::abort();
+  }
+  return SpecAt(rows, versions_);
+}
+
+std::vector<FeatureSpec> FeatureGates::Specs() const {
+  std::vector<FeatureSpec> out;
+  for (std::size_t i = 0; i < std::size(kVersionedFeatures);) {
+    const std::span<const VersionedFeatureSpec> rows = Rows(kVersionedFeatures[i].name);
+    i += rows.size();
+    const FeatureSpec spec = SpecAt(rows, versions_);
+    if (spec.stage != FeatureStage::kPreAlpha) out.push_back(spec);
+  }
+  return out;
+}
+
+std::string FeatureGates::AlphaWarning() const {
+  // BinaryVersion().GreaterThan(EmulationVersion()): 1.37.2 > 1.37.
+  const bool newer = kBinaryVersion > versions_.emulation || (kBinaryVersion == versions_.emulation && kBinaryPatch > 0);
+  if (!newer) return {};
+  std::vector<std::string_view> alpha_on;
+  for (const FeatureSpec& spec : Specs()) {
+    if (spec.stage == FeatureStage::kAlpha && Enabled(spec.name)) alpha_on.push_back(spec.name);
+  }
+  if (alpha_on.empty()) return {};
+  return "component has alpha features enabled in emulated version, this is unsupported: features=[" +
+         JoinNames(alpha_on) + "]";
+}
+
 absl::Status CheckImplementedGates(const FeatureGates& gates) {
-  for (std::string_view name : kDefaultOnly) {
-    const FeatureSpec* spec = Find(name);
-    if (spec == nullptr) {
-      spdlog::critical("feature gate {} is not in the v1.34 table", name);
+  for (const auto& [name, implemented] : kImplementedOnly) {
+    if (Rows(name).empty()) {
+      spdlog::critical("feature gate {} is not in the v1.37 table", name);
       std::abort();
     }
-    if (gates.Enabled(name) != spec->default_value) {
-      const std::string flip = std::string(name) + "=" + (spec->default_value ? "false" : "true");
-      const std::string keep = std::string(name) + "=" + (spec->default_value ? "true" : "false");
-      const std::string_view via = gates.SetBy(name);
-      return absl::InvalidArgumentError("feature gate " + flip + (via.empty() ? "" : " (set by " + std::string(via) + ")") +
-                                        " is not supported by kube-scheduler-cpp: it implements " + keep + " only");
+    if (gates.Enabled(name) == implemented) continue;
+    const std::string flip = std::string(name) + "=" + (implemented ? "false" : "true");
+    const std::string keep = std::string(name) + "=" + (implemented ? "true" : "false");
+    std::string via;
+    if (!gates.SetBy(name).empty()) {
+      via = " (set by " + std::string(gates.SetBy(name)) + ")";
+    } else if (!gates.ExplicitlySet(name)) {
+      via = " (its default at emulated version " + gates.versions().emulation.String() +
+            ", min compatibility version " + gates.versions().min_compatibility.String() + ")";
     }
+    return absl::InvalidArgumentError("feature gate " + flip + via + " is not supported by kube-scheduler-cpp: it implements " +
+                                      keep + " only");
   }
   return absl::OkStatus();
 }

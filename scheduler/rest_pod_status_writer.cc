@@ -28,4 +28,8 @@ void RestPodStatusWriter::UpdatePodScheduledCondition(
   });
 }
 
+absl::Status RestPodStatusWriter::SetNominatedNodeName(const api::Pod& pod, const std::string& node_name) {
+  return PatchNominatedNodeName(*client_, pod, node_name);
+}
+
 }  // namespace ksched::scheduler

@@ -2,7 +2,7 @@
 // the scheduling thread never waits; a patch that fails is logged and counted (the next failed
 // attempt writes the condition again).
 //
-// Thread-safety: UpdatePodScheduledCondition from any thread. The destructor finishes the queued
+// Thread-safety: UpdatePodScheduledCondition and SetNominatedNodeName from any thread. The destructor finishes the queued
 // patches.
 #pragma once
 
@@ -23,6 +23,8 @@ class RestPodStatusWriter final : public PodStatusWriter {
 
   void UpdatePodScheduledCondition(std::shared_ptr<const api::Pod> pod, api::PodCondition condition,
                                    std::optional<framework::NominatingInfo> nominating) override;
+  // On the calling thread (PatchNominatedNodeName).
+  absl::Status SetNominatedNodeName(const api::Pod& pod, const std::string& node_name) override;
 
   std::uint64_t failures() const { return failures_.load(std::memory_order_relaxed); }
 

@@ -54,6 +54,8 @@ struct Scheduler::AsyncBinding {
   TimePoint start;
   // The binding cycle counts as upstream's binding goroutine until its last callback is done.
   framework::CountedGoroutines counted;
+  // RunPreBindPreFlights' Skip mask (every PreBind plugin skipped).
+  std::uint64_t pre_bind_skipped = 0;
 };
 
 Scheduler::Scheduler(SchedulerOptions options, Cache& cache, SchedulingQueue& queue,
@@ -156,20 +158,32 @@ bool Scheduler::ScheduleOne() {
   // The binding cycle owns the pod from here. What only Filter and Score read is freed now, not
   // when the bind returns (many binds are in flight at once).
   state->DropSchedulingCycleOnlyData();
-  if (framework->BindsWithoutBlocking() && !framework->IsWaitingOnPermit(pod.metadata.uid) &&
-      !framework->PreBindNeedsThread(*state, assumed->pod(), result.suggested_host) &&
+  // Upstream runs the PreFlights first thing in the binding goroutine; they do not block, and
+  // their answer decides whether the binding cycle needs a thread at all.
+  std::uint64_t pre_bind_skipped = 0;
+  framework::Status pre_flight =
+      framework->RunPreBindPreFlights(*state, assumed->pod(), result.suggested_host, pre_bind_skipped);
+  if (framework->BindsWithoutBlocking() && pre_flight.IsSkip() &&
+      !framework->IsWaitingOnPermit(pod.metadata.uid) &&
       !ExtenderBindsPod(options_.extenders, assumed->pod())) {
     StartAsyncBinding(std::make_shared<AsyncBinding>(AsyncBinding{
         framework, std::move(state), std::move(result), std::move(pod_info), std::move(assumed), start,
-        framework::CountedGoroutines(goroutines_, framework::GoroutineOperation::kBinding)}));
+        framework::CountedGoroutines(goroutines_, framework::GoroutineOperation::kBinding),
+        pre_bind_skipped}));
     return true;
   }
+  if (!options_.nominated_node_name_for_expectation) {
+    // v1.34: no PreFlights; every PreBind plugin runs, and the pod counts as in PreBind.
+    pre_flight = framework::Status();
+    pre_bind_skipped = 0;
+  }
   auto shared_info = std::make_shared<framework::QueuedPodInfoPtr>(std::move(pod_info));
-  binding_pool_.Submit([this, framework, state, result, shared_info, assumed, start]() mutable {
+  binding_pool_.Submit([this, framework, state, result, shared_info, assumed, pre_flight,
+                        pre_bind_skipped, start]() mutable {
     // Counted from when a pool thread takes it (upstream: from the goroutine's start).
     const framework::CountedGoroutines counted(goroutines_, framework::GoroutineOperation::kBinding);
-    framework::Status bind_status =
-        BindingCycle(*framework, *state, result, **shared_info, assumed, start);
+    framework::Status bind_status = BindingCycle(*framework, *state, result, **shared_info, assumed,
+                                                 pre_flight, pre_bind_skipped, start);
     if (!bind_status.IsSuccess()) {
       HandleBindingCycleError(*framework, *state, std::move(*shared_info), result, assumed,
                               bind_status, start);
@@ -208,7 +222,8 @@ framework::Status Scheduler::SchedulingCycle(framework::Framework& framework,
     pod_info.unschedulable_plugins = fit_error.diagnosis.unschedulable_plugins;
     pod_info.pending_plugins = fit_error.diagnosis.pending_plugins;
     if (!framework.HasPostFilterPlugins()) {
-      result.nominating_info.reset();
+      // v1.37 clears a nomination here too (v1.34 left it).
+      result.nominating_info = ClearNominatedNode();
       return framework::Status(framework::Code::kUnschedulable).WithError(fit_error.Message());
     }
     auto [post_result, post_status] =
@@ -264,8 +279,24 @@ framework::Status Scheduler::BindingCycle(framework::Framework& framework,
                                           framework::CycleState& state,
                                           const ScheduleResult& result,
                                           const framework::QueuedPodInfo& pod_info,
-                                          const framework::PodInfoPtr& assumed, TimePoint start) {
+                                          const framework::PodInfoPtr& assumed,
+                                          const framework::Status& pre_flight,
+                                          std::uint64_t pre_bind_skipped, TimePoint start) {
   const api::Pod& pod = assumed->pod();
+  if (options_.nominated_node_name_for_expectation) {
+    // Rejections are not a PreFlight's answer: RunPreBindPreFlights turns them into errors.
+    if (pre_flight.code() == framework::Code::kError || pre_flight.IsRejected()) return pre_flight;
+    if (pre_flight.IsSuccess() || framework.IsWaitingOnPermit(pod.metadata.uid)) {
+      // Tell external components (cluster autoscalers) where the pod is about to go; only when
+      // Permit or PreBind will take time, as otherwise the pod is bound soon anyway.
+      if (absl::Status set = status_writer_.SetNominatedNodeName(pod, result.suggested_host); !set.ok()) {
+        // Not critical enough to stop the binding cycle.
+        SPDLOG_ERROR("Failed to update the nominated node name in the binding cycle pod=\"{}\" "
+                     "nominatedNodeName=\"{}\": {}",
+                     PodKey(pod), result.suggested_host, std::string(set.message()));
+      }
+    }
+  }
   if (framework::Status status = framework.WaitOnPermit(pod); !status.IsSuccess()) {
     if (status.IsRejected()) {
       FitError fit_error = SingleNodeFitError(result.suggested_host, status);
@@ -276,18 +307,37 @@ framework::Status Scheduler::BindingCycle(framework::Framework& framework,
   }
   // Past Permit no failure makes the pod "unschedulable"; in-flight events can be released.
   queue_.Done(pod.metadata.uid);
-  if (framework::Status status = framework.RunPreBindPlugins(state, pod, result.suggested_host);
+  // A pod whose PreBind plugins have work to do can be preempted in memory until it is prebound
+  // (framework/pods_in_pre_bind.h).
+  framework::PodsInPreBind& in_pre_bind = framework.pods_in_pre_bind();
+  const bool registered = pre_flight.IsSuccess();
+  struct Unregister {
+    framework::PodsInPreBind* pods;
+    const std::string* uid;
+    ~Unregister() {
+      if (pods != nullptr) pods->Remove(*uid);
+    }
+  } const unregister{registered ? &in_pre_bind : nullptr, &pod.metadata.uid};
+  if (registered) in_pre_bind.Add(pod.metadata.uid);
+  if (framework::Status status =
+          framework.RunPreBindPlugins(state, pod, result.suggested_host, pre_bind_skipped);
       !status.IsSuccess()) {
     return status;
+  }
+  // A pod preempted during PreBind is not bound (k/k #135502): it goes back to the queue.
+  if (registered) {
+    if (std::optional<std::string> cause = in_pre_bind.MarkPrebound(pod.metadata.uid)) {
+      return framework::Status::FromError(*cause);
+    }
   }
   // upstream bind(): an interested binder extender replaces the Bind plugins.
   auto [by_extender, extender_status] = BindWithExtenders(options_.extenders, pod, result.suggested_host);
   framework::Status bound =
       by_extender ? std::move(extender_status) : framework.RunBindPlugins(state, pod, result.suggested_host);
-  if (absl::Status finished = cache_.FinishBinding(pod); !finished.ok()) {
-    SPDLOG_ERROR("Scheduler cache FinishBinding failed: {}", std::string(finished.message()));
+  if (!bound.IsSuccess()) {
+    SPDLOG_DEBUG("Failed to bind pod pod=\"{}\"", PodKey(pod));
+    return bound;
   }
-  if (!bound.IsSuccess()) return bound;
   RecordBound(framework, state, result, pod_info, pod, start);
   return framework::Status();
 }
@@ -300,7 +350,8 @@ void Scheduler::StartAsyncBinding(std::shared_ptr<AsyncBinding> binding) {
     // Every PreBind plugin's PreFlight skipped (PreBind returns at once), but the extension point
     // runs and is timed as upstream's.
     if (framework::Status pre_bound = started.framework->RunPreBindPlugins(
-            *started.state, started.assumed->pod(), started.result.suggested_host);
+            *started.state, started.assumed->pod(), started.result.suggested_host,
+            options_.nominated_node_name_for_expectation ? started.pre_bind_skipped : 0);
         !pre_bound.IsSuccess()) {
       FailAsyncBinding(binding, std::move(pre_bound));
       binding_window_.Finished();
@@ -318,10 +369,8 @@ void Scheduler::StartAsyncBinding(std::shared_ptr<AsyncBinding> binding) {
 void Scheduler::FinishAsyncBinding(const std::shared_ptr<AsyncBinding>& binding,
                                    framework::Status bound) {
   const api::Pod& pod = binding->assumed->pod();
-  if (absl::Status finished = cache_.FinishBinding(pod); !finished.ok()) {
-    SPDLOG_ERROR("Scheduler cache FinishBinding failed: {}", std::string(finished.message()));
-  }
   if (!bound.IsSuccess()) {
+    SPDLOG_DEBUG("Failed to bind pod pod=\"{}\"", PodKey(pod));
     FailAsyncBinding(binding, std::move(bound));
     return;
   }
@@ -411,14 +460,24 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& framework,
   const std::string uid = pod->metadata.uid;
   std::shared_ptr<const api::Pod> current = informer_pod_(pod->metadata.namespace_, pod->metadata.name);
   bool requeued = false;
-  if (current == nullptr || current->metadata.uid != uid) {
+  if (current == nullptr) {
     SPDLOG_INFO("Pod doesn't exist in informer cache pod=\"{}\"", PodKey(*pod));
   } else if (!current->spec.node_name.empty()) {
     SPDLOG_INFO("Pod has been assigned to node. Abort adding it back to queue. pod=\"{}\" node=\"{}\"",
                 PodKey(*pod), current->spec.node_name);
+  } else if (current->metadata.uid != uid) {
+    // v1.37: another pod under the same name; neither requeued nor written to.
+    SPDLOG_DEBUG("Pod was recreated while handling scheduling failure. Skip requeueing and status "
+                 "updates. pod=\"{}\" oldUID=\"{}\" newUID=\"{}\"",
+                 PodKey(*pod), uid, current->metadata.uid);
+    queue_.Done(uid);
+    return;
   } else {
     absl::StatusOr<framework::PodInfoPtr> refreshed = framework::PodInfo::Create(current);
     pod_info->pod_info = refreshed.ok() ? *refreshed : framework::PodInfo::CreateOrDie(current);
+    // v1.37: the event and the status write are about the informer's copy too, so that a
+    // nominatedNodeName set since the pod was popped (the binding cycle's) is seen and cleared.
+    pod = current;
     if (nominating.has_value()) queue_.AddNominatedPod(pod_info->pod_info, *nominating);
     const std::int64_t cycle = queue_.SchedulingCycle();
     if (absl::Status added = queue_.AddUnschedulableIfNotPresent(std::move(pod_info), cycle);
@@ -427,7 +486,12 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& framework,
     }
     requeued = true;
   }
-  if (!requeued) queue_.Done(uid);
+  if (!requeued) {
+    // Upstream offers the pod to the nominator in every case; it nominates neither a pod the
+    // informer no longer has nor a bound one, but a clearing drops an in-memory nomination.
+    if (nominating.has_value()) queue_.AddNominatedPod(pod_info->pod_info, *nominating);
+    queue_.Done(uid);
+  }
 
   framework.event_recorder().Eventf(*pod, nullptr, "Warning", "FailedScheduling", "Scheduling",
                                     TruncateEventNote(message));

@@ -6,19 +6,28 @@
 //     no PostBind plugins, PreBind plugins only with a PreFlight, DefaultBinder over
 //     RestClusterApi), the pod does not wait at Permit and no PreBind PreFlight has work for it
 //     (VolumeBinding: every claim already bound), the scheduling thread starts the Bind plugins' asynchronous POST and the REST
-//     client's callback finishes the cycle (FinishBinding, the Scheduled event, metrics) on the
+//     client's callback finishes the cycle (the Scheduled event, metrics) on the
 //     transport's thread. At most `binding_threads` such bindings are in flight (BindingWindow),
 //     as with the pool; a failure's handling (Unreserve, requeue, status write) goes to the pool.
-//   - on the binding pool (WaitOnPermit, PreBind, Bind, PostBind, each blocking), otherwise.
+//   - on the binding pool (the nominatedNodeName write, WaitOnPermit, PreBind, Bind, PostBind, each
+//     blocking), otherwise.
 // Upstream runs every binding cycle in a goroutine of its own; both ways keep its order of steps.
+// The PreBind PreFlights run on the scheduling thread after Permit (upstream: first thing in the
+// binding goroutine); a PreFlight error fails the binding cycle. With NominatedNodeNameForExpectation
+// (see SchedulerOptions), a pod that waits at Permit or whose PreBind has work gets
+// status.nominatedNodeName = its node before either; while in PreBind it can be preempted in memory
+// (Framework::CancelPodInPreBind), which fails its binding cycle instead of binding it.
 //
-// Failures, as upstream's handleSchedulingFailure: the pod goes back to the queue
+// Failures, as upstream's handleSchedulingFailure (v1.37): the pod goes back to the queue
 // (AddUnschedulableIfNotPresent, which picks backoff or the unschedulable pool from the rejecting
 // plugins) unless the informer already shows it bound or gone; a Warning FailedScheduling event
 // with the FitError message (truncated to 1024 bytes); the PodScheduled=False condition
-// (reason Unschedulable or SchedulerError) patched on pods/status when it changed. A failure after
-// assume (Reserve, Permit, WaitOnPermit, PreBind, Bind) also runs Unreserve, forgets the assumed
-// pod and raises an AssignedPodDelete event so that pods waiting on the freed room retry.
+// (reason Unschedulable or SchedulerError) patched on pods/status when it changed, against the
+// informer's copy of the pod, and with status.nominatedNodeName cleared unless preemption
+// nominated a node. A pod the informer shows recreated (another UID) is neither requeued nor
+// written to. A failure after assume (Reserve, Permit, WaitOnPermit, PreBind, Bind) also runs
+// Unreserve, forgets the assumed pod and raises an AssignedPodDelete event so that pods waiting on
+// the freed room retry.
 //
 // Ownership: borrows the cache, queue, profiles and services, which must outlive it (the REST
 // client too: the destructor waits for the asynchronous bindings in flight).
@@ -38,6 +47,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "absl/status/status.h"
 #include "api/pod.h"
 #include "framework/framework.h"
 #include "framework/running_goroutines.h"
@@ -65,6 +75,11 @@ class PodStatusWriter {
   virtual void UpdatePodScheduledCondition(std::shared_ptr<const api::Pod> pod,
                                            api::PodCondition condition,
                                            std::optional<framework::NominatingInfo> nominating) = 0;
+  // schedule_one.go updatePod(pod, no condition, {node_name, Override}) in the binding cycle:
+  // sets status.nominatedNodeName to `node_name` unless `pod` (the scheduler's copy) shows it
+  // already. Blocks (a binding thread) until the API server answered, so that the field is set
+  // before the pod waits at Permit or runs PreBind, and never after its bind.
+  virtual absl::Status SetNominatedNodeName(const api::Pod& pod, const std::string& node_name) = 0;
 };
 
 // The binding pool's threads when every profile binds without blocking and has no PreBind
@@ -88,6 +103,13 @@ struct SchedulerOptions {
   // KubeSchedulerConfiguration.extenders, in order (borrowed; they outlive the Scheduler). A pod
   // an extender binds takes the binding pool, and that extender's Bind replaces the Bind plugins.
   std::vector<Extender*> extenders;
+  // The NominatedNodeNameForExpectation gate (beta, on by default since v1.35; KEP-5278): the
+  // binding cycle runs the PreBind PreFlights and, when a PreBind plugin has work to do or the
+  // pod waits at Permit, first sets status.nominatedNodeName to the chosen node, telling cluster
+  // autoscalers where the pod is about to go (PodStatusWriter::SetNominatedNodeName). A failed
+  // binding cycle clears it (with its PodScheduled=False write); the API server clears it at bind
+  // (ClearingNominatedNodeNameAfterBinding). Off: v1.34's behaviour (no PreFlights, no write).
+  bool nominated_node_name_for_expectation = true;
 };
 
 // Counters of the loop (monotonic).
@@ -140,9 +162,12 @@ class Scheduler {
   framework::Status SchedulingCycle(framework::Framework& framework, framework::CycleState& state,
                                     framework::QueuedPodInfo& pod_info, ScheduleResult& result,
                                     framework::PodInfoPtr& assumed, TimePoint start);
+  // `pre_flight`, `pre_bind_skipped`: RunPreBindPreFlights' answer for the pod (run on the
+  // scheduling thread after Permit).
   framework::Status BindingCycle(framework::Framework& framework, framework::CycleState& state,
                                  const ScheduleResult& result, const framework::QueuedPodInfo& pod_info,
-                                 const framework::PodInfoPtr& assumed, TimePoint start);
+                                 const framework::PodInfoPtr& assumed, const framework::Status& pre_flight,
+                                 std::uint64_t pre_bind_skipped, TimePoint start);
   void HandleBindingCycleError(framework::Framework& framework, framework::CycleState& state,
                                framework::QueuedPodInfoPtr pod_info, const ScheduleResult& result,
                                const framework::PodInfoPtr& assumed, const framework::Status& status,

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/build_info.h"
 #include "client/build_config.h"
 #include "client/in_cluster_config.h"
 #include "client/new_rest_client.h"
@@ -9,9 +10,12 @@
 #include "scheduler/client_ca_lookup.h"
 #include "scheduler/client_ca_reloader.h"
 #include "scheduler/debug_flags.h"
+#include "scheduler/feature_gates.h"
+#include "scheduler/flagz_values.h"
 #include "scheduler/logging.h"
 #include "scheduler/metrics/pod_resource_metrics.h"
 #include "scheduler/metrics/process_metrics.h"
+#include "serving/zpages.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -80,6 +84,21 @@ absl::StatusOr<std::shared_ptr<const serving::ClientCertificateAuthenticator>> L
   return std::shared_ptr<const serving::ClientCertificateAuthenticator>();
 }
 
+constexpr std::string_view kComponentName = "kube-scheduler";
+
+// compatibility.DefaultBuildEffectiveVersion as /statusz shows it: binary "1.37.2", emulation
+// "1.37"; the process start in whole seconds; no Go version (this is not a Go binary, as
+// kubernetes_build_info's go_version).
+serving::StatuszInfo StatuszInfoNow(const serving::SecureServer& server) {
+  serving::StatuszInfo info;
+  const std::string release(api::GetBuildInfo().kubernetes_version);  // "1.37.2"
+  info.binary_version = release;
+  info.emulation_version = release.substr(0, release.rfind('.'));
+  info.start_time_seconds = static_cast<std::int64_t>(metrics::ProcessMetrics().StartTimeSeconds().value_or(0));
+  info.listed_paths = server.ListedPaths();
+  return info;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
@@ -91,6 +110,7 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
   serving_options.tls_cert_file = flags.serving.tls_cert_file;
   serving_options.tls_private_key_file = flags.serving.tls_private_key_file;
   serving_options.cert_dir = flags.serving.cert_dir;
+  serving_options.curve_preferences = flags.serving.tls_curve_preferences;
 
   serving::DelegatingAuthOptions auth;
   absl::StatusOr<std::shared_ptr<client::RestClient>> authn =
@@ -196,12 +216,13 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     response.body = slis->SerializeText();
     return response;
   });
-  if (cfg.enable_profiling) {
-    server->AddHandler("/debug/flags/v", [](const serving::ServingRequest& request) {
-      return ServeVerbosityFlag(request, SetLogVerbosity);
-    });
-    server->AddHandler("/debug/flags", ServeDebugFlagsIndex);
-    server->AddPrefixHandler("/debug/flags/", ServeDebugFlagsIndex);
+  if (cfg.enable_profiling) {  // routes.DebugFlags: unlisted (not in /statusz's paths)
+    server->AddHandler(
+        "/debug/flags/v",
+        [](const serving::ServingRequest& request) { return ServeVerbosityFlag(request, SetLogVerbosity); },
+        false);
+    server->AddHandler("/debug/flags", ServeDebugFlagsIndex, false);
+    server->AddPrefixHandler("/debug/flags/", ServeDebugFlagsIndex, false);
   }
   // The configuration does not change while running: render it once.
   server->AddHandler("/configz", [configz = config::ConfigzJson(cfg)](const serving::ServingRequest&) {
@@ -210,6 +231,18 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     response.body = configz;
     return response;
   });
+  // The z-pages, each behind its gate (ComponentFlagz, ComponentStatusz: beta, on by default since
+  // 1.36), installed last as upstream's newEndpointsHandler does: /statusz lists the paths
+  // registered before it.
+  std::vector<std::string> gate_warnings;
+  absl::StatusOr<FeatureGates> gates = FeatureGates::Parse(flags.feature_gates, &gate_warnings);
+  if (!gates.ok()) return gates.status();  // RunSchedulerCommand has refused these already
+  if (gates->Enabled("ComponentFlagz")) {
+    server->AddHandler("/flagz", serving::FlagzHandler(std::string(kComponentName), FlagzValues(flags)));
+  }
+  if (gates->Enabled("ComponentStatusz")) {
+    server->AddHandler("/statusz", serving::StatuszHandler(std::string(kComponentName), StatuszInfoNow(*server)));
+  }
   return server;
 }
 

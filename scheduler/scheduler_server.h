@@ -1,4 +1,4 @@
-// The daemon's HTTPS endpoints (port 10259) as kube-scheduler v1.34 serves them
+// The daemon's HTTPS endpoints (port 10259) as kube-scheduler v1.37.2 serves them
 // (cmd/kube-scheduler/app/server.go newHealthEndpointsAndMetricsHandler and Run):
 //   /healthz   checks: leaderElection (with leader election), else ping
 //   /livez     ping
@@ -12,6 +12,10 @@
 //              (metrics/pod_resource_metrics.h); an empty 200 otherwise
 //   /debug/flags/v, /debug/flags  with enableProfiling (the default): the log verbosity set by PUT
 //              (debug_flags.h)
+//   /flagz     with ComponentFlagz (on by default): the flags' values (flagz_values.h), as text or
+//              as config.k8s.io Flagz (serving/zpages.h)
+//   /statusz   with ComponentStatusz (on by default): start time, uptime, versions and the paths
+//              served, as text or as config.k8s.io Statusz
 // behind delegated authentication (TokenReview through --authentication-kubeconfig) and
 // authorization (SubjectAccessReview through --authorization-kubeconfig), --authorization-always-
 // allow-paths skipping authorization. Without a kubeconfig flag the in-cluster configuration is

@@ -98,6 +98,15 @@ SchedulingQueue::~SchedulingQueue() {
 
 void SchedulingQueue::Add(PodInfoPtr pod) {
   std::unique_lock lock(mu_);
+  AddLocked(std::move(pod));
+}
+
+void SchedulingQueue::AddLocked(PodInfoPtr pod) {
+  // v1.37 (k/k #139057): the pod's nomination is recorded whether or not it passes PreEnqueue, so
+  // that a gated pod's nomination still keeps lower-priority pods off the nominated room; and
+  // before the pod can be popped.
+  nominator_.AddNominatedPod(pod, nullptr);
+  has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
   if (MoveToActiveQLocked(NewQueuedPodInfoLocked(std::move(pod)), unscheduled_pod_add_.label,
                           false)) {
     pop_cv_.notify_all();
@@ -167,11 +176,9 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod, const std::
     return;
   }
 
-  // Not queued anywhere (e.g. it failed to be added before): a fresh entry.
-  if (MoveToActiveQLocked(NewQueuedPodInfoLocked(std::move(new_pod)), unscheduled_pod_update_.label,
-                          false)) {
-    pop_cv_.notify_all();
-  }
+  // Not queued anywhere (e.g. it failed to be added before): added as a new pod (v1.37 addPod,
+  // counted as a PodAdd).
+  AddLocked(std::move(new_pod));
 }
 
 void SchedulingQueue::Delete(const api::Pod& pod) {
@@ -179,9 +186,12 @@ void SchedulingQueue::Delete(const api::Pod& pod) {
   nominator_.DeleteNominatedPodIfExists(pod);
   has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
   const std::string key = PodQueueKey(pod);
-  if (active_q_.Delete(key) != nullptr) return;
-  if (TakeBackoffLocked(key) != nullptr) return;
-  TakeUnschedulableLocked(key);
+  QueuedPodInfoPtr deleted = active_q_.Delete(key);
+  if (deleted == nullptr) deleted = TakeBackoffLocked(key);
+  if (deleted == nullptr) deleted = TakeUnschedulableLocked(key);
+  // v1.37 (k/k #138482): a deleted pod no longer counts in scheduler_unschedulable_pods, wherever it
+  // was queued (v1.34 leaked it).
+  if (deleted != nullptr) AddUnschedulablePodsLocked(*deleted, -1);
 }
 
 // --- Scheduling thread --------------------------------------------------------------------------
@@ -591,13 +601,8 @@ bool SchedulingQueue::MoveToActiveQLocked(QueuedPodInfoPtr pod, std::string_view
   }
   TakeUnschedulableLocked(key);
   TakeBackoffLocked(key);
-  const bool nominate =
-      event == unscheduled_pod_add_.label || event == unscheduled_pod_update_.label;
-  const PodInfoPtr pod_info = pod->pod_info;
   active_q_.AddOrUpdate(std::move(pod));
   CountIncomingLocked(metrics::QueueName::kActive, event);
-  if (nominate) nominator_.AddNominatedPod(pod_info, nullptr);
-  has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
   return true;
 }
 

@@ -124,7 +124,8 @@ class SchedulingQueue : public framework::PodNominator {
   SchedulingQueue(const SchedulingQueue&) = delete;
   SchedulingQueue& operator=(const SchedulingQueue&) = delete;
 
-  // A new unscheduled pod (informer add): to activeQ, or gated.
+  // A new unscheduled pod (informer add): its nomination (status.nominatedNodeName) recorded, then
+  // to activeQ, or gated.
   void Add(framework::PodInfoPtr pod);
   // An unscheduled pod changed. In flight: recorded for its attempt. In activeQ/backoffQ: updated
   // in place. In the unschedulable pool: its own update events (PodSchedulingPropertiesChange) go
@@ -230,6 +231,7 @@ class SchedulingQueue : public framework::PodNominator {
 
   // All *Locked methods require mu_ held exclusively.
   framework::QueuedPodInfoPtr NewQueuedPodInfoLocked(framework::PodInfoPtr pod) const;
+  void AddLocked(framework::PodInfoPtr pod);
   void RunPreEnqueueLocked(framework::QueuedPodInfo& pod);
   bool MoveToActiveQLocked(framework::QueuedPodInfoPtr pod, std::string_view event,
                            bool moves_from_backoff);

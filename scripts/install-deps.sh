@@ -45,10 +45,10 @@ fi
 
 # Go builds the real control plane (tests/controlplane/build.sh); it is not a Debian package here.
 if ! command -v go >/dev/null; then
-  fail "find Go >= 1.24 on PATH (needed to build kube-apiserver and etcd from Go modules)"
+  fail "find Go >= 1.26 on PATH (needed to build kube-apiserver and etcd from Go modules)"
 fi
 gov=$(go env GOVERSION | sed 's/^go//')
 case "$gov" in
-  1.2[4-9]*|1.[3-9][0-9]*|[2-9].*) log "go $gov found" ;;
-  *) fail "check the Go version: $gov found, >= 1.24 needed by Kubernetes v1.34" ;;
+  1.2[6-9]*|1.[3-9][0-9]*|[2-9].*) log "go $gov found" ;;
+  *) fail "check the Go version: $gov found, >= 1.26 needed by Kubernetes v1.37" ;;
 esac

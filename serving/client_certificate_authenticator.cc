@@ -219,7 +219,7 @@ absl::StatusOr<std::optional<UserInfo>> ClientCertificateAuthenticator::Authenti
     if (OBJ_obj2txt(oid, sizeof(oid), type, 1) > 0 && std::string_view(oid) == kUidOid) uids.push_back(EntryText(entry));
   }
   if (common_name.empty()) return std::optional<UserInfo>();
-  // upstream parseUIDFromCert (AllowParsingUserUIDFromCertAuth, on in v1.34).
+  // upstream parseUIDFromCert (AllowParsingUserUIDFromCertAuth, beta and on since 1.33, still in v1.37.2).
   if (uids.size() > 1) {
     std::string list;
     for (const std::string& uid : uids) list += (list.empty() ? "" : " ") + uid;

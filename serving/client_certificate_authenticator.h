@@ -10,7 +10,7 @@
 //   - a verified certificate without a CommonName: no opinion;
 //   - else the user <CommonName> in the groups of its Organization values, with the uid of its
 //     1.3.6.1.4.1.57683.2 subject attribute (none: no uid; several, or an empty one: an error, as
-//     upstream's parseUIDFromCert with AllowParsingUserUIDFromCertAuth, on in v1.34), with extra
+//     upstream's parseUIDFromCert with AllowParsingUserUIDFromCertAuth, on in v1.37.2), with extra
 //     authentication.kubernetes.io/credential-id = X509SHA256=<hex of the leaf's SHA-256>
 //     (CommonNameUserConversion; the caller adds system:authenticated).
 // Every certificate presented is first told to `observer` with its remaining lifetime in seconds

@@ -22,6 +22,7 @@ struct ServingRequest {
   std::string query;          // raw query after '?', without it; empty when none
   std::string authorization;  // the Authorization header; empty when absent
   std::string user_agent;     // the User-Agent header (error bodies are indented for curl, as upstream)
+  std::string accept;         // the Accept header; empty when absent (content negotiation, zpages.h)
   std::string remote;         // peer "ip:port", for logs
   std::string body;           // the request body (at most the server's body limit, 1 MiB)
   // The certificates the client sent in the TLS handshake, leaf first (DER); empty when it sent

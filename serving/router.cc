@@ -1,6 +1,7 @@
 #include "serving/router.h"
 
 #include <cstdlib>
+#include <set>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -25,7 +26,7 @@ const HealthChecks* Router::FamilyOf(const std::string& path, std::string* check
   return nullptr;
 }
 
-void Router::Handle(std::string path, Handler handler) {
+void Router::Handle(std::string path, Handler handler, bool listed) {
   std::string check_name;
   if (path.empty() || path[0] != '/' || !handler || FamilyOf(path, &check_name) != nullptr) {
     spdlog::critical("serving: cannot register a handler for path '{}'", path);
@@ -36,9 +37,10 @@ void Router::Handle(std::string path, Handler handler) {
     spdlog::critical("serving: path '{}' registered twice", path);
     std::abort();
   }
+  if (!listed) unlisted_.insert(path);
 }
 
-void Router::HandlePrefix(std::string prefix, Handler handler) {
+void Router::HandlePrefix(std::string prefix, Handler handler, bool listed) {
   std::string check_name;
   const bool covers_family = [&] {
     for (const HealthChecks* family : {&healthz_, &livez_, &readyz_}) {
@@ -55,6 +57,23 @@ void Router::HandlePrefix(std::string prefix, Handler handler) {
     spdlog::critical("serving: prefix '{}' registered twice", prefix);
     std::abort();
   }
+  if (!listed) unlisted_.insert(prefix);
+}
+
+std::vector<std::string> Router::ListedPaths() const {
+  std::set<std::string> paths;
+  for (const HealthChecks* family : {&healthz_, &livez_, &readyz_}) {
+    paths.insert(family->root_path());
+    for (const std::string& check : family->CheckNames()) paths.insert(family->root_path() + "/" + check);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [path, handler] : handlers_) {
+    if (!unlisted_.contains(path)) paths.insert(path);
+  }
+  for (const auto& [prefix, handler] : prefix_handlers_) {
+    if (!unlisted_.contains(prefix)) paths.insert(prefix);
+  }
+  return {paths.begin(), paths.end()};
 }
 
 ServingResponse Router::Serve(const ServingRequest& request) const {

@@ -10,7 +10,9 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "serving/health_checks.h"
 #include "serving/http_exchange.h"
@@ -26,10 +28,15 @@ class Router {
   // Serves `path` exactly. The path must start with '/' and must not be taken: by another handler,
   // by a health family ("/healthz", "/livez", "/readyz") or one of their sub-paths. Aborts on
   // misuse (a programming error).
-  void Handle(std::string path, Handler handler);
+  // `listed`: whether ListedPaths names it (Go's Handle; false: UnlistedHandle).
+  void Handle(std::string path, Handler handler, bool listed = true);
   // Serves every path starting with `prefix` that no exact handler takes. The prefix must start and
   // end with '/', must not be taken and must not cover a health family; aborts on misuse.
-  void HandlePrefix(std::string prefix, Handler handler);
+  void HandlePrefix(std::string prefix, Handler handler, bool listed = true);
+
+  // The paths registered so far, sorted, as Go's PathRecorderMux.ListedPaths: the health families'
+  // roots and checks, the exact paths and the prefixes, but those registered unlisted.
+  std::vector<std::string> ListedPaths() const;
 
   HealthChecks& healthz() { return healthz_; }
   HealthChecks& livez() { return livez_; }
@@ -46,6 +53,7 @@ class Router {
   mutable std::mutex mu_;
   std::map<std::string, Handler> handlers_;         // guarded by mu_
   std::map<std::string, Handler> prefix_handlers_;  // guarded by mu_
+  std::set<std::string> unlisted_;                  // guarded by mu_
 };
 
 }  // namespace ksched::serving

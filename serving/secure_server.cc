@@ -3,6 +3,8 @@
 // below, written against plain values.
 #include "serving/secure_server.h"
 
+#include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include <atomic>
@@ -31,6 +33,7 @@
 #include "serving/request_authenticator.h"
 #include "serving/request_authorizer.h"
 #include "serving/serving_certificate.h"
+#include "serving/tls_curves.h"
 
 namespace ksched::serving {
 namespace {
@@ -59,6 +62,7 @@ std::optional<ServingRequest> ToServingRequest(http::request<http::string_body>&
   if (question != std::string::npos) out.query = out.target.substr(question + 1);
   out.authorization = std::string(req[http::field::authorization]);
   out.user_agent = std::string(req[http::field::user_agent]);
+  out.accept = std::string(req[http::field::accept]);
   out.remote = std::move(remote);
   out.body = std::move(req.body());
   return out;
@@ -321,9 +325,12 @@ SecureServer::SecureServer(SecureServingOptions serving, DelegatingAuthOptions a
 
 SecureServer::~SecureServer() { Stop(); }
 
-void SecureServer::AddHandler(std::string path, Handler handler) { router_.Handle(std::move(path), std::move(handler)); }
-void SecureServer::AddPrefixHandler(std::string prefix, Handler handler) {
-  router_.HandlePrefix(std::move(prefix), std::move(handler));
+void SecureServer::AddHandler(std::string path, Handler handler, bool listed) {
+  router_.Handle(std::move(path), std::move(handler), listed);
+}
+std::vector<std::string> SecureServer::ListedPaths() const { return router_.ListedPaths(); }
+void SecureServer::AddPrefixHandler(std::string prefix, Handler handler, bool listed) {
+  router_.HandlePrefix(std::move(prefix), std::move(handler), listed);
 }
 
 int SecureServer::port() const { return impl_ == nullptr ? 0 : impl_->port(); }
@@ -348,6 +355,31 @@ absl::Status SecureServer::Start() {
   SSL_CTX_set_min_proto_version(tls->native_handle(), TLS1_2_VERSION);
   tls->set_options(ssl::context::default_workarounds | ssl::context::no_compression |
                    ssl::context::single_dh_use);
+  if (!serving_.curve_preferences.empty()) {
+    // After the certificate and before the minimum TLS version, as apiserver's ApplyTo.
+    absl::StatusOr<std::vector<std::string>> groups = TlsCurveGroups(serving_.curve_preferences);
+    if (!groups.ok()) return groups.status();
+    std::string usable, missing;
+    for (const std::string& group : *groups) {
+      // OpenSSL before 3.5 has no ML-KEM hybrids: each group is tried alone.
+      if (SSL_CTX_set1_groups_list(tls->native_handle(), group.c_str()) == 1) {
+        if (!usable.empty()) usable += ':';
+        usable += group;
+      } else {
+        if (!missing.empty()) missing += ", ";
+        missing += group;
+      }
+    }
+    ERR_clear_error();
+    if (usable.empty()) {
+      return absl::InvalidArgumentError("--tls-curve-preferences: none of " + missing + " is available in " +
+                                        OpenSSL_version(OPENSSL_VERSION));
+    }
+    if (!missing.empty()) {
+      SPDLOG_WARN("--tls-curve-preferences: {} not available in {}, left out", missing, OpenSSL_version(OPENSSL_VERSION));
+    }
+    SSL_CTX_set1_groups_list(tls->native_handle(), usable.c_str());
+  }
   std::shared_ptr<const ClientCertificateAuthenticator> client_certificates = auth_.client_certificates;
   if (client_certificates == nullptr && auth_.client_certificates_source) {
     absl::StatusOr<std::shared_ptr<const ClientCertificateAuthenticator>> loaded = auth_.client_certificates_source();

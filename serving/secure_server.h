@@ -36,6 +36,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "serving/delegating_auth_options.h"
@@ -54,9 +55,12 @@ class SecureServer {
   SecureServer& operator=(const SecureServer&) = delete;
 
   // Serves `path` exactly (see Router::Handle: aborts on a taken or health path).
-  void AddHandler(std::string path, Handler handler);
+  // `listed`: whether /statusz names it (Go's Handle / UnlistedHandle).
+  void AddHandler(std::string path, Handler handler, bool listed = true);
   // Serves every path under `prefix` (ending in '/') no exact handler takes (Router::HandlePrefix).
-  void AddPrefixHandler(std::string prefix, Handler handler);
+  void AddPrefixHandler(std::string prefix, Handler handler, bool listed = true);
+  // Every path served so far (Router::ListedPaths), for /statusz.
+  std::vector<std::string> ListedPaths() const;
   HealthChecks& healthz() { return router_.healthz(); }
   HealthChecks& livez() { return router_.livez(); }
   HealthChecks& readyz() { return router_.readyz(); }

@@ -1,12 +1,14 @@
 // SecureServingOptions: where and with which certificate the HTTPS endpoints are served
 // (kube-scheduler's --bind-address, --secure-port, --tls-cert-file, --tls-private-key-file,
-// --cert-dir; apiserver SecureServingOptions).
+// --cert-dir, --tls-curve-preferences; apiserver SecureServingOptions).
 //
 // Plain value type. The scheduler decides whether to serve at all (upstream: --secure-port=0 turns
 // serving off); here port 0 means an ephemeral port, which SecureServer::port() reports.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ksched::serving {
 
@@ -22,6 +24,10 @@ struct SecureServingOptions {
   std::string tls_private_key_file;
   std::string cert_dir;
   std::string pair_name = "kube-scheduler";
+  // --tls-curve-preferences: Go CurveID numbers (serving/tls_curves.h), checked by Start with
+  // upstream's words, offered as the handshake's key exchange groups (those this build's OpenSSL
+  // has; Go picks from the list in its own order, OpenSSL in the list's). Empty: OpenSSL's default.
+  std::vector<std::int32_t> curve_preferences;
   int worker_threads = 4;  // threads running authentication, authorization and handlers
 };
 

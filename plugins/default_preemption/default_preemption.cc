@@ -76,7 +76,13 @@ Status DefaultPreemption::PreEnqueue(const api::Pod& pod) {
 
 bool DefaultPreemption::IsPreempting(std::string_view uid) const {
   std::lock_guard lock(mu_);
-  return preempting_.contains(uid);
+  const auto it = preempting_.find(uid);
+  if (it == preempting_.end()) return false;
+  // The last victim not recorded yet: the preparation is still ahead of it.
+  if (!it->second.has_value()) return true;
+  // The last victim is gone from the informer: its deletion event has been (or is being) handled,
+  // and the preparation is as good as done (upstream isRunningPreemption).
+  return handle_.PodExists(it->second->ns, it->second->name) != false;
 }
 
 void DefaultPreemption::StopPreempting(const std::string& uid) {
@@ -180,7 +186,7 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
   }
   framework::PostFilterResult result;
   // Every message goes out as "preemption: <message>" (upstream's PostFilter wrapper).
-  auto fail = [&](Code code, std::string message) {
+  auto prefixed = [&](Code code, std::string message) {
     return std::pair{result, Status(code, {"preemption: " + message})};
   };
 
@@ -188,7 +194,7 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
       IneligibilityReason(pod, statuses.Get(pod.status.nominated_node_name));
   if (!not_eligible.empty()) {
     SPDLOG_DEBUG("Pod is not eligible for preemption pod=\"{}\" reason=\"{}\"", PodKey(pod), not_eligible);
-    return fail(Code::kUnschedulable, std::string(not_eligible));
+    return prefixed(Code::kUnschedulable, std::string(not_eligible));
   }
 
   const std::vector<framework::NodeInfo*>& all_nodes = handle_.snapshot().nodes();
@@ -242,14 +248,14 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
                  PodKey(pod));
     dry_run_statuses.set_absent_status(Status(Code::kUnschedulableAndUnresolvable, {kNotHelpful}));
     result.nominating_info = {"", framework::NominatingMode::kOverride};
-    return fail(Code::kUnschedulable,
+    return prefixed(Code::kUnschedulable,
                 framework::NodesAvailableMessage(static_cast<int>(all_nodes.size()), dry_run_statuses));
   }
 
   // upstream callExtenders: the extenders with a preemptVerb may drop candidates or change victims.
   if (!handle_.preemption_extenders().empty()) {
     if (Status status = CallExtenders(pod, candidates); !status.IsSuccess()) return {result, std::move(status)};
-    if (candidates.empty()) return fail(Code::kUnschedulable, "no candidate node for preemption");
+    if (candidates.empty()) return prefixed(Code::kUnschedulable, "no candidate node for preemption");
   }
 
   const int best = candidates.size() == 1 ? 0 : PickOneNodeForPreemption(candidates, now);
@@ -265,8 +271,12 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
     }
   }
   result.nominating_info = {chosen.node_name, framework::NominatingMode::kOverride};
+  // Success carries a message since v1.37 (kubernetes#140180); the scheduler appends it to the
+  // FailedScheduling event and the PodScheduled condition.
+  std::string placed = "found a potential placement for pod on node " + chosen.node_name +
+                       ", preempting " + std::to_string(chosen.victims.size()) + " victims";
   PrepareCandidateAsync(std::make_shared<const api::Pod>(pod), std::move(chosen), std::move(lower_nominated));
-  return {result, Status()};
+  return prefixed(Code::kSuccess, std::move(placed));
 }
 
 framework::Status DefaultPreemption::CallExtenders(const api::Pod& pod, std::vector<Candidate>& candidates) const {
@@ -313,15 +323,31 @@ void DefaultPreemption::PrepareCandidateAsync(std::shared_ptr<const api::Pod> pr
   if (framework::MetricsRecorder* metrics = handle_.metrics_recorder(); metrics != nullptr) {
     metrics->ObservePreemptionVictims(static_cast<int>(chosen.victims.size()));
   }
+  // Victims whose graceful deletion has started need no API call (v1.37).
+  std::vector<PodInfoPtr> to_delete;
+  to_delete.reserve(chosen.victims.size());
+  for (const PodInfoPtr& victim : chosen.victims) {
+    if (victim->pod().metadata.deletion_timestamp.has_value()) {
+      SPDLOG_DEBUG("Victim Pod is already being deleted, skipping the API call for it preemptor=\"{}\" "
+                   "node=\"{}\" victim=\"{}\"",
+                   PodKey(*preemptor), chosen.node_name, PodKey(victim->pod()));
+      continue;
+    }
+    to_delete.push_back(victim);
+  }
+  if (to_delete.empty()) return;
   const std::string uid = preemptor->metadata.uid;
   {
     std::lock_guard lock(mu_);
-    if (preempting_.insert(uid).second) preempting_count_.fetch_add(1, std::memory_order_release);
+    if (preempting_.emplace(uid, std::nullopt).second) {
+      preempting_count_.fetch_add(1, std::memory_order_release);
+    }
   }
   executor_.Submit([this, preemptor = std::move(preemptor), chosen = std::move(chosen),
-                    nominated = std::move(lower_priority_nominated)] {
-    SPDLOG_DEBUG("Start the preemption asynchronously preemptor=\"{}\" node=\"{}\" numVictims={}",
-                 PodKey(*preemptor), chosen.node_name, chosen.victims.size());
+                    nominated = std::move(lower_priority_nominated), to_delete = std::move(to_delete)] {
+    SPDLOG_DEBUG("Start the preemption asynchronously preemptor=\"{}\" node=\"{}\" numVictims={} "
+                 "numVictimsToDelete={}",
+                 PodKey(*preemptor), chosen.node_name, chosen.victims.size(), to_delete.size());
     const auto start = std::chrono::steady_clock::now();
     bool failed = false;
     for (const PodInfoPtr& other : nominated) {
@@ -333,41 +359,53 @@ void DefaultPreemption::PrepareCandidateAsync(std::shared_ptr<const api::Pod> pr
       }
     }
     const std::string& preemptor_uid = preemptor->metadata.uid;
-    if (!chosen.victims.empty()) {
-      // Every victim but the last (stopping at the first failure), then the gate opens, then the
-      // last one goes in any case: its deletion event finds the preemptor no longer gated.
-      bool evicting = true;
-      for (std::size_t i = 0; i + 1 < chosen.victims.size() && evicting; ++i) {
-        evicting = PreemptVictim(*preemptor, chosen.victims[i], chosen.node_name).IsSuccess();
+    // Every victim but the last, stopping at the first failure; then, unless one failed, the last
+    // one, recorded first so that PreEnqueue ungates the preemptor once it is gone.
+    bool preempt_last = true;
+    bool in_memory = false;
+    for (std::size_t i = 0; i + 1 < to_delete.size() && preempt_last; ++i) {
+      preempt_last = PreemptVictim(*preemptor, to_delete[i], chosen.node_name, in_memory).IsSuccess();
+    }
+    failed = failed || !preempt_last;
+    bool last_in_memory = false;
+    if (preempt_last) {
+      const api::Pod& last = to_delete.back()->pod();
+      {
+        std::lock_guard lock(mu_);
+        if (auto it = preempting_.find(preemptor_uid); it != preempting_.end()) {
+          it->second = PendingVictim{std::string(last.metadata.namespace_), std::string(last.metadata.name)};
+        }
       }
-      failed = failed || !evicting;
-      StopPreempting(preemptor_uid);
-      if (!PreemptVictim(*preemptor, chosen.victims.back(), chosen.node_name).IsSuccess()) failed = true;
+      if (!PreemptVictim(*preemptor, to_delete.back(), chosen.node_name, last_in_memory).IsSuccess()) {
+        failed = true;
+      }
     }
     StopPreempting(preemptor_uid);
     SPDLOG_DEBUG("Async Preemption finished completely preemptor=\"{}\" node=\"{}\" result={}",
                  PodKey(*preemptor), chosen.node_name, failed ? "error" : "success");
-    // Upstream's goroutine defers these two with their arguments evaluated when it starts, so it
-    // always reports "success" and about 0 s; here they are the outcome and the time taken.
+    // The outcome and the time taken (v1.37's deferred closures; v1.34 reported "success" and
+    // about 0 s).
     if (framework::MetricsRecorder* metrics = handle_.metrics_recorder(); metrics != nullptr) {
       metrics->ObservePreemptionGoroutine(failed, std::chrono::steady_clock::now() - start);
     }
-    if (failed) handle_.Activate(*preemptor);
+    // No deletion event will requeue the preemptor after an error or an in-memory rejection.
+    if (failed || last_in_memory) handle_.Activate(*preemptor);
   });
 }
 
 Status DefaultPreemption::PreemptVictim(const api::Pod& preemptor, const PodInfoPtr& victim,
-                                        const std::string& node_name) {
+                                        const std::string& node_name, bool& in_memory) {
   const api::Pod& pod = victim->pod();
-  bool rejected = false;
-  handle_.IterateOverWaitingPods([&](framework::WaitingPod& waiting) {
-    if (!rejected && waiting.pod().metadata.uid == pod.metadata.uid) {
-      waiting.Reject(kName, "preempted");
-      rejected = true;
-    }
-  });
+  // v1.37's executor.PreemptPod: a victim waiting at Permit is preempted there (its binding cycle
+  // fails and it goes to backoffQ, kubernetes#135719), a victim in PreBind has its binding cycle
+  // cancelled (kubernetes#135502); only a victim neither can stop is evicted through the API.
+  bool rejected = handle_.PreemptWaitingPod(pod.metadata.uid, kName, "preempted");
   if (rejected) {
-    SPDLOG_DEBUG("Preemptor pod rejected a waiting pod preemptor=\"{}\" waitingPod=\"{}\" node=\"{}\"",
+    SPDLOG_DEBUG("Preemptor preempted a waiting pod preemptor=\"{}\" waitingPod=\"{}\" node=\"{}\"",
+                 PodKey(preemptor), PodKey(pod), node_name);
+  } else if (handle_.CancelPodInPreBind(pod.metadata.uid, std::string("preempted by ") + std::string(kName))) {
+    rejected = true;
+    SPDLOG_DEBUG("Preemptor rejected a pod in preBind preemptor=\"{}\" podInPreBind=\"{}\" node=\"{}\"",
                  PodKey(preemptor), PodKey(pod), node_name);
   } else {
     const std::string message =
@@ -378,8 +416,10 @@ Status DefaultPreemption::PreemptVictim(const api::Pod& preemptor, const PodInfo
       return evicted;
     }
   }
-  handle_.event_recorder().Eventf(pod, &preemptor, "Normal", "Preempted", "Preempting",
-                                  "Preempted by pod " + preemptor.metadata.uid + " on node " + node_name);
+  in_memory = rejected;
+  std::string note = "Preempted by pod " + preemptor.metadata.uid + " on node " + node_name;
+  if (rejected) note += " (in kube-scheduler memory).";
+  handle_.event_recorder().Eventf(pod, &preemptor, "Normal", "Preempted", "Preempting", note);
   return Status();
 }
 

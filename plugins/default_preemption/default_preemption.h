@@ -1,5 +1,5 @@
-// DefaultPreemption (upstream plugins/defaultpreemption and framework/preemption, v1.34, with
-// SchedulerAsyncPreemption on as v1.34 defaults): when no node fits a pod, find the node where
+// DefaultPreemption (upstream plugins/defaultpreemption and framework/preemption, v1.37.2, with
+// SchedulerAsyncPreemption on as it defaults): when no node fits a pod, find the node where
 // evicting the fewest and least important lower-priority pods makes room, nominate the pod to it,
 // and evict those pods.
 //
@@ -16,16 +16,23 @@
 //      (DefaultPreemptionArgs) and one of them violates no PDB.
 //   3. No candidate: Unschedulable "preemption: 0/N nodes are available: <dry-run reasons>, <k>
 //      Preemption is not helpful for scheduling." and the pod's nomination is cleared.
-//   4. Otherwise the best candidate (candidates.h PickOneNodeForPreemption) is nominated (Success
-//      with the node name) and its preparation runs asynchronously (below).
-// Preparation (PreemptionExecutor threads): clear status.nominatedNodeName of lower-priority pods
-// nominated to that node; evict every victim but the last (a victim waiting in Permit is rejected
-// instead), then stop gating the preemptor and evict the last victim, so that its deletion event
-// requeues the preemptor; each victim gets a Normal "Preempted" event. On any error the preemptor
-// is activated so that it is retried at once.
+//   4. Otherwise the best candidate (candidates.h PickOneNodeForPreemption) is nominated, with
+//      Success "preemption: found a potential placement for pod on node <node>, preempting <n>
+//      victims" (v1.37), and its preparation runs asynchronously (below).
+// Preparation (v1.37.2's prepareCandidateAsync): victims already being deleted (deletionTimestamp
+// set) get no API call, and when none is left nothing runs and the preemptor is not gated. On a
+// PreemptionExecutor thread: clear status.nominatedNodeName of lower-priority pods nominated to
+// that node; evict every victim but the last (a victim waiting in Permit is rejected instead, "in
+// kube-scheduler memory"); unless one of them failed, record the last victim and evict it; then
+// stop gating the preemptor. Each victim handled gets a Normal "Preempted" event. On any error,
+// or when the last victim was only rejected in memory (no deletion event will come), the
+// preemptor is activated so that it is retried at once.
 // PreEnqueue: a pod whose preparation is running is gated (UnschedulableAndUnresolvable "waiting
-// for the preemption for this pod to be finished"). EventsToRegister: Pod/Delete with a hint that
-// always skips (the pod's other rejecting plugins decide when it is requeued).
+// for the preemption for this pod to be finished") until its last victim is gone from the pod
+// informer (upstream also ends it once that victim has a deletionTimestamp; the informer view
+// here, Handle::PodExists, tells only whether the pod is there), so that the victim's deletion
+// event cannot be missed. EventsToRegister: Pod/Delete with a hint that always skips (the pod's
+// other rejecting plugins decide when it is requeued).
 //
 // Deviations from upstream: the preemptor is the cycle's copy of the pod, not re-read from the
 // informer (the queue refreshes it on every update); victims of one preparation are evicted one
@@ -40,7 +47,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -107,9 +116,9 @@ class DefaultPreemption final : public framework::PostFilterPlugin,
   void SeedForTest(std::uint64_t seed) { rng_.seed(seed); }
 
  private:
-  // Evicts (or rejects in Permit) one victim and records the Preempted event.
+  // Evicts (or rejects in Permit, setting `in_memory`) one victim and records the Preempted event.
   framework::Status PreemptVictim(const api::Pod& preemptor, const framework::PodInfoPtr& victim,
-                                  const std::string& node_name);
+                                  const std::string& node_name, bool& in_memory);
   // upstream callExtenders: hands the candidates to each interested extender with a preemptVerb
   // in turn (an ignorable one's error skips it, and drops its nodes without victims); an error
   // status fails the preemption. `candidates` becomes what the last extender kept.
@@ -123,8 +132,15 @@ class DefaultPreemption final : public framework::PostFilterPlugin,
   framework::Handle& handle_;
   std::mt19937_64 rng_{std::random_device{}()};  // scheduling thread only
 
+  // A preemptor's last victim, once its eviction has started (upstream
+  // lastVictimsPendingPreemption).
+  struct PendingVictim {
+    std::string ns;
+    std::string name;
+  };
   mutable std::mutex mu_;
-  std::set<std::string, std::less<>> preempting_ ABSL_GUARDED_BY(mu_);  // preemptor UIDs
+  // Preemptor UIDs, with the last victim once it is being evicted.
+  std::map<std::string, std::optional<PendingVictim>, std::less<>> preempting_ ABSL_GUARDED_BY(mu_);
   std::atomic<std::size_t> preempting_count_{0};  // preempting_.size(), read without the lock
 
   // Declared last: destroyed first, so that running preparations finish while the rest lives.

@@ -386,7 +386,9 @@ std::pair<framework::PostFilterResult, framework::Status> DynamicResources::Post
   const auto* dra_state = state.ReadAs<DynamicResourcesState>(kStateKey);
   if (dra_state == nullptr) return {{}, MissingState()};
   CycleData& data = dra_state->data();
-  if (data.claims.empty()) return {{}, Status(Code::kUnschedulable, {"no new claims to deallocate"})};
+  // v1.37 returns these two Unschedulable statuses without a reason (v1.34 said "no new claims to
+  // deallocate" / "still not schedulable"), so nothing of DRA's shows in the PostFilter message.
+  if (data.claims.empty()) return {{}, Status(Code::kUnschedulable)};
   std::set<std::size_t> unavailable;
   {
     std::lock_guard lock(data.mu);
@@ -404,7 +406,7 @@ std::pair<framework::PostFilterResult, framework::Status> DynamicResources::Post
       return {{}, Status(Code::kUnschedulable, {"deallocation of ResourceClaim completed"})};
     }
   }
-  return {{}, Status(Code::kUnschedulable, {"still not schedulable"})};
+  return {{}, Status(Code::kUnschedulable)};
 }
 
 framework::Status DynamicResources::Reserve(framework::CycleState& state, const api::Pod& /*pod*/,

@@ -11,6 +11,14 @@
 // resourceVersions compare as unsigned integers (as upstream's storage.APIObjectVersioner); one
 // that does not parse counts as 0.
 //
+// Two flavours, by their errors: upstream util/assumecache (DynamicResources: "could not find
+// <type> "key"", "<type> "key" is out of sync (stored: 7, assume: 5)" when the assumed object is
+// older than the latest) and VolumeBinding's passiveAssumeCache of v1.37 (apierrors NotFound
+// `persistentvolumes "key" not found`, and `"key" is out of sync (stored: 7, assume: 5)` whenever
+// the resourceVersion differs from the informer's). Resolution is the same for both: an object
+// is only ever assumed at the informer's resourceVersion, so "the informer's is newer" and "the
+// informer's differs" coincide.
+//
 // Ownership: holds the assumed objects (immutable, shared). Thread-safety: every method is safe
 // from any thread (one mutex; Filter workers read concurrently with Reserve's writes).
 #pragma once
@@ -35,8 +43,21 @@ class AssumedObjects {
  public:
   using Ptr = std::shared_ptr<const T>;
 
-  // `type_name` names the kind in errors ("v1.PersistentVolume").
+  // util/assumecache's flavour; `type_name` names the kind in errors ("v1.PersistentVolume").
   explicit AssumedObjects(std::string type_name) : type_name_(std::move(type_name)) {}
+  // The passive flavour; `resource` is the API resource its NotFound errors name
+  // ("persistentvolumes").
+  struct Passive {
+    std::string resource;
+  };
+  explicit AssumedObjects(Passive passive) : resource_(std::move(passive.resource)), passive_(true) {}
+
+  // The NotFound error of a lookup of `key` the informer does not have: passive
+  // `persistentvolumeclaims "ns/name" not found`, else `could not find v1.PersistentVolumeClaim "ns/name"`.
+  std::string NotFoundMessage(std::string_view key) const {
+    if (passive_) return resource_ + " \"" + std::string(key) + "\" not found";
+    return "could not find " + type_name_ + " \"" + std::string(key) + "\"";
+  }
 
   // The latest object under `key`: the assumed one while the informer's `api` is not newer,
   // else `api` (nullptr when the informer has none).
@@ -46,12 +67,21 @@ class AssumedObjects {
   }
 
   // Makes `object` the latest under `key`. Fails when the informer has no such object
-  // ("could not find v1.PersistentVolume "pv-1"") or `object` is older than the latest one
-  // (upstream's "... is out of sync (stored: 7, assume: 5)").
+  // (NotFoundMessage) or, util/assumecache, `object` is older than the latest one
+  // ("v1.PersistentVolume "pv-1" is out of sync (stored: 7, assume: 5)"), or, passive, its
+  // resourceVersion is not the informer's (""pv-1" is out of sync (stored: 7, assume: 5)").
   absl::Status Assume(const std::string& key, Ptr object, Ptr api) {
     std::lock_guard lock(mu_);
-    if (api == nullptr) {
-      return absl::NotFoundError("could not find " + type_name_ + " \"" + key + "\"");
+    if (api == nullptr) return absl::NotFoundError(NotFoundMessage(key));
+    if (passive_) {
+      const std::string& stored = api->metadata.resource_version;
+      const std::string& assumed = object->metadata.resource_version;
+      if (stored != assumed) {
+        return absl::FailedPreconditionError("\"" + key + "\" is out of sync (stored: " + stored +
+                                             ", assume: " + assumed + ")");
+      }
+      assumed_.insert_or_assign(key, std::move(object));
+      return absl::OkStatus();
     }
     Ptr latest = ResolveLocked(key, std::move(api));
     const std::uint64_t stored = ResourceVersionNumber(latest->metadata.resource_version);
@@ -88,6 +118,8 @@ class AssumedObjects {
   }
 
   const std::string type_name_;
+  const std::string resource_;  // passive only
+  const bool passive_ = false;
   mutable std::mutex mu_;
   mutable std::map<std::string, Ptr, std::less<>> assumed_;  // guarded by mu_
 };

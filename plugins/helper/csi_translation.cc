@@ -156,12 +156,10 @@ std::string_view InlineMigratablePlugin(const api::Volume& volume) {
 
 bool IsCSIMigrationOn(const api::CSINode* csi_node, std::string_view plugin) {
   if (csi_node == nullptr || plugin.empty()) return false;
-  if (plugin == api::kAwsEbsInTreePlugin || plugin == api::kGcePdInTreePlugin ||
-      plugin == api::kAzureDiskInTreePlugin || plugin == api::kCinderInTreePlugin) {
-    return true;
-  }
-  // Portworx (CSIMigrationPortworx is on in v1.34) only where the node says it migrated.
-  return plugin == api::kPortworxInTreePlugin && ListsPlugin(csi_node, plugin);
+  // v1.37: every migratable plugin, Portworx included, whatever the CSINode's annotation says.
+  return plugin == api::kAwsEbsInTreePlugin || plugin == api::kGcePdInTreePlugin ||
+         plugin == api::kAzureDiskInTreePlugin || plugin == api::kCinderInTreePlugin ||
+         plugin == api::kPortworxInTreePlugin;
 }
 
 bool IsPluginMigratedToCSIOnNode(const api::CSINode* csi_node, std::string_view plugin) {

@@ -33,12 +33,12 @@ namespace ksched::plugins::helper {
 // GetInTreePluginNameFromSpec), or "".
 std::string_view InlineMigratablePlugin(const api::Volume& volume);
 
-// isCSIMigrationOn: the node has a CSINode and the plugin is GCE PD, AWS EBS, Azure Disk or
-// Cinder, or Portworx listed in the CSINode's migrated-plugins annotation.
+// NodeVolumeLimits' isCSIMigrationOn (v1.37): the node has a CSINode and the plugin is GCE PD,
+// AWS EBS, Azure Disk, Cinder or Portworx (the CSINode's migrated-plugins annotation is not read).
 bool IsCSIMigrationOn(const api::CSINode* csi_node, std::string_view plugin);
 
 // VolumeBinding's isCSIMigrationOnForPlugin && isPluginMigratedToCSIOnNode: the plugin is GCE PD,
-// AWS EBS, Azure Disk, Cinder or Portworx (CSIMigrationPortworx is on in v1.34) and the node's
+// AWS EBS, Azure Disk, Cinder or Portworx (CSIMigrationPortworx is GA) and the node's
 // CSINode lists it in its migrated-plugins annotation (no CSINode: not migrated).
 bool IsPluginMigratedToCSIOnNode(const api::CSINode* csi_node, std::string_view plugin);
 

@@ -70,12 +70,21 @@ std::pair<std::int64_t, framework::Status> ImageLocality::Score(const framework:
                                                                 const api::Pod& pod,
                                                                 const framework::NodeInfo& node) {
   const std::size_t total_nodes = handle_.snapshot().size();
-  const std::size_t num_containers = pod.spec.init_containers.size() + pod.spec.containers.size();
+  std::size_t image_count = pod.spec.init_containers.size() + pod.spec.containers.size();
   // Neither can happen when scoring a node of the snapshot for a valid pod; guard the divisions.
-  if (total_nodes == 0 || num_containers == 0) return {0, {}};
-  const std::int64_t sum = SumImageScores(node, pod.spec.init_containers, total_nodes) +
-                           SumImageScores(node, pod.spec.containers, total_nodes);
-  return {CalculatePriority(sum, num_containers), {}};
+  if (total_nodes == 0 || image_count == 0) return {0, {}};
+  std::int64_t sum = SumImageScores(node, pod.spec.init_containers, total_nodes) +
+                     SumImageScores(node, pod.spec.containers, total_nodes);
+  // Image volumes count as images too, whether or not the node has them (upstream
+  // sumImageScores, kubernetes#130231).
+  for (const api::Volume& volume : pod.spec.volumes) {
+    if (!volume.image) continue;
+    if (const framework::ImageStateSummary* state = FindImage(node, volume.image_reference)) {
+      sum += ScaledImageScore(*state, total_nodes);
+    }
+    ++image_count;
+  }
+  return {CalculatePriority(sum, image_count), {}};
 }
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* /*args*/,

@@ -1,9 +1,11 @@
-// ImageLocality (upstream plugins/imagelocality, v1.34): a Score plugin favouring nodes that
-// already hold the pod's container images (containers and init containers).
+// ImageLocality (upstream plugins/imagelocality, v1.37.2): a Score plugin favouring nodes that
+// already hold the pod's images: those of its containers and init containers and, since v1.36
+// (kubernetes#130231, ungated), the references of its image volumes.
 //
 // Each image present on the node adds its size scaled by its spread, size * (nodes having it /
 // all nodes), so that an image on every node does not pull pods to one of them; the sum is clamped
-// to [23 MiB, 1000 MiB * number of containers] and mapped linearly onto [0, 100]. Image names are
+// to [23 MiB, 1000 MiB * number of images (containers + init containers + image volumes)] and
+// mapped linearly onto [0, 100]. Image names are
 // compared after normalizedImageName (":latest" appended when the name has no tag or digest).
 // Scores are already in [0, 100]: no NormalizeScore.
 //

@@ -52,6 +52,14 @@ bool MatchesAllTerms(const std::vector<framework::AffinityTerm>& terms, const ap
   return true;
 }
 
+// upstream podMatchesAnyAffinityTerms (v1.37), for anti-affinity: one matching term suffices.
+bool MatchesAnyTerm(const std::vector<framework::AffinityTerm>& terms, const api::Pod& pod) {
+  for (const framework::AffinityTerm& term : terms) {
+    if (term.Matches(pod, nullptr)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 InterPodAffinity::InterPodAffinity(const InterPodAffinityArgs& args, framework::Handle& handle)
@@ -94,10 +102,12 @@ absl::StatusOr<framework::QueueingHint> InterPodAffinity::IsSchedulableAfterPodC
   if (original == nullptr && modified == nullptr) {
     return absl::InvalidArgumentError("InterPodAffinity: pod event without a pod");
   }
-  if ((modified != nullptr && modified->spec.node_name.empty()) ||
-      (original != nullptr && original->spec.node_name.empty())) {
-    return Hint::kQueueSkip;  // unscheduled pods do not change where this pod fits
-  }
+  // Pods neither assigned nor nominated do not change where this pod fits (a nominated pod counts
+  // since v1.37: its nomination's release is reported as its deletion).
+  const auto unplaced = [](const api::Pod* p) {
+    return p != nullptr && p->spec.node_name.empty() && p->status.nominated_node_name.empty();
+  };
+  if (unplaced(modified) || unplaced(original)) return Hint::kQueueSkip;
   absl::StatusOr<std::vector<framework::AffinityTerm>> terms =
       CompileTerms(pod, pod.spec.affinity.pod_affinity.required);
   if (!terms.ok()) return terms.status();
@@ -111,7 +121,9 @@ absl::StatusOr<framework::QueueingHint> InterPodAffinity::IsSchedulableAfterPodC
     if (!MatchesAllTerms(*terms, *original) && MatchesAllTerms(*terms, *modified)) {
       return Hint::kQueue;
     }
-    if (MatchesAllTerms(*anti_terms, *original) && !MatchesAllTerms(*anti_terms, *modified)) {
+    // Any one anti-affinity term the pod matched could have kept this pod away (v1.37: any, not
+    // all, of the terms).
+    if (MatchesAnyTerm(*anti_terms, *original) && !MatchesAnyTerm(*anti_terms, *modified)) {
       return Hint::kQueue;
     }
     return Hint::kQueueSkip;
@@ -119,7 +131,12 @@ absl::StatusOr<framework::QueueingHint> InterPodAffinity::IsSchedulableAfterPodC
   if (modified != nullptr) {
     return MatchesAllTerms(*terms, *modified) ? Hint::kQueue : Hint::kQueueSkip;
   }
-  return MatchesAllTerms(*anti_terms, *original) ? Hint::kQueue : Hint::kQueueSkip;
+  // Deleted: it matched this pod's anti-affinity, or this pod matched its anti-affinity (v1.37).
+  if (MatchesAnyTerm(*anti_terms, *original)) return Hint::kQueue;
+  absl::StatusOr<std::vector<framework::AffinityTerm>> original_anti_terms =
+      CompileTerms(*original, original->spec.affinity.pod_anti_affinity.required);
+  if (!original_anti_terms.ok()) return original_anti_terms.status();
+  return MatchesAnyTerm(*original_anti_terms, pod) ? Hint::kQueue : Hint::kQueueSkip;
 }
 
 absl::StatusOr<framework::QueueingHint> InterPodAffinity::IsSchedulableAfterNodeChange(

@@ -1,9 +1,23 @@
 #include "plugins/node_name/node_name.h"
 
+#include <string>
+#include <utility>
+
 namespace ksched::plugins::node_name {
 
 bool Fits(const api::Pod& pod, const api::Node& node) {
   return pod.spec.node_name.empty() || pod.spec.node_name == node.metadata.name;
+}
+
+std::pair<framework::PreFilterResult, framework::Status> NodeName::PreFilter(
+    framework::CycleState& /*state*/, const api::Pod& pod,
+    const std::vector<framework::NodeInfo*>& /*nodes*/) {
+  framework::PreFilterResult result;
+  if (!pod.spec.node_name.empty()) {
+    result.node_names.emplace();
+    result.node_names->insert(std::string(pod.spec.node_name.view()));
+  }
+  return {std::move(result), {}};
 }
 
 framework::Status NodeName::Filter(const framework::CycleState& /*state*/, const api::Pod& pod,

@@ -125,10 +125,19 @@ absl::Status Validate(const NodeResourcesFitArgs& args) {
                                           kSupportedStrategies));
   }
   ValidateResources(strategy.resources, strategy_path.Child("resources"), errors);
-  if (strategy.requested_to_capacity_ratio.has_value()) {
-    // Upstream's path really is scoringStrategy.shape (not ...requestedToCapacityRatio.shape).
-    ValidateFunctionShape(strategy.requested_to_capacity_ratio->shape,
-                          strategy_path.Child("shape"), errors);
+  // v1.37 (#132120): the ratio's parameters exactly with its type.
+  const api::FieldPath ratio_path = strategy_path.Child("requestedToCapacityRatio");
+  if (strategy.type == kRequestedToCapacityRatio) {
+    if (!strategy.requested_to_capacity_ratio.has_value()) {
+      errors.Add(ratio_path.String() +
+                 ": Required value: must be specified when type is RequestedToCapacityRatio");
+    } else {
+      ValidateFunctionShape(strategy.requested_to_capacity_ratio->shape, ratio_path.Child("shape"),
+                            errors);
+    }
+  } else if (strategy.requested_to_capacity_ratio.has_value()) {
+    errors.Add(ratio_path.String() +
+               ": Forbidden: must be nil when type is not RequestedToCapacityRatio");
   }
   return errors.ToStatus();
 }

@@ -18,8 +18,9 @@ constexpr framework::StateKey kPreScoreStateKey{"PreScoreNodeResourcesBalancedAl
 using PreScoreState = helper::PodRequestsState;
 
 std::int64_t ScoreAmounts(std::span<const std::int64_t> requested,
+                          std::span<const std::int64_t> allocated,
                           std::span<const std::int64_t> allocatable) {
-  return BalancedAllocationScore(requested, allocatable);
+  return BalancedAllocationScore(requested, allocated, allocatable);
 }
 
 }  // namespace

@@ -1,14 +1,17 @@
 // NodeResourcesBalancedAllocation (upstream pkg/scheduler/framework/plugins/noderesources/
-// balanced_allocation.go, v1.34): favours nodes whose resource usage stays balanced across the
-// configured resources once the pod is placed.
+// balanced_allocation.go, v1.37.2): favours nodes whose resource usage the pod makes more
+// balanced across the configured resources.
 //
 //   PreScore  computes the pod's requests of the configured resources (plain requests, no
 //             non-zero defaults) into CycleState "PreScoreNodeResourcesBalancedAllocation";
 //             returns Skip for a pod requesting none of them (upstream #129138: best-effort pods
 //             would otherwise all pile onto the same nodes).
-//   Score     (1 - std) * 100 over the fractions requested/allocatable (capped at 1) of the
-//             resources the node has, the pod's requests included (scorers.h
-//             BalancedAllocationScore); reads the node's plain requested totals.
+//   Score     the balance (1 - std) * 100 over the fractions requested/allocatable (capped at 1)
+//             of the resources the node has, once with the pod's requests and once without,
+//             combined as 50 + (50 + with - without) / 2 (scorers.h BalancedAllocationScore,
+//             kubernetes#135573, v1.36); reads the node's plain requested totals. A node the pod
+//             leaves as balanced as before scores 75. DRA-backed extended resources
+//             (DRAExtendedResource) are not scored here: issue #45.
 //
 // Thread-safety: immutable after construction; Score runs concurrently.
 #pragma once

@@ -336,7 +336,9 @@ std::int64_t Fit::ScoreAmounts(std::span<const std::int64_t> requested,
 
 std::pair<std::int64_t, Status> Fit::Score(const framework::CycleState& state,
                                            const api::Pod& pod, const framework::NodeInfo& node) {
+  // Fit's strategies score the node with the pod only (the allocated amounts are unused).
   const auto score = [this](std::span<const std::int64_t> requested,
+                            std::span<const std::int64_t> /*allocated*/,
                             std::span<const std::int64_t> allocatable) {
     return ScoreAmounts(requested, allocatable);
   };
@@ -370,14 +372,8 @@ absl::StatusOr<std::unique_ptr<framework::Plugin>> NewFit(const framework::Plugi
       framework::ArgsAs<NodeResourcesFitArgs>(args, kFitName);
   if (!typed.ok()) return typed.status();
   NodeResourcesFitArgs fit_args = *typed != nullptr ? **typed : NodeResourcesFitArgs{};
+  // Validate also requires the ratio's parameters with its type (v1.37, #132120).
   if (absl::Status valid = Validate(fit_args); !valid.ok()) return valid;
-  if (fit_args.scoring_strategy.type == kRequestedToCapacityRatio &&
-      !fit_args.scoring_strategy.requested_to_capacity_ratio.has_value()) {
-    // Upstream dereferences the missing parameter and crashes; refuse the configuration instead.
-    return absl::InvalidArgumentError(
-        "scoringStrategy.requestedToCapacityRatio: Required value: the RequestedToCapacityRatio "
-        "scoring strategy needs a shape");
-  }
   return std::unique_ptr<framework::Plugin>(std::make_unique<Fit>(std::move(fit_args)));
 }
 

@@ -73,6 +73,7 @@ std::vector<std::int64_t> ResourceAllocation::PodRequests(const api::Pod& pod) c
 void ResourceAllocation::Amounts(const framework::NodeInfo& node,
                                  std::span<const std::int64_t> pod_requests,
                                  std::span<std::int64_t> requested,
+                                 std::span<std::int64_t> allocated,
                                  std::span<std::int64_t> allocatable) const {
   const framework::Resource& node_allocatable = node.allocatable();
   const framework::Resource& node_requested = node.requested();
@@ -80,25 +81,25 @@ void ResourceAllocation::Amounts(const framework::NodeInfo& node,
       accounting_ == Accounting::kRequested ? node.requested() : node.non_zero_requested();
   for (std::size_t i = 0; i < names_.size(); ++i) {
     std::int64_t alloc = 0;
-    std::int64_t req = 0;
+    std::int64_t used = 0;  // the node's requested amount before the pod
     switch (kinds_[i]) {
       case Kind::kCpu:
         alloc = node_allocatable.milli_cpu;
-        req = cpu_memory_requested.milli_cpu + pod_requests[i];
+        used = cpu_memory_requested.milli_cpu;
         break;
       case Kind::kMemory:
         alloc = node_allocatable.memory;
-        req = cpu_memory_requested.memory + pod_requests[i];
+        used = cpu_memory_requested.memory;
         break;
       case Kind::kEphemeralStorage:
         alloc = node_allocatable.ephemeral_storage;
-        req = node_requested.ephemeral_storage + pod_requests[i];
+        used = node_requested.ephemeral_storage;
         break;
       case Kind::kScalar:
         // An extended resource the pod does not ask for is left out of the score.
         if (pod_requests[i] != 0) {
           alloc = node_allocatable.Scalar(names_[i]);
-          req = node_requested.Scalar(names_[i]) + pod_requests[i];
+          used = node_requested.Scalar(names_[i]);
         }
         break;
       case Kind::kOther:
@@ -106,11 +107,13 @@ void ResourceAllocation::Amounts(const framework::NodeInfo& node,
     }
     if (alloc == 0) {
       requested[i] = 0;
+      allocated[i] = 0;
       allocatable[i] = 0;
       continue;
     }
     allocatable[i] = alloc;
-    requested[i] = req;
+    allocated[i] = used;
+    requested[i] = used + pod_requests[i];
   }
 }
 

@@ -1,9 +1,10 @@
 // ResourceAllocation: what NodeResourcesFit's scoring and NodeResourcesBalancedAllocation share
 // (upstream noderesources resourceAllocationScorer): the configured resources, classified once,
 // the pod's request of each (computed once per cycle in PreScore), and, per node, the requested and
-// allocatable amount of each that the scoring functions (scorers.h) take.
+// allocatable amount of each that the scoring functions (scorers.h) take, with the node's amount
+// before the pod (allocated) next to it.
 //
-// Upstream semantics kept (resource_allocation.go, v1.34):
+// Upstream semantics kept (resource_allocation.go, v1.37.2):
 //   - How the pod's requests and the node's totals are read depends on the plugin (Accounting).
 //   - ephemeral-storage and scalar resources always read the node's plain requested totals.
 //   - A scalar (extended, hugepages, ...) resource the pod does not request, a resource the node
@@ -53,14 +54,16 @@ class ResourceAllocation {
   // calculatePodResourceRequestList): cpu in millicores, the rest in units.
   std::vector<std::int64_t> PodRequests(const api::Pod& pod) const;
 
-  // Fills requested[i] / allocatable[i] for each configured resource on `node` with the pod's
-  // request `pod_requests[i]` included (upstream calculateResourceAllocatableRequest); skipped
-  // resources get 0 / 0. All spans have size().
+  // Fills, for each configured resource on `node` (upstream calculateNodeAllocatableRequest):
+  // allocated[i], the node's requested amount without the pod; requested[i], the same with the
+  // pod's request `pod_requests[i]` added; allocatable[i]. Skipped resources get 0 / 0 / 0. All
+  // spans have size().
   void Amounts(const framework::NodeInfo& node, std::span<const std::int64_t> pod_requests,
-               std::span<std::int64_t> requested, std::span<std::int64_t> allocatable) const;
+               std::span<std::int64_t> requested, std::span<std::int64_t> allocated,
+               std::span<std::int64_t> allocatable) const;
 
-  // Runs `score(requested, allocatable)` on this node's amounts without allocating for up to
-  // kInlineResources resources. Error "resources not found" when no resource is configured.
+  // Runs `score(requested, allocated, allocatable)` on this node's amounts without allocating for
+  // up to kInlineResources resources. Error "resources not found" when no resource is configured.
   template <typename ScoreFn>
   std::pair<std::int64_t, framework::Status> Score(const framework::NodeInfo& node,
                                                    std::span<const std::int64_t> pod_requests,
@@ -87,20 +90,19 @@ std::pair<std::int64_t, framework::Status> ResourceAllocation::Score(
     ScoreFn&& score) const {
   const std::size_t n = size();
   if (n == 0) return {0, framework::Status(framework::Code::kError, {"resources not found"})};
-  std::array<std::int64_t, kInlineResources> requested_buffer{};
-  std::array<std::int64_t, kInlineResources> allocatable_buffer{};
+  std::array<std::int64_t, 3 * kInlineResources> buffer{};
   std::vector<std::int64_t> heap;  // only for configurations with many resources
-  std::int64_t* requested_data = requested_buffer.data();
-  std::int64_t* allocatable_data = allocatable_buffer.data();
+  std::int64_t* data = buffer.data();
   if (n > kInlineResources) {
-    heap.assign(2 * n, 0);
-    requested_data = heap.data();
-    allocatable_data = heap.data() + n;
+    heap.assign(3 * n, 0);
+    data = heap.data();
   }
-  const std::span<std::int64_t> requested(requested_data, n);
-  const std::span<std::int64_t> allocatable(allocatable_data, n);
-  Amounts(node, pod_requests, requested, allocatable);
-  return {score(std::span<const std::int64_t>(requested), std::span<const std::int64_t>(allocatable)),
+  const std::span<std::int64_t> requested(data, n);
+  const std::span<std::int64_t> allocated(data + n, n);
+  const std::span<std::int64_t> allocatable(data + 2 * n, n);
+  Amounts(node, pod_requests, requested, allocated, allocatable);
+  return {score(std::span<const std::int64_t>(requested), std::span<const std::int64_t>(allocated),
+                std::span<const std::int64_t>(allocatable)),
           framework::Status()};
 }
 

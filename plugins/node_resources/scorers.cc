@@ -59,8 +59,8 @@ std::int64_t MostAllocatedScore(std::span<const std::int64_t> requested,
   return WeightedAverage(requested, allocatable, weights, MostRequestedScore);
 }
 
-std::int64_t BalancedAllocationScore(std::span<const std::int64_t> requested,
-                                     std::span<const std::int64_t> allocatable) {
+std::int64_t BalancedResourceScore(std::span<const std::int64_t> requested,
+                                   std::span<const std::int64_t> allocatable) {
   // Two passes over the inputs instead of upstream's slice of fractions, so that no memory is
   // allocated per node; the fractions and sums are computed in upstream's order, bit for bit.
   std::size_t count = 0;
@@ -91,6 +91,15 @@ std::int64_t BalancedAllocationScore(std::span<const std::int64_t> requested,
     std_dev = std::sqrt(sum / static_cast<double>(count));
   }
   return static_cast<std::int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+}
+
+std::int64_t BalancedAllocationScore(std::span<const std::int64_t> requested,
+                                     std::span<const std::int64_t> allocated,
+                                     std::span<const std::int64_t> allocatable) {
+  const std::int64_t with_pod = BalancedResourceScore(requested, allocatable);
+  const std::int64_t without_pod = BalancedResourceScore(allocated, allocatable);
+  // Both are in [50, 100], so the numerator is in [0, 100] and the division truncates as Go's.
+  return kMaxNodeScore / 2 + (kMaxNodeScore / 2 + with_pod - without_pod) / 2;
 }
 
 std::int64_t BrokenLinear(std::span<const ShapePoint> shape, std::int64_t utilization) {

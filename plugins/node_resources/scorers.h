@@ -4,7 +4,8 @@
 // that scores match upstream exactly.
 //
 // Each function takes, per configured resource i, the node's requested amount (the incoming pod's
-// request included) and allocatable amount, and the resource's weight. A resource whose
+// request included) and allocatable amount, and the resource's weight (BalancedAllocationScore
+// also the node's amount without the pod). A resource whose
 // allocatable is 0 is left out (the node does not have it, or the pod does not ask for an extended
 // resource). The result is in [0, framework::kMaxNodeScore].
 //
@@ -30,9 +31,19 @@ std::int64_t MostAllocatedScore(std::span<const std::int64_t> requested,
                                 std::span<const std::int64_t> allocatable,
                                 std::span<const std::int64_t> weights);
 
-// (1 - std) * 100 over the fractions requested/allocatable capped at 1: |f1 - f2| / 2 for two
-// resources, the population standard deviation for more, 0 for fewer. Weights are not used.
+// The balance of one set of amounts (upstream balancedResourceScore): (1 - std) * 100 over the
+// fractions amount/allocatable capped at 1: |f1 - f2| / 2 for two resources, the population
+// standard deviation for more, 0 for fewer. Weights are not used. In [50, 100].
+std::int64_t BalancedResourceScore(std::span<const std::int64_t> amounts,
+                                   std::span<const std::int64_t> allocatable);
+
+// NodeResourcesBalancedAllocation's score (upstream balancedResourceScorer, since v1.36,
+// kubernetes#135573): how much the pod improves the node's balance,
+// 50 + (50 + with - without) / 2 in integer arithmetic, where `with` is the balance of
+// `requested` (the pod included) and `without` that of `allocated`. No change scores 75; the
+// result is in [50, 100].
 std::int64_t BalancedAllocationScore(std::span<const std::int64_t> requested,
+                                     std::span<const std::int64_t> allocated,
                                      std::span<const std::int64_t> allocatable);
 
 // A piecewise-linear function through the shape points (upstream helper.BuildBrokenLinearFunction):

@@ -21,6 +21,12 @@ bool ToleratesUnschedulable(const api::Pod& pod) {
 
 }  // namespace
 
+std::pair<framework::PreFilterResult, framework::Status> NodeUnschedulable::PreFilter(
+    framework::CycleState& /*state*/, const api::Pod& /*pod*/,
+    const std::vector<framework::NodeInfo*>& /*nodes*/) {
+  return {};
+}
+
 framework::Status NodeUnschedulable::Filter(const framework::CycleState& /*state*/,
                                             const api::Pod& pod, const framework::NodeInfo& node) {
   const api::Node* n = node.node();

@@ -1,6 +1,9 @@
 // NodeUnschedulable: filters out cordoned nodes (spec.unschedulable) unless the pod tolerates the
-// node.kubernetes.io/unschedulable:NoSchedule taint (upstream plugins/nodeunschedulable, v1.34).
+// node.kubernetes.io/unschedulable:NoSchedule taint (upstream plugins/nodeunschedulable, v1.37.2).
 //
+// PreFilter (v1.35+): always Success; upstream's Skip for a pod whose resize is deferred belongs to
+// InPlacePodVerticalScalingSchedulerPreemption (alpha, off). It makes the plugin run, and count in
+// the plugin metrics, at PreFilter as upstream's does.
 // Rejection: UnschedulableAndUnresolvable "node(s) were unschedulable" (preemption cannot help).
 // A NodeInfo without a node is UnschedulableAndUnresolvable "node(s) had unknown conditions", as
 // upstream did while it checked for it.
@@ -13,6 +16,7 @@
 
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -26,12 +30,16 @@ inline constexpr std::string_view kName = "NodeUnschedulable";
 inline constexpr std::string_view kErrReasonUnschedulable = "node(s) were unschedulable";
 inline constexpr std::string_view kErrReasonUnknownCondition = "node(s) had unknown conditions";
 
-class NodeUnschedulable final : public framework::FilterPlugin,
+class NodeUnschedulable final : public framework::PreFilterPlugin,
+                                public framework::FilterPlugin,
                                 public framework::EnqueueExtensions {
  public:
   std::string_view Name() const override { return kName; }
   // Reads only the node's NodeInfo, the pod and its own cycle state.
   bool NodeLocalResults() const override { return true; }
+  std::pair<framework::PreFilterResult, framework::Status> PreFilter(
+      framework::CycleState& state, const api::Pod& pod,
+      const std::vector<framework::NodeInfo*>& nodes) override;
   framework::Status Filter(const framework::CycleState& state, const api::Pod& pod,
                            const framework::NodeInfo& node) override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <random>
 
 #include "plugins/helper/csi_translation.h"
@@ -121,6 +122,16 @@ framework::Status NodeVolumeLimits::AttachableVolumes(const api::Pod& pod, const
   return {};
 }
 
+bool NodeVolumeLimits::DriverInstalled(std::string_view driver, const api::CSINode* csi_node) const {
+  // A driver without a CSIDriver object may not be a CSI driver at all: allowed.
+  const framework::StorageLister* lister = handle_.storage_lister();
+  auto csi_driver = lister == nullptr ? nullptr : lister->GetCSIDriver(driver);
+  if (csi_driver == nullptr || !csi_driver->prevent_pod_scheduling_if_missing.value_or(false)) return true;
+  if (csi_node == nullptr) return false;
+  return std::any_of(csi_node->drivers.begin(), csi_node->drivers.end(),
+                     [&](const api::CSINodeDriver& installed) { return installed.name == driver; });
+}
+
 framework::Status NodeVolumeLimits::Filter(const framework::CycleState& /*state*/, const api::Pod& pod,
                                            const framework::NodeInfo& node_info) {
   if (pod.spec.volumes.empty()) return {};
@@ -133,6 +144,15 @@ framework::Status NodeVolumeLimits::Filter(const framework::CycleState& /*state*
     return status;
   }
   if (new_volumes.empty()) return {};
+  // VolumeLimitScaling (beta, on in v1.37): a driver whose CSIDriver sets
+  // preventPodSchedulingIfMissing must be installed on the node (listed in its CSINode). Upstream
+  // walks a map, so with several such drivers missing it names any one; this names the first
+  // volume's in unique-name order.
+  for (const auto& [unique_name, driver] : new_volumes) {
+    if (!DriverInstalled(driver, csi_node.get())) {
+      return framework::Status(framework::Code::kUnschedulable, {driver + " CSI driver is not installed on the node"});
+    }
+  }
   // getVolumeLimits.
   std::map<std::string, std::int64_t, std::less<>> limits;
   if (csi_node != nullptr) {
@@ -189,7 +209,8 @@ std::vector<framework::ClusterEventWithHint> NodeVolumeLimits::EventsToRegister(
   return {
       {ClusterEvent{EventResource::kCSINode, action::kAdd, "CSINodeAdd"}, nullptr},
       {ClusterEvent{EventResource::kCSINode, action::kUpdate, "CSINodeUpdate"}, IsSchedulableAfterCSINodeUpdated},
-      {ClusterEvent{EventResource::kPod, action::kDelete, "PodDelete"}, IsSchedulableAfterPodDeleted},
+      {ClusterEvent{EventResource::kAssignedPod, action::kDelete, "AssignedPodDelete"},
+       IsSchedulableAfterAssignedPodDeleted},
       {ClusterEvent{EventResource::kPersistentVolumeClaim, action::kAdd, "PersistentVolumeClaimAdd"},
        IsSchedulableAfterPersistentVolumeClaimAdded},
       {ClusterEvent{EventResource::kVolumeAttachment, action::kDelete, "VolumeAttachmentDelete"},
@@ -216,8 +237,8 @@ absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSINodeUpdated(const a
   return framework::QueueingHint::kQueueSkip;
 }
 
-absl::StatusOr<framework::QueueingHint> IsSchedulableAfterPodDeleted(const api::Pod& /*pod*/,
-                                                                     const framework::EventObjects& objects) {
+absl::StatusOr<framework::QueueingHint> IsSchedulableAfterAssignedPodDeleted(const api::Pod& /*pod*/,
+                                                                             const framework::EventObjects& objects) {
   const api::Pod* deleted = objects.old_pod;
   if (deleted == nullptr) return absl::InvalidArgumentError("NodeVolumeLimits: pod delete event without the pod");
   if (deleted->spec.volumes.empty()) return framework::QueueingHint::kQueueSkip;

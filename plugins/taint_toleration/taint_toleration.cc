@@ -31,6 +31,12 @@ bool IsUntolerated(const api::Node* node, const api::Pod& pod) {
 
 }  // namespace
 
+std::pair<framework::PreFilterResult, framework::Status> TaintToleration::PreFilter(
+    framework::CycleState& /*state*/, const api::Pod& /*pod*/,
+    const std::vector<framework::NodeInfo*>& /*nodes*/) {
+  return {};
+}
+
 framework::Status TaintToleration::Filter(const framework::CycleState& /*state*/,
                                           const api::Pod& pod, const framework::NodeInfo& node) {
   if (node.node() == nullptr) return framework::Status::FromError("node not found");

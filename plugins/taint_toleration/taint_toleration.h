@@ -1,4 +1,7 @@
-// TaintToleration (upstream plugins/tainttoleration, v1.34.4):
+// TaintToleration (upstream plugins/tainttoleration, v1.37.2):
+//   - PreFilter (v1.35+): always Success; upstream's Skip for a pod whose resize is deferred
+//     belongs to InPlacePodVerticalScalingSchedulerPreemption (alpha, off). It makes the plugin
+//     run, and count in the plugin metrics, at PreFilter as upstream's does.
 //   - Filter: the node's first NoSchedule/NoExecute taint no toleration of the pod tolerates makes
 //     the node UnschedulableAndUnresolvable "node(s) had untolerated taint(s)". (v1.34.3 and later
 //     no longer name the taint's key and value in the message, kubernetes#135023.)
@@ -33,7 +36,8 @@ inline constexpr std::string_view kErrReasonUntolerated = "node(s) had untolerat
 // The CycleState key of the PreScore state.
 inline constexpr framework::StateKey kPreScoreStateKey{"PreScoreTaintToleration"};
 
-class TaintToleration final : public framework::FilterPlugin,
+class TaintToleration final : public framework::PreFilterPlugin,
+                              public framework::FilterPlugin,
                               public framework::PreScorePlugin,
                               public framework::ScorePlugin,
                               public framework::EnqueueExtensions {
@@ -41,6 +45,9 @@ class TaintToleration final : public framework::FilterPlugin,
   std::string_view Name() const override { return kName; }
   // Reads only the node's NodeInfo, the pod and its own cycle state.
   bool NodeLocalResults() const override { return true; }
+  std::pair<framework::PreFilterResult, framework::Status> PreFilter(
+      framework::CycleState& state, const api::Pod& pod,
+      const std::vector<framework::NodeInfo*>& nodes) override;
 
   framework::Status Filter(const framework::CycleState& state, const api::Pod& pod,
                            const framework::NodeInfo& node) override;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -19,6 +20,9 @@ using ClaimPtr = std::shared_ptr<const api::PersistentVolumeClaim>;
 using VolumePtr = std::shared_ptr<const api::PersistentVolume>;
 
 std::string Quote(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+// upstream volumebinding maxUtilization.
+constexpr std::int64_t kMaxUtilization = 100;
 
 std::string ClaimKey(std::string_view ns, std::string_view name) {
   return std::string(ns) + "/" + std::string(name);
@@ -39,6 +43,13 @@ framework::Status Unresolvable(std::string message) {
   return framework::Status(framework::Code::kUnschedulableAndUnresolvable, {std::move(message)});
 }
 
+// A CSIStorageCapacity large enough for a claim: the nodes that reach it, and its `capacity`
+// (Score's; 0 when absent).
+struct CapacityCandidate {
+  api::CompiledLabelSelector topology;
+  std::int64_t capacity = 0;
+};
+
 // A claim waiting for a volume on some node, with its selector compiled.
 struct DelayedClaim {
   ClaimPtr claim;
@@ -46,10 +57,10 @@ struct DelayedClaim {
   std::string selector_error;  // a selector that does not compile (reported by Filter)
   std::string class_name;
   // hasEnoughCapacity, decided once per cycle: nullopt when capacity is not checked (no storage
-  // request, or a provisioner without a CSIDriver publishing capacities); else the node
-  // topologies of the class's CSIStorageCapacities large enough for the claim (a node fits when
-  // one of them selects it).
-  std::optional<std::vector<api::CompiledLabelSelector>> capacity_topologies;
+  // request, or a provisioner without a CSIDriver publishing capacities); else the class's
+  // CSIStorageCapacities large enough for the claim, in the lister's order (a node fits when one
+  // of them selects it; the first that does is the claim's NodeCapacity there).
+  std::optional<std::vector<CapacityCandidate>> capacity_topologies;
 };
 
 // GetPodVolumeClaims' result, fixed for the cycle.
@@ -72,6 +83,9 @@ struct PodVolumes {
   std::shared_ptr<const api::Node> node;
   std::vector<StaticBinding> static_bindings;
   std::vector<ClaimPtr> dynamic_provisions;  // after Reserve: the claims as assumed
+  // Per dynamic provision: the capacity of the CSIStorageCapacity that admitted it on this node
+  // (upstream DynamicProvision.NodeCapacity), nullopt when its driver does not track capacity.
+  std::vector<std::optional<std::int64_t>> node_capacities;
 };
 
 // Shared by every clone of the cycle state (upstream's stateData is a pointer its Clone returns).
@@ -150,7 +164,7 @@ struct VolumeBinding::Impl {
     if (claim == nullptr) {
       const std::string key = ClaimKey(pod.metadata.namespace_, *name);
       return {{false, nullptr},
-              "error getting PVC " + Quote(key) + ": could not find v1.PersistentVolumeClaim " + Quote(key)};
+              "error getting PVC " + Quote(key) + ": " + p.claims_.NotFoundMessage(key)};
     }
     if (ephemeral) {
       if (std::optional<std::string> error = EphemeralOwnerError(pod, *claim)) return {{false, nullptr}, error};
@@ -228,7 +242,7 @@ struct VolumeBinding::Impl {
   }
 
   // The part of hasEnoughCapacity that does not depend on the node (see DelayedClaim).
-  static std::optional<std::vector<api::CompiledLabelSelector>> CapacityTopologies(
+  static std::optional<std::vector<CapacityCandidate>> CapacityTopologies(
       const VolumeBinding& p, const api::PersistentVolumeClaim& claim, const std::string& class_name) {
     const framework::StorageLister* lister = p.handle_.storage_lister();
     if (lister == nullptr || !claim.spec.storage_request.has_value() || class_name.empty()) return std::nullopt;
@@ -236,7 +250,7 @@ struct VolumeBinding::Impl {
     if (storage_class == nullptr) return std::nullopt;  // Filter reports the missing class
     auto driver = lister->GetCSIDriver(storage_class->provisioner);
     if (driver == nullptr || !driver->storage_capacity.value_or(false)) return std::nullopt;
-    std::vector<api::CompiledLabelSelector> topologies;
+    std::vector<CapacityCandidate> topologies;
     const std::int64_t size = *claim.spec.storage_request;
     lister->ForEachCSIStorageCapacity([&](const api::CSIStorageCapacity& capacity) {
       const api::StorageBytes limit = api::VolumeLimit(capacity);
@@ -248,18 +262,20 @@ struct VolumeBinding::Impl {
                      capacity.metadata.namespace_, capacity.metadata.name, std::string(selector.status().message()));
         return;
       }
-      topologies.push_back(*std::move(selector));
+      topologies.push_back(CapacityCandidate{*std::move(selector), capacity.capacity.value_or(0)});
     });
     return topologies;
   }
 
   // checkVolumeProvisions for one claim: `satisfied` when it can be provisioned on the node,
-  // `sufficient` false when the node lacks the storage for it; an Error status for a claim
-  // without (a known) class.
+  // `sufficient` false when the node lacks the storage for it, `node_capacity` the capacity that
+  // admitted it (nullopt when not tracked); an Error status for a claim without (a known) class.
   static framework::Status CheckProvision(const VolumeBinding& p, const DelayedClaim& delayed,
-                                          const api::Labels& node_labels, bool& satisfied, bool& sufficient) {
+                                          const api::Labels& node_labels, bool& satisfied, bool& sufficient,
+                                          std::optional<std::int64_t>& node_capacity) {
     satisfied = false;
     sufficient = true;
+    node_capacity.reset();
     if (delayed.class_name.empty()) {
       return framework::Status::FromError("no class for claim " + Quote(ClaimKey(*delayed.claim)));
     }
@@ -275,8 +291,11 @@ struct VolumeBinding::Impl {
     satisfied = true;
     if (delayed.capacity_topologies.has_value()) {
       const auto& topologies = *delayed.capacity_topologies;
-      sufficient = std::any_of(topologies.begin(), topologies.end(),
-                               [&](const api::CompiledLabelSelector& topology) { return topology.Matches(node_labels); });
+      auto admitted = std::find_if(topologies.begin(), topologies.end(), [&](const CapacityCandidate& candidate) {
+        return candidate.topology.Matches(node_labels);
+      });
+      sufficient = admitted != topologies.end();
+      if (sufficient) node_capacity = admitted->capacity;
     }
     return {};
   }
@@ -342,7 +361,8 @@ struct VolumeBinding::Impl {
           for (const DelayedClaim* delayed : to_provision) {
             bool satisfied = false;
             bool sufficient = true;
-            if (framework::Status error = CheckProvision(p, *delayed, labels, satisfied, sufficient);
+            std::optional<std::int64_t> node_capacity;
+            if (framework::Status error = CheckProvision(p, *delayed, labels, satisfied, sufficient, node_capacity);
                 !error.IsSuccess()) {
               return error;
             }
@@ -350,10 +370,12 @@ struct VolumeBinding::Impl {
               unbound_satisfied = satisfied;
               sufficient_storage = sufficient;
               out.dynamic_provisions.clear();
+              out.node_capacities.clear();
               break;
             }
             unbound_satisfied = true;
             out.dynamic_provisions.push_back(delayed->claim);
+            out.node_capacities.push_back(node_capacity);
           }
         }
       }
@@ -395,11 +417,11 @@ struct VolumeBinding::Impl {
     for (const StaticBinding& binding : volumes.static_bindings) {
       VolumePtr volume = lister->GetPersistentVolume(binding.volume->metadata.name);
       if (volume == nullptr) {
-        return {false, "failed to check binding: could not find v1.PersistentVolume " + Quote(binding.volume->metadata.name)};
+        return {false, "failed to check binding: " + p.volumes_.NotFoundMessage(binding.volume->metadata.name)};
       }
       ClaimPtr claim = lister->GetPersistentVolumeClaim(binding.claim->metadata.namespace_, binding.claim->metadata.name);
       if (claim == nullptr) {
-        return {false, "failed to check binding: could not find v1.PersistentVolumeClaim " + Quote(ClaimKey(*binding.claim))};
+        return {false, "failed to check binding: " + p.claims_.NotFoundMessage(ClaimKey(*binding.claim))};
       }
       // Our write has not reached the informer yet.
       if (ResourceVersionNumber(binding.volume->metadata.resource_version) >
@@ -417,8 +439,7 @@ struct VolumeBinding::Impl {
     for (const ClaimPtr& provisioned : volumes.dynamic_provisions) {
       ClaimPtr claim = lister->GetPersistentVolumeClaim(provisioned->metadata.namespace_, provisioned->metadata.name);
       if (claim == nullptr) {
-        return {false, "failed to check provisioning pvc: could not find v1.PersistentVolumeClaim " +
-                           Quote(ClaimKey(*provisioned))};
+        return {false, "failed to check provisioning pvc: " + p.claims_.NotFoundMessage(ClaimKey(*provisioned))};
       }
       if (ResourceVersionNumber(provisioned->metadata.resource_version) >
           ResourceVersionNumber(claim->metadata.resource_version)) {
@@ -459,11 +480,39 @@ absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(std::string_view json) 
     }
     args.bind_timeout = std::chrono::seconds(timeout->value.GetInt64());
   }
+  auto shape = document.FindMember("shape");
+  if (shape != document.MemberEnd() && !shape->value.IsNull()) {
+    if (!shape->value.IsArray()) return absl::InvalidArgumentError("VolumeBindingArgs: shape: must be a list");
+    std::vector<helper::FunctionShapePoint> points;
+    for (const auto& point : shape->value.GetArray()) {
+      if (!point.IsObject()) return absl::InvalidArgumentError("VolumeBindingArgs: shape: points must be objects");
+      helper::FunctionShapePoint parsed;
+      for (const auto& [key, field] : {std::pair<const char*, std::int64_t*>{"utilization", &parsed.utilization},
+                                       std::pair<const char*, std::int64_t*>{"score", &parsed.score}}) {
+        auto member = point.FindMember(key);
+        if (member == point.MemberEnd() || member->value.IsNull()) continue;
+        if (!member->value.IsInt64()) {
+          return absl::InvalidArgumentError(std::string("VolumeBindingArgs: shape: ") + key + ": must be an integer");
+        }
+        *field = member->value.GetInt64();
+      }
+      points.push_back(parsed);
+    }
+    // An empty shape fails upstream's validation (the config layer's); keep the default then.
+    if (!points.empty()) args.shape = std::move(points);
+  }
   return args;
 }
 
 VolumeBinding::VolumeBinding(VolumeBindingArgs args, framework::Handle& handle)
-    : args_(args), handle_(handle) {}
+    : args_(std::move(args)), handle_(handle) {
+  // New: each point's 0..10 score becomes 0..100 (MaxNodeScore / MaxCustomPriorityScore).
+  constexpr std::int64_t kScoreScale = framework::kMaxNodeScore / 10;
+  score_shape_.reserve(args_.shape.size());
+  for (const helper::FunctionShapePoint& point : args_.shape) {
+    score_shape_.push_back({point.utilization, point.score * kScoreScale});
+  }
+}
 
 VolumeBinding::~VolumeBinding() {
   std::lock_guard lock(stop_mu_);
@@ -520,6 +569,89 @@ framework::Status VolumeBinding::Filter(const framework::CycleState& state, cons
   std::lock_guard lock(data.mu);
   data.by_node.insert_or_assign(node.node()->metadata.name, std::move(volumes));
   return {};
+}
+
+framework::Status VolumeBinding::PreScore(framework::CycleState& state, const api::Pod& /*pod*/,
+                                          const std::vector<const framework::NodeInfo*>& /*nodes*/) {
+  // Upstream: Skip without a scorer or when neither static bindings nor StorageCapacityScoring
+  // ask for scores; the gate is on, so upstream scores every pod that has the state.
+  const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
+  if (binding_state == nullptr) {
+    return framework::Status::FromError("reading \"" + std::string(kStateKey.name()) + "\" from cycleState: not found");
+  }
+  // A pod without claims scores 0 on every node upstream. Skipping its Score changes no decision
+  // (only scheduler_plugin_evaluation_total's count, whose series exist regardless) and keeps
+  // the cycle's Score plugins node-local, so that identical pods reuse their totals.
+  if (binding_state->data().claims == nullptr) return framework::Status(framework::Code::kSkip);
+  return {};
+}
+
+std::pair<std::int64_t, framework::Status> VolumeBinding::Score(const framework::CycleState& state,
+                                                                const api::Pod& /*pod*/,
+                                                                const framework::NodeInfo& node) {
+  const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
+  if (binding_state == nullptr) {
+    return {0, framework::Status::FromError("reading \"" + std::string(kStateKey.name()) + "\" from cycleState: not found")};
+  }
+  CycleData& data = binding_state->data();
+  if (data.claims == nullptr) return {0, {}};  // no claims: nothing Filter kept
+  std::lock_guard lock(data.mu);
+  auto it = data.by_node.find(node.node()->metadata.name);
+  if (it == data.by_node.end()) return {0, {}};
+  const PodVolumes& volumes = it->second;
+  // classResourceMap without a map (no allocation per node): each class is summed at its first
+  // occurrence by a scan of the rest; a pod has a handful of claims.
+  auto class_score = [&](std::int64_t requested, std::int64_t capacity) {
+    if (capacity == 0 || requested > capacity) return helper::BrokenLinear(score_shape_, kMaxUtilization);
+    return helper::BrokenLinear(score_shape_, requested * kMaxUtilization / capacity);
+  };
+  std::int64_t node_score = 0;
+  std::int64_t classes = 0;
+  if (!volumes.static_bindings.empty()) {
+    // Grouped by the volume's spec.storageClassName (BindingInfo.StorageClassName).
+    const auto& bindings = volumes.static_bindings;
+    for (std::size_t i = 0; i < bindings.size(); ++i) {
+      const std::string& class_name = bindings[i].volume->spec.storage_class_name;
+      bool seen = false;
+      for (std::size_t j = 0; j < i && !seen; ++j) seen = bindings[j].volume->spec.storage_class_name == class_name;
+      if (seen) continue;
+      std::int64_t requested = 0;
+      std::int64_t capacity = 0;
+      for (std::size_t j = i; j < bindings.size(); ++j) {
+        if (bindings[j].volume->spec.storage_class_name != class_name) continue;
+        requested += bindings[j].claim->spec.storage_request.value_or(0);
+        capacity += bindings[j].volume->spec.capacity.value_or(0);
+      }
+      node_score += class_score(requested, capacity);
+      ++classes;
+    }
+  } else {
+    // Grouped by the claim's spec.storageClassName; only provisions with a NodeCapacity count,
+    // and a class's capacity is its last such provision's (upstream assigns, not adds).
+    const auto& provisions = volumes.dynamic_provisions;
+    const auto& capacities = volumes.node_capacities;
+    auto class_of = [&](std::size_t i) -> std::string_view {
+      const auto& name = provisions[i]->spec.storage_class_name;
+      return name.has_value() ? std::string_view(*name) : std::string_view();
+    };
+    for (std::size_t i = 0; i < provisions.size(); ++i) {
+      if (!capacities[i].has_value()) continue;
+      bool seen = false;
+      for (std::size_t j = 0; j < i && !seen; ++j) seen = capacities[j].has_value() && class_of(j) == class_of(i);
+      if (seen) continue;
+      std::int64_t requested = 0;
+      std::int64_t capacity = 0;
+      for (std::size_t j = i; j < provisions.size(); ++j) {
+        if (!capacities[j].has_value() || class_of(j) != class_of(i)) continue;
+        capacity = *capacities[j];
+        requested += provisions[j]->spec.storage_request.value_or(0);
+      }
+      node_score += class_score(requested, capacity);
+      ++classes;
+    }
+  }
+  if (classes == 0) return {0, {}};
+  return {static_cast<std::int64_t>(std::round(static_cast<double>(node_score) / static_cast<double>(classes))), {}};
 }
 
 framework::Status VolumeBinding::Reserve(framework::CycleState& state, const api::Pod& pod,

@@ -1,4 +1,4 @@
-// VolumeBinding (upstream plugins/volumebinding, v1.34, with its SchedulerVolumeBinder): a pod's
+// VolumeBinding (upstream plugins/volumebinding, v1.37, with its SchedulerVolumeBinder): a pod's
 // PersistentVolumeClaims decide where it can run, and a claim of a WaitForFirstConsumer class is
 // bound (to a matching volume) or provisioned (on the chosen node) before the pod is.
 //   - PreFilter: Skip for a pod without claims (persistentVolumeClaim or generic ephemeral
@@ -42,8 +42,22 @@
 //     topology.cinder.csi.openstack.org/zone; see helper/csi_translation.h), in Filter and in
 //     PreBind's checks alike; a volume that does not translate is an error ("could not translate
 //     pv: ..."). Unbound volumes are matched untranslated, as upstream does.
-//   - Score: upstream scores only with the StorageCapacityScoring gate (alpha, off in v1.34), so
-//     this plugin has no Score point, as upstream's is skipped by default.
+//   - PreScore/Score (StorageCapacityScoring, beta and on in v1.37): PreScore no longer skips a
+//     pod with claims. (Upstream runs Score for a pod without claims too, scoring 0 on every node;
+//     here PreScore skips it, which changes no decision, only the Score count of
+//     scheduler_plugin_evaluation_total, and keeps the per-node totals of identical pods
+//     reusable: scheduler/node_result_cache.h.) A node's score groups
+//     what Filter found it would need by class: with static bindings (matched volumes), each
+//     volume's class (spec.storageClassName) sums the claims' requests and the volumes'
+//     capacities; otherwise each dynamically provisioned claim whose driver tracks capacity adds
+//     its request to its class (spec.storageClassName), whose capacity is the `capacity` of the
+//     CSIStorageCapacity that admitted the claim on the node (the last such claim's; not summed).
+//     Each class scores shape(requested * 100 / capacity) (shape(100) when the capacity is 0 or
+//     exceeded), the node the rounded mean of its classes, 0 without classes. The shape is
+//     VolumeBindingArgs.shape with its 0..10 scores scaled to 0..100 (default [{0,10},{100,0}]:
+//     the emptier the storage, the higher the score). Not weighed or normalised further.
+//   - Errors of the v1.37 passive assume caches: `persistentvolumeclaims "ns/c" not found`,
+//     `"pv-1" is out of sync (stored: 7, assume: 5)`.
 //
 // PreBind stops waiting when the pod informer no longer has the pod ("binding volumes: pod does
 // not exist any more: pod "p" not found").
@@ -67,6 +81,7 @@
 #include "framework/metrics_recorder.h"
 #include "framework/registry.h"
 #include "plugins/helper/assumed_objects.h"
+#include "plugins/helper/shape_score.h"
 
 namespace ksched::plugins::volume_binding {
 
@@ -81,10 +96,14 @@ inline constexpr std::string_view kErrUnboundImmediate = "pod has unbound immedi
 
 struct VolumeBindingArgs {
   std::chrono::seconds bind_timeout{600};
+  // shape: (utilization 0..100, score 0..10) points, sorted by utilization (validated by the
+  // config layer). v1.37's default with StorageCapacityScoring on.
+  std::vector<helper::FunctionShapePoint> shape{{0, 10}, {100, 0}};
 };
 
-// The pluginConfig args (v1 VolumeBindingArgs as JSON; validated by the config layer): only
-// bindTimeoutSeconds is read (shape scores only with StorageCapacityScoring).
+// The pluginConfig args (v1 VolumeBindingArgs as JSON; defaulted and validated by the config
+// layer): bindTimeoutSeconds and shape ([{"utilization": 0, "score": 10}, ...]); an absent or
+// null field keeps the default above.
 absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(std::string_view json);
 
 class VolumeBinding final : public framework::PreFilterPlugin,
@@ -104,18 +123,12 @@ class VolumeBinding final : public framework::PreFilterPlugin,
       const std::vector<framework::NodeInfo*>& nodes) override;
   framework::Status Filter(const framework::CycleState& state, const api::Pod& pod,
                            const framework::NodeInfo& node) override;
-  // Upstream scores by storage capacity only under the StorageCapacityScoring gate (alpha, off in
-  // v1.34, not implemented here): its PreScore then skips, so that Score never runs. Both exist so
-  // that the profile has the plugin at these points, as upstream's multiPoint expansion does (the
-  // plugin lists, scheduler_plugin_evaluation_total's series).
-  framework::Status PreScore(framework::CycleState& /*state*/, const api::Pod& /*pod*/,
-                             const std::vector<const framework::NodeInfo*>& /*nodes*/) override {
-    return framework::Status(framework::Code::kSkip);
-  }
-  std::pair<std::int64_t, framework::Status> Score(const framework::CycleState& /*state*/, const api::Pod& /*pod*/,
-                                                   const framework::NodeInfo& /*node*/) override {
-    return {0, framework::Status()};
-  }
+  // StorageCapacityScoring is on (v1.37): PreScore checks that PreFilter left its state, and
+  // skips a pod without claims (see the header).
+  framework::Status PreScore(framework::CycleState& state, const api::Pod& pod,
+                             const std::vector<const framework::NodeInfo*>& nodes) override;
+  std::pair<std::int64_t, framework::Status> Score(const framework::CycleState& state, const api::Pod& pod,
+                                                   const framework::NodeInfo& node) override;
   framework::Status Reserve(framework::CycleState& state, const api::Pod& pod,
                             const std::string& node_name) override;
   void Unreserve(framework::CycleState& state, const api::Pod& pod, const std::string& node_name) override;
@@ -138,9 +151,13 @@ class VolumeBinding final : public framework::PreFilterPlugin,
   framework::Status StageFailed(framework::MetricsRecorder::VolumeStage stage, framework::Status status) const;
 
   VolumeBindingArgs args_;
+  // args_.shape with the scores scaled to 0..100 (MaxNodeScore / MaxCustomPriorityScore).
+  std::vector<helper::FunctionShapePoint> score_shape_;
   framework::Handle& handle_;
-  helper::AssumedObjects<api::PersistentVolume> volumes_{"v1.PersistentVolume"};
-  helper::AssumedObjects<api::PersistentVolumeClaim> claims_{"v1.PersistentVolumeClaim"};
+  // v1.37's passive assume caches (their NotFound errors name the API resource).
+  helper::AssumedObjects<api::PersistentVolume> volumes_{helper::AssumedObjects<api::PersistentVolume>::Passive{"persistentvolumes"}};
+  helper::AssumedObjects<api::PersistentVolumeClaim> claims_{
+      helper::AssumedObjects<api::PersistentVolumeClaim>::Passive{"persistentvolumeclaims"}};
   std::chrono::milliseconds poll_interval_{1000};
   // Wakes PreBind's waits at destruction.
   std::mutex stop_mu_;

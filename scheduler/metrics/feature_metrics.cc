@@ -16,7 +16,8 @@ void AddFeatureMetrics(prometheus::Registry& registry, const FeatureGates& gates
           .Help(families.Help("kubernetes_feature_enabled", Stability::kBeta,
                               "This metric records the data about the stage and enablement of a k8s feature."))
           .Register(registry);
-  for (const FeatureSpec& spec : KnownFeatures()) {
+  // featuregate AddMetrics: every gate known at the emulated version (GetAll), with its stage there.
+  for (const FeatureSpec& spec : gates.Specs()) {
     family.Add({{"name", std::string(spec.name)}, {"stage", std::string(StageName(spec.stage))}})
         .Set(gates.Enabled(spec.name) ? 1 : 0);
   }

@@ -93,6 +93,8 @@ ResetBaseline::Policy ResetPolicyOf(std::string_view family) {
     return ResetBaseline::Policy::kKeep;
   }
   if (family == "scheduler_pending_pods") return ResetBaseline::Policy::kGone;
+  // scheduler_queued_entities: upstream's recorders look their children up at every add and
+  // remove, so the series come back with the next queue move, counting from the reset: kReset.
   if (family == "leader_election_master_status") return ResetBaseline::Policy::kSetOnChange;
   return ResetBaseline::Policy::kReset;
 }
@@ -138,7 +140,7 @@ Metrics::Metrics(MetricsOptions options)
               .Register(*registry_)),
       algorithm_duration_(BuildHistogram()
                               .Name("scheduler_scheduling_algorithm_duration_seconds")
-                              .Help(families_.Help("scheduler_scheduling_algorithm_duration_seconds", Stability::kAlpha,
+                              .Help(families_.Help("scheduler_scheduling_algorithm_duration_seconds", Stability::kBeta,
                                                   "Scheduling algorithm latency in seconds"))
                               .Register(*registry_)
                               .Add({}, AttemptBuckets())),
@@ -149,9 +151,11 @@ Metrics::Metrics(MetricsOptions options)
                   Stability::kStable,
                   "Number of pending pods, by the queue type. 'active' means number of pods in "
                   "activeQ; 'backoff' means number of pods in backoffQ; 'unschedulable' means "
-                  "number of pods in unschedulablePods that the scheduler attempted to schedule "
+                  "number of pods in unschedulableEntities that the scheduler attempted to schedule "
                   "and failed; 'gated' is the number of unschedulable pods that the scheduler "
-                  "never attempted to schedule because they are gated."))
+                  "never attempted to schedule because they are gated; 'incomplete' means number of "
+                  "pods in incompletePodGroupPods; 'pending' means number of pods in "
+                  "pendingPodGroupPods."))
               .Register(*registry_)),
       event_handling_duration_(BuildHistogram()
                                    .Name("scheduler_event_handling_duration_seconds")
@@ -166,7 +170,7 @@ Metrics::Metrics(MetricsOptions options)
                            .Register(*registry_)),
       goroutines_gauge_(BuildGauge()
                             .Name("scheduler_goroutines")
-                            .Help(families_.Help("scheduler_goroutines", Stability::kAlpha,
+                            .Help(families_.Help("scheduler_goroutines", Stability::kBeta,
                                                 "Number of running goroutines split by the work "
                                                 "they do such as binding."))
                             .Register(*registry_)),
@@ -179,7 +183,7 @@ Metrics::Metrics(MetricsOptions options)
               .Register(*registry_)),
       plugin_duration_(BuildHistogram()
                            .Name("scheduler_plugin_execution_duration_seconds")
-                           .Help(families_.Help("scheduler_plugin_execution_duration_seconds", Stability::kAlpha,
+                           .Help(families_.Help("scheduler_plugin_execution_duration_seconds", Stability::kBeta,
                                                "Duration for running a plugin at a specific "
                                                "extension point."))
                            .Register(*registry_)),
@@ -204,11 +208,39 @@ Metrics::Metrics(MetricsOptions options)
                                               "Number of pods added to scheduling queues by event "
                                               "and queue type."))
                           .Register(*registry_)),
+      queued_entities_(
+          BuildGauge()
+              .Name("scheduler_queued_entities")
+              .Help(families_.Help("scheduler_queued_entities", Stability::kAlpha,
+                  "Number of queued scheduling entities ('pod' or 'podgroup'; 'pod' stands for individual "
+                  "pods that are not members of any podgroup) by the queue type. 'active' means number of "
+                  "entities in activeQ; 'backoff' means number of entities in backoffQ; 'unschedulable' means "
+                  "number of entities in unschedulableEntities that the scheduler attempted to schedule and "
+                  "failed; 'gated' is the number of unschedulable entities that the scheduler never attempted "
+                  "to schedule because they are gated."))
+              .Register(*registry_)),
+      queue_incoming_entities_(
+          BuildCounter()
+              .Name("scheduler_queue_incoming_entities_total")
+              .Help(families_.Help("scheduler_queue_incoming_entities_total", Stability::kAlpha,
+                  "Number of scheduling entities added to scheduling queues by event, queue type, and entity "
+                  "type. Entity types are either 'pod' (for individual pods that are not members of any "
+                  "podgroup) or 'podgroup'."))
+              .Register(*registry_)),
+      pod_scheduled_after_flush_(
+          BuildCounter()
+              .Name("scheduler_pod_scheduled_after_flush_total")
+              .Help(families_.Help("scheduler_pod_scheduled_after_flush_total", Stability::kAlpha,
+                  "Number of pods that were successfully scheduled after being flushed from "
+                  "unschedulableEntities due to timeout. This metric helps detect potential queueing hint "
+                  "misconfigurations or event handling issues."))
+              .Register(*registry_)
+              .Add({})),
       unschedulable_pods_(
           BuildGauge()
               .Name("scheduler_unschedulable_pods")
-              .Help(families_.Help("scheduler_unschedulable_pods", 
-                  Stability::kAlpha,
+              .Help(families_.Help("scheduler_unschedulable_pods",
+                  Stability::kBeta,
                   "The number of unschedulable pods broken down by plugin name. A pod will "
                   "increment the gauge for all plugins that caused it to not schedule and so this "
                   "metric have meaning only when broken down by plugin."))
@@ -223,7 +255,8 @@ Metrics::Metrics(MetricsOptions options)
       preemption_victims_(BuildHistogram()
                               .Name("scheduler_preemption_victims")
                               .Help(families_.Help("scheduler_preemption_victims", Stability::kStable,
-                                                  "Number of selected preemption victims"))
+                                                  "Number of selected preemption victims for preemption "
+                                                  "initiated by a single pod"))
                               .Register(*registry_)
                               .Add({}, ExponentialBuckets(1, 2, 7))),
       preemption_goroutines_total_(BuildCounter()
@@ -234,12 +267,13 @@ Metrics::Metrics(MetricsOptions options)
       preemption_goroutines_duration_(
           BuildHistogram()
               .Name("scheduler_preemption_goroutines_duration_seconds")
-              .Help(families_.Help("scheduler_preemption_goroutines_duration_seconds", Stability::kAlpha,
-                                  "Duration in seconds for running goroutines for the preemption."))
+              .Help(families_.HelpDeprecated("scheduler_preemption_goroutines_duration_seconds", Stability::kAlpha,
+                                            "1.37.0",
+                                            "Duration in seconds for running goroutines for the preemption."))
               .Register(*registry_)),
       permit_wait_duration_(BuildHistogram()
                                 .Name("scheduler_permit_wait_duration_seconds")
-                                .Help(families_.Help("scheduler_permit_wait_duration_seconds", Stability::kAlpha, "Duration of waiting on permit."))
+                                .Help(families_.Help("scheduler_permit_wait_duration_seconds", Stability::kBeta, "Duration of waiting on permit."))
                                 .Register(*registry_)),
       volume_stage_errors_(BuildCounter()
                                .Name("scheduler_volume_scheduling_stage_error_total")
@@ -253,7 +287,7 @@ Metrics::Metrics(MetricsOptions options)
               .Register(*registry_)),
       plugin_evaluations_(BuildCounter()
                               .Name("scheduler_plugin_evaluation_total")
-                              .Help(families_.Help("scheduler_plugin_evaluation_total", Stability::kAlpha,
+                              .Help(families_.Help("scheduler_plugin_evaluation_total", Stability::kBeta,
                                                   "Number of attempts to schedule pods by each plugin and the "
                                                   "extension point (available only in PreFilter, Filter, PreScore, "
                                                   "and Score)."))
@@ -406,14 +440,15 @@ Metrics::Metrics(MetricsOptions options)
                                 .Register(*registry_)
                                 .Add({})),
       reset_baseline_(ResetPolicyOf) {
-  AddComponentMetrics(*registry_, families_);
+  AddComponentMetrics(*registry_, families_, options_.emulation_version, options_.min_compatibility_version);
   // component-base's SetDisabledMetric: every name given counts, known or not.
   disabled_metrics_total_.Increment(static_cast<double>(options_.disabled_metrics.size()));
   for (const std::string& name : options_.disabled_metrics) {
     if (name.starts_with("scheduler_") || name.starts_with("ksched_")) hidden_.insert(name);
   }
-  // Upstream creates the four pending-pods series with the queue, so they show 0 from the start.
-  const std::array<const char*, 4> queues = {"active", "backoff", "unschedulable", "gated"};
+  // Upstream creates the pending-pods series with the queue (its recorders and the pod-group pools
+  // hold them), so they show 0 from the start.
+  const std::array<const char*, 6> queues = {"active", "backoff", "unschedulable", "gated", "incomplete", "pending"};
   for (std::size_t i = 0; i < queues.size(); ++i) {
     pending_gauges_[i] = &pending_pods_.Add({{"queue", queues[i]}});
   }
@@ -524,21 +559,33 @@ void Metrics::ObserveQueueingHint(std::string_view plugin, std::string_view even
   histogram->Observe(Seconds(elapsed));
 }
 
-void Metrics::QueueIncomingPod(QueueName queue, std::string_view event) {
-  prometheus::Counter* counter = nullptr;
+void Metrics::QueueIncomingPod(QueueName queue, std::string_view event, std::optional<bool> entity_counted) {
+  const bool count_entity = entity_counted.value_or(event == "UnscheduledPodAdd" || event == "ForceActivate" ||
+                                                    event == "BackoffComplete" || event == "PopFromBackoffQ");
+  std::pair<prometheus::Counter*, prometheus::Counter*> counters;
   {
     std::lock_guard lock(mu_);
-    auto& counters = incoming_[static_cast<std::size_t>(queue)];
-    auto it = counters.find(event);
-    if (it == counters.end()) {
-      prometheus::Counter& added = queue_incoming_.Add(
-          {{"queue", std::string(QueueLabel(queue))}, {"event", std::string(event)}});
-      it = counters.emplace(std::string(event), &added).first;
+    auto& by_event = incoming_[static_cast<std::size_t>(queue)];
+    auto it = by_event.find(event);
+    if (it == by_event.end()) {
+      prometheus::Counter& pods =
+          queue_incoming_.Add({{"queue", std::string(QueueLabel(queue))}, {"event", std::string(event)}});
+      it = by_event.emplace(std::string(event), std::make_pair(&pods, nullptr)).first;
     }
-    counter = it->second;
+    // The entities series is created at its first count, as upstream's CounterVec child: an event
+    // that never counts an entity (a requeue where its hint said) shows no zero series.
+    if (count_entity && it->second.second == nullptr) {
+      it->second.second = &queue_incoming_entities_.Add(
+          {{"queue", std::string(QueueLabel(queue))}, {"event", std::string(event)}, {"type", "pod"}});
+    }
+    counters = it->second;
   }
-  counter->Increment();
+  counters.first->Increment();
+  if (count_entity) counters.second->Increment();
+  entered_[static_cast<std::size_t>(queue)].store(true, std::memory_order_relaxed);
 }
+
+void Metrics::PodScheduledAfterFlush() { pod_scheduled_after_flush_.Increment(); }
 
 void Metrics::AddUnschedulablePods(std::string_view plugin, std::string_view profile,
                                    double delta) {
@@ -715,18 +762,21 @@ prometheus::Counter& Metrics::NeutralScores(std::string_view plugin) {
 }
 
 void Metrics::CountRegistrations() const {
-  std::map<Stability, double> by_stability;
+  std::map<std::pair<Stability, std::string>, double> by_stability;
   double hidden = 0;
+  const std::map<std::string, std::string, std::less<>> deprecated = families_.DeprecatedVersions();
   for (const auto& [name, stability] : families_.Families()) {
     if (hidden_.contains(name)) {
       ++hidden;
     } else {
-      ++by_stability[stability];
+      auto version = deprecated.find(name);
+      ++by_stability[{stability, version == deprecated.end() ? std::string() : version->second}];
     }
   }
-  for (const auto& [stability, count] : by_stability) {
+  for (const auto& [key, count] : by_stability) {
+    const Stability stability = key.first;
     const char* level = stability == Stability::kStable ? "STABLE" : stability == Stability::kBeta ? "BETA" : "ALPHA";
-    registered_metrics_.Add({{"stability_level", level}, {"deprecated_version", ""}}).Increment(count);
+    registered_metrics_.Add({{"stability_level", level}, {"deprecated_version", key.second}}).Increment(count);
   }
   hidden_metrics_total_.Increment(hidden);
 }
@@ -746,6 +796,14 @@ std::vector<prometheus::MetricFamily> Metrics::CollectRegistry() const {
       pending_gauges_[1]->Set(pending.backoff);
       pending_gauges_[2]->Set(pending.unschedulable);
       pending_gauges_[3]->Set(pending.gated);
+      const std::array<double, 4> counts = {pending.active, pending.backoff, pending.unschedulable, pending.gated};
+      static constexpr std::array<const char*, 4> kQueues = {"active", "backoff", "unschedulable", "gated"};
+      for (std::size_t i = 0; i < counts.size(); ++i) {
+        if (queued_entity_gauges_[i] == nullptr && (counts[i] > 0 || entered_[i].load(std::memory_order_relaxed))) {
+          queued_entity_gauges_[i] = &queued_entities_.Add({{"queue", kQueues[i]}, {"type", "pod"}});
+        }
+        if (queued_entity_gauges_[i] != nullptr) queued_entity_gauges_[i]->Set(counts[i]);
+      }
     }
     if (cache_size_source_) {
       const CacheSizeSnapshot sizes = cache_size_source_();

@@ -1,5 +1,5 @@
 // Metrics: the scheduler's Prometheus metrics (prometheus-cpp), with upstream kube-scheduler
-// v1.34's names, help texts (component-base's "[STABLE]"/"[BETA]"/"[ALPHA]" prefixes), labels,
+// v1.37.2's names, help texts (component-base's "[STABLE]"/"[BETA]"/"[ALPHA]" prefixes), labels,
 // label values and buckets (pkg/scheduler/metrics), and the text exposition for /metrics.
 //
 //   scheduler_schedule_attempts_total{result,profile}                     Scheduler
@@ -10,7 +10,12 @@
 //   scheduler_framework_extension_point_duration_seconds{extension_point,status,profile}
 //   scheduler_plugin_execution_duration_seconds{plugin,extension_point,status}
 //                                                   Framework (this is its MetricsRecorder)
-//   scheduler_pending_pods{queue}                   SchedulingQueue (read at scrape time)
+//   scheduler_pending_pods{queue}                   SchedulingQueue (read at scrape time); "incomplete"
+//                                                   and "pending" (pod-group members) stay 0: no
+//                                                   PodGroups here (GenericWorkload is off)
+//   scheduler_queued_entities{queue,type="pod"}     the same counts, every pod its own entity; a
+//                                                   queue's series appears once a pod entered it, as
+//                                                   upstream's recorder children
 //   scheduler_event_handling_duration_seconds{event}
 //                                                   the informer event handlers
 //                                                   (scheduler/event_handlers.h, object_event_handler.h)
@@ -26,11 +31,15 @@
 //                                                   at scrape time (framework/running_goroutines.h)
 //   scheduler_cache_size{type}                      the Cache, read at scrape time through
 //                                                   SetCacheSizeSource (upstream: every second)
-//   scheduler_queue_incoming_pods_total{queue,event}, scheduler_unschedulable_pods{plugin,profile}
+//   scheduler_queue_incoming_pods_total{queue,event}, scheduler_unschedulable_pods{plugin,profile},
+//   scheduler_queue_incoming_entities_total{queue,event,type="pod"}
 //                                                   SchedulingQueue
+//   scheduler_pod_scheduled_after_flush_total       a pod bound after the unschedulable pool's
+//                                                   timeout flushed it (PodScheduledAfterFlush)
 //   scheduler_preemption_attempts_total, scheduler_preemption_victims,
 //   scheduler_preemption_goroutines_execution_total{result},
-//   scheduler_preemption_goroutines_duration_seconds{result}   DefaultPreemption, through the
+//   scheduler_preemption_goroutines_duration_seconds{result}   (deprecated since 1.37.0)
+//                                                   DefaultPreemption, through the
 //                                                   Framework's Handle
 //   scheduler_permit_wait_duration_seconds{result}  Framework::WaitOnPermit
 //   scheduler_volume_scheduling_stage_error_total{operation}   VolumeBinding, through the Handle
@@ -86,11 +95,13 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -126,6 +137,10 @@ struct MetricsOptions {
   // process_*, kubernetes_*, ...) are registered before component-base reads the flag. Every name
   // counts in disabled_metrics_total; each family it hides in hidden_metrics_total.
   std::vector<std::string> disabled_metrics;
+  // version_info's emulation and min_compat labels (--emulated-version, --min-compatibility-version,
+  // "1.37" / "1.36"); empty: derived from the binary version.
+  std::string emulation_version;
+  std::string min_compatibility_version;
 };
 
 // The result label of scheduler_schedule_attempts_total (upstream ScheduledResult, ...).
@@ -134,7 +149,7 @@ enum class AttemptResult { kScheduled, kUnschedulable, kError };
 // The queue label of scheduler_queue_incoming_pods_total.
 enum class QueueName { kActive, kBackoff, kUnschedulable };
 
-// The scheduler_pending_pods gauges.
+// The scheduler_pending_pods gauges (and scheduler_queued_entities{type="pod"}).
 struct PendingPodsSnapshot {
   double active = 0;
   double backoff = 0;
@@ -243,7 +258,17 @@ class Metrics final : public framework::MetricsRecorder {
   framework::RunningGoroutines& goroutines() { return goroutine_counts_; }
 
   // --- Scheduling queue -----------------------------------------------------------------------
-  void QueueIncomingPod(QueueName queue, std::string_view event);
+  // scheduler_queue_incoming_pods_total{queue,event} and, when `entity_counted`,
+  // scheduler_queue_incoming_entities_total{queue,event,type="pod"}. Upstream's
+  // recordIncomingEntitiesMetrics counts the entity when the move had no queueing strategy (a new
+  // pod: UnscheduledPodAdd; ForceActivate, BackoffComplete, PopFromBackoffQ), or when the queue it
+  // lands in is not the one its strategy (the queueing hint's verdict) names: Queue for a pod whose
+  // backoff is over (-> active), or a gated pod (-> unschedulable). Left out (nullopt), it is decided
+  // by the event alone: counted for the strategy-less events, not for the others.
+  void QueueIncomingPod(QueueName queue, std::string_view event, std::optional<bool> entity_counted = std::nullopt);
+  // scheduler_pod_scheduled_after_flush_total: a pod that the unschedulable pool's timeout had
+  // flushed (podMaxInUnschedulablePodsDuration) was bound.
+  void PodScheduledAfterFlush();
   // scheduler_queueing_hint_execution_duration_seconds: `plugin`'s hint for `event` answered
   // `hint` ("Queue", "QueueSkip" or "Error") in `elapsed` (a locked label lookup).
   void ObserveQueueingHint(std::string_view plugin, std::string_view event, std::string_view hint,
@@ -338,6 +363,9 @@ class Metrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Histogram>& sli_duration_;
   prometheus::Histogram& pod_scheduling_attempts_;
   prometheus::Family<prometheus::Counter>& queue_incoming_;
+  prometheus::Family<prometheus::Gauge>& queued_entities_;
+  prometheus::Family<prometheus::Counter>& queue_incoming_entities_;
+  prometheus::Counter& pod_scheduled_after_flush_;
   prometheus::Family<prometheus::Gauge>& unschedulable_pods_;
   prometheus::Counter& preemption_attempts_;
   prometheus::Histogram& preemption_victims_;
@@ -363,7 +391,12 @@ class Metrics final : public framework::MetricsRecorder {
   prometheus::Histogram& client_certificate_expiration_;
   prometheus::Family<prometheus::Gauge>& leader_status_;
   prometheus::Family<prometheus::Gauge>& cache_size_;
-  std::array<prometheus::Gauge*, 4> pending_gauges_{};  // active, backoff, unschedulable, gated
+  // active, backoff, unschedulable, gated, incomplete, pending
+  std::array<prometheus::Gauge*, 6> pending_gauges_{};
+  // scheduler_queued_entities{queue,type="pod"}: active, backoff, unschedulable, gated; created by
+  // the scrape once a pod entered the queue (entered_ set by QueueIncomingPod, or a count seen).
+  std::array<std::atomic<bool>, 4> entered_{};
+  mutable std::array<prometheus::Gauge*, 4> queued_entity_gauges_{};  // guarded by source_mu_
   prometheus::Family<prometheus::Counter>& informer_skipped_;
   prometheus::Family<prometheus::Counter>& node_metrics_queries_;
   prometheus::Family<prometheus::Counter>& node_metrics_errors_;
@@ -381,7 +414,8 @@ class Metrics final : public framework::MetricsRecorder {
   std::map<std::string, std::unique_ptr<DurationHistograms>, std::less<>> profile_sinks_;
   std::map<std::string, std::unique_ptr<DurationHistograms>, std::less<>> plugin_sinks_;
   std::map<std::string, std::unique_ptr<ProfileAttemptMetrics>, std::less<>> profiles_;
-  std::array<std::map<std::string, prometheus::Counter*, std::less<>>, 3> incoming_;  // by queue
+  // By queue, then event: the pods' and the entities' counters.
+  std::array<std::map<std::string, std::pair<prometheus::Counter*, prometheus::Counter*>, std::less<>>, 3> incoming_;
   // profile -> plugin -> gauge
   std::map<std::string, std::map<std::string, prometheus::Gauge*, std::less<>>, std::less<>>
       unschedulable_;

@@ -1,4 +1,4 @@
-// PodResourceMetricsText: the body of /metrics/resources, as kube-scheduler v1.34's pod resources
+// PodResourceMetricsText: the body of /metrics/resources, as kube-scheduler v1.37.2's pod resources
 // collector renders it (pkg/scheduler/metrics/resources): two STABLE gauge families,
 //   kube_pod_resource_limit    the pod's effective limits   (upstream resourcehelper.PodLimits)
 //   kube_pod_resource_request  the pod's effective requests (upstream resourcehelper.PodRequests)

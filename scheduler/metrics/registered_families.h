@@ -7,7 +7,8 @@
 //   BuildCounter().Name("scheduler_x").Help(families.Help("scheduler_x", Stability::kAlpha, "...")).Register(r)
 //
 // HelpWithoutLevel is for this scheduler's own families, which print no prefix (they count as
-// ALPHA, component-base's default).
+// ALPHA, component-base's default). HelpDeprecated is for a family deprecated in this release (not
+// yet hidden): "[ALPHA] (Deprecated since 1.37.0) ...", counted under that deprecated_version.
 //
 // Thread-safety: every method is locked; registrations happen at start, reads at scrapes.
 #pragma once
@@ -25,13 +26,18 @@ class RegisteredFamilies {
  public:
   std::string Help(std::string_view name, Stability stability, std::string_view help);
   std::string HelpWithoutLevel(std::string_view name, std::string_view help);
+  std::string HelpDeprecated(std::string_view name, Stability stability, std::string_view deprecated_version,
+                             std::string_view help);
 
   // Every family described so far, name -> stability.
   std::map<std::string, Stability, std::less<>> Families() const;
+  // The deprecated ones among them, name -> the version that deprecated it ("1.37.0").
+  std::map<std::string, std::string, std::less<>> DeprecatedVersions() const;
 
  private:
   mutable std::mutex mu_;
-  std::map<std::string, Stability, std::less<>> families_;  // guarded by mu_
+  std::map<std::string, Stability, std::less<>> families_;              // guarded by mu_
+  std::map<std::string, std::string, std::less<>> deprecated_versions_;  // guarded by mu_
 };
 
 }  // namespace ksched::scheduler::metrics

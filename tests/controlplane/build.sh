@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 log() { printf '[controlplane/build] %s\n' "$*" >&2; }
 fail() { log "FAILED at step: $*"; exit 1; }
 
-command -v go >/dev/null || fail "find the Go toolchain (go is not on PATH; install Go >= 1.24)"
+command -v go >/dev/null || fail "find the Go toolchain (go is not on PATH; install Go >= 1.26)"
 export GOTOOLCHAIN=local GOFLAGS='-mod=readonly -buildvcs=false' CGO_ENABLED=0
 
 cache=${KSCHED_CACHE:-$HOME/.cache/kube-scheduler-cpp}

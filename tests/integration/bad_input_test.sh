@@ -2,11 +2,11 @@
 # Integration: bad input (flags, configuration files, kubeconfigs, certificates) on a real control
 # plane. Every case must exit 1 within seconds with ONE line of output that names the flag, field
 # or file, and nothing may be bound: a pending pod for the default profile stays pending through
-# all of them. Configuration cases are also given to the upstream kube-scheduler v1.34.4, which
-# must reject them too (same verdict).
+# all of them. Configuration cases are also given to the upstream kube-scheduler v1.37.2, which
+# must reject them too (same verdict); flag and feature-gate cases compare its error word for word.
 . "$(dirname "$0")/lib.sh"
 find_ours
-upstream=$(ls -d "${HOME}"/.cache/kube-scheduler-cpp/k8s-bins/*/kube-scheduler 2>/dev/null | head -1)
+find_upstream
 
 start_controlplane
 note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL"
@@ -93,26 +93,96 @@ bad_gate() {  # bad_gate NAME EXPECTED VALUE...: ours refuses, and names it as u
   fi
 }
 bad_gate "unknown gate" 'unrecognized feature gate: NoSuchGate' SchedulerAsyncPreemption=true,NoSuchGate=true
-bad_gate "locked gate" 'cannot set feature gate SchedulerQueueingHints to false, feature is locked to true' \
-  SchedulerQueueingHints=false
+bad_gate "gate removed since v1.34" 'unrecognized feature gate: SchedulerQueueingHints' SchedulerQueueingHints=true
+bad_gate "locked gate" 'cannot set feature gate DynamicResourceAllocation to false, feature is locked to true' \
+  DynamicResourceAllocation=false
 # Two errors: upstream joins them in Go map order (either may come first); ours in the flags' order.
 bad "feature gates: two locked gates (repeated flag)" \
-  '[cannot set feature gate SchedulerQueueingHints to false, feature is locked to true, cannot set feature gate SidecarContainers to false, feature is locked to true]' \
-  --feature-gates kube:SchedulerQueueingHints=false --feature-gates 'SidecarContainers = false'
+  '[cannot set feature gate DynamicResourceAllocation to false, feature is locked to true, cannot set feature gate VolumeAttributesClass to false, feature is locked to true]' \
+  --feature-gates kube:DynamicResourceAllocation=false --feature-gates 'kube: VolumeAttributesClass = false'
 if [ -x "$upstream" ]; then
-  two=$(upstream_err --feature-gates SchedulerQueueingHints=false --feature-gates 'SidecarContainers = false' || true)
+  two=$(upstream_err --feature-gates kube:DynamicResourceAllocation=false --feature-gates 'kube: VolumeAttributesClass = false' || true)
   check "feature gates: two locked gates: upstream names both ($two)" \
-    bash -c '[[ $1 == *"gate SchedulerQueueingHints to false"* && $1 == *"gate SidecarContainers to false"* ]]' _ "$two"
+    bash -c '[[ $1 == *"gate DynamicResourceAllocation to false"* && $1 == *"gate VolumeAttributesClass to false"* ]]' _ "$two"
 fi
+bad_gate "kube: prefix and none mixed" \
+  'set kube feature gates with default empty prefix or kube: prefix consistently, do not mix use' \
+  kube:SchedulerAsyncPreemption=true SchedulerPopFromBackoffQ=true
 bad_gate "not a bool" 'invalid value of DRAAdminAccess=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax' \
   DRAAdminAccess=maybe
 bad_gate "no value" 'missing bool value for DRAAdminAccess' DRAAdminAccess
 bad_gate "unknown component" 'component not registered: wardle' wardle:featureA=true
+bad_gate "a dependency disabled (#133697)" \
+  'TopologyAwareWorkloadScheduling is enabled, but depends on features that are disabled: [GenericWorkload]' \
+  TopologyAwareWorkloadScheduling=true
 bad "feature gates: a gate read by kube-scheduler at a value not implemented here" \
   'feature gate SchedulerAsyncPreemption=false is not supported by kube-scheduler-cpp: it implements SchedulerAsyncPreemption=true only' \
   --feature-gates SchedulerAsyncPreemption=false
+# AllAlpha=true alone turns on alpha gates whose beta dependency GenericWorkload is off: upstream
+# refuses it too (four errors, in map order upstream).
+bad "feature gates: AllAlpha=true alone" \
+  'CompositePodGroup is enabled, but depends on features that are disabled: [GenericWorkload]' --feature-gates AllAlpha=true
+if [ -x "$upstream" ]; then
+  all_alpha=$(upstream_err --feature-gates AllAlpha=true || true)
+  check "feature gates: AllAlpha=true alone: upstream refuses it the same way" \
+    bash -c '[[ $1 == *"CompositePodGroup is enabled, but depends on features that are disabled: [GenericWorkload]"* && $1 == *"WorkloadWithJob is enabled"* ]]' _ "$all_alpha"
+fi
 bad "feature gates: AllAlpha=true reaches an alpha gate not implemented here" \
-  '(set by AllAlpha=true) is not supported by kube-scheduler-cpp' --feature-gates AllAlpha=true
+  'feature gate ClientsAllowCBOR=true (set by AllAlpha=true) is not supported by kube-scheduler-cpp' \
+  --feature-gates AllAlpha=true,GenericWorkload=true
+
+# --emulated-version / --min-compatibility-version: upstream's errors, word for word.
+bad_versions() {  # bad_versions NAME EXPECTED ARGS...: ours refuses, and names it as upstream does
+  local name=$1 expected=$2; shift 2
+  bad "versions: $name" "$expected" "$@"
+  if [ -x "$upstream" ]; then
+    check_eq "versions: $name: upstream's error" "$(grep -o 'err=".*"$' "$work/raw")" "$(upstream_err "$@")"
+  fi
+}
+bad_versions "emulated version below the floor" \
+  '[emulation version 1.33 is not between [1.34, 1.37.0], minCompatibilityVersion version 1.34 is not between [1.34, 1.33]]' \
+  --emulated-version=1.33
+bad_versions "emulated version above the binary" 'emulation version 1.38 is not between [1.34, 1.37.0]' \
+  --emulated-version=kube=1.38
+bad_versions "emulated version of another component" 'component not registered: wardle' --emulated-version=wardle=1.2
+bad_versions "emulated version with a patch" 'patch version not allowed, got: kube=1.36.1' --emulated-version=1.36.1
+bad_versions "emulated version not a version" 'could not parse "one" as version' --emulated-version=one
+bad_versions "emulated version given twice" 'duplicate version flag, kube=1.35 and kube=1.36' \
+  --emulated-version=1.35 --emulated-version=kube=1.36
+bad_versions "min compatibility version above the emulated version" \
+  'minCompatibilityVersion version 1.37 is not between [1.34, 1.36]' \
+  --emulated-version=1.36 --min-compatibility-version=1.37
+bad_versions "a gate introduced after the emulated version" \
+  'cannot set feature gate SchedulerPreQueueingHints to true, feature is PreAlpha at emulated version 1.36, min compatibility version 1.35' \
+  --emulated-version=1.36 --feature-gates=SchedulerPreQueueingHints=true
+# Valid for upstream, which then runs v1.36's defaults: refused here, naming the first gate whose
+# v1.36 default this scheduler does not implement.
+bad "versions: an older emulated version changes a default not implemented here" \
+  '(its default at emulated version 1.36, min compatibility version 1.35) is not supported by kube-scheduler-cpp' \
+  --emulated-version=1.36
+
+# --tls-curve-preferences: pflag's int32Slice, then cliflag.TLSCurvePreferences when serving.
+bad "tls curve preferences not numbers" \
+  'invalid argument "X25519" for "--tls-curve-preferences" flag: strconv.ParseInt: parsing "X25519": invalid syntax' \
+  --tls-curve-preferences=X25519
+if [ -x "$upstream" ]; then  # (upstream prints its usage first)
+  check_eq "tls curve preferences not numbers: upstream's error" "$(head -n 1 "$work/raw")" \
+    "$(timeout 30 "$upstream" --tls-curve-preferences=X25519 2>&1 | tail -n 1)"
+fi
+bad_curves() {  # bad_curves NAME EXPECTED VALUE: refused when serving, as upstream's words
+  local name=$1 expected=$2
+  bad "tls curve preferences: $name" "$expected" --secure-port "$(free_port)" "${serving_pair[@]}" \
+    --tls-curve-preferences="$3"
+  if [ -x "$upstream" ]; then
+    check_eq "tls curve preferences: $name: upstream's error" "$(grep -o 'err=".*"$' "$work/raw")" \
+      "$(upstream_err_serving --tls-curve-preferences="$3")"
+  fi
+}
+# (A serving certificate of the test PKI, so that no "Generated self-signed cert" line comes first.)
+serving_pair=(--tls-cert-file "$PKI_DIR/apiserver.crt" --tls-private-key-file "$PKI_DIR/apiserver.key")
+bad_curves "out of range" 'curve preference 0 is out of range (must be 1-65535)' 23,0
+bad_curves "duplicate" 'duplicate curve preference 29' 29,23,29
+bad_curves "unknown to Go" 'curve preference 22 is not supported by the current Go version' 22
 bad "bind address not an IP" '"--bind-address" flag: failed to parse IP' --bind-address=foo
 bad "verbosity not a number" '"-v, --v" flag' -v=x
 bad "bad boolean" '"--leader-elect" flag' --leader-elect=maybe
@@ -121,11 +191,24 @@ bad "renew deadline not below lease duration" "leaderElection.leaseDuration" \
   --leader-elect=true --leader-elect-renew-deadline=20s
 bad "resource lock not leases" "leaderElection.resourceLock" --leader-elect=true --leader-elect-resource-lock=configmaps
 bad "hidden metrics for a version other than the previous minor" \
-  "--show-hidden-metrics-for-version must be omitted or have the value '1.33'. Only the previous minor version is allowed" \
+  "metrics.showHiddenMetricsForVersion: Invalid value: \"1.32\": must be omitted or have the value '1.36'; only the previous minor version is allowed" \
   --show-hidden-metrics-for-version=1.32
 if [ -x "$upstream" ]; then
   check_eq "hidden metrics for another version: upstream's error" \
     "$(grep -o 'err=".*"$' "$work/raw")" "$(upstream_err --show-hidden-metrics-for-version=1.32)"
+fi
+
+# --help: upstream's text, byte for byte (sections, flags, usage texts, the feature gate list).
+if [ -x "$upstream" ]; then
+  check_eq "--help is upstream's" "$(timeout 30 "$upstream" --help 2>&1)" "$(timeout 30 "$ours" --help 2>&1)"
+fi
+
+bad "disabled metrics not metric names" \
+  'metrics.disabledMetrics: Invalid value: ["scheduler_pending_pods","not a name"]: must be fully qualified metric names matching "^[a-zA-Z_:][a-zA-Z0-9_:]*$", got "not a name"' \
+  '--disabled-metrics=scheduler_pending_pods,not a name'
+if [ -x "$upstream" ]; then
+  check_eq "disabled metrics not metric names: upstream's error" \
+    "$(grep -o 'err=".*"$' "$work/raw")" "$(upstream_err '--disabled-metrics=scheduler_pending_pods,not a name')"
 fi
 
 # --- files ---------------------------------------------------------------------------------------
@@ -141,8 +224,6 @@ bad "certificate file missing" "$work/none.crt" --secure-port "$(free_port)" \
 bad "certificate without key" "--tls-private-key-file" --secure-port "$(free_port)" --tls-cert-file "$work/none.crt"
 bad "authentication kubeconfig missing" "$work/none-authn.kubeconfig" --secure-port "$(free_port)" \
   --authentication-kubeconfig "$work/none-authn.kubeconfig"
-# (A serving certificate of the test PKI, so that no "Generated self-signed cert" line comes first.)
-serving_pair=(--tls-cert-file "$PKI_DIR/apiserver.crt" --tls-private-key-file "$PKI_DIR/apiserver.key")
 bad "client CA file missing" "unable to load client CA provider: open $work/none-ca.crt: no such file or directory" \
   --secure-port "$(free_port)" "${serving_pair[@]}" --client-ca-file "$work/none-ca.crt"
 if [ -x "$upstream" ]; then
@@ -310,6 +391,36 @@ bad_config bad-duration 'time: invalid duration' <<Y
 $header
 leaderElection:
   leaseDuration: soon
+Y
+# v1.37's args fields and NodeResourcesFit's stricter strategy (#132120).
+bad_config binding-timeout-under-1s \
+  'bindingTimeout: Invalid value: "500ms": must be at least 1 second' <<Y
+$header
+profiles:
+- pluginConfig:
+  - name: DynamicResources
+    args:
+      bindingTimeout: 500ms
+Y
+bad_config volume-binding-shape-unsorted \
+  'shape[1].utilization: Invalid value: 10: values must be sorted in increasing order' <<Y
+$header
+profiles:
+- pluginConfig:
+  - name: VolumeBinding
+    args:
+      shape: [{utilization: 50, score: 5}, {utilization: 10, score: 2}]
+Y
+bad_config fit-ratio-with-least-allocated \
+  'requestedToCapacityRatio: Forbidden: must be nil when type is not RequestedToCapacityRatio' <<Y
+$header
+profiles:
+- pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: LeastAllocated
+        requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}]}
 Y
 
 check "at least 25 cases ($cases)" [ "$cases" -ge 25 ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Integration: `--write-config-to` of kube-scheduler-cpp equals the upstream kube-scheduler's of the
-# same version (v1.34.4, built from Go modules, cached by tests/controlplane/build.sh), byte for
+# version of tests/controlplane/versions.env (built from Go modules, cached by
+# tests/controlplane/build.sh in k8s-bins/v<K8S_VERSION>-etcd<ETCD_VERSION>/), byte for
 # byte, for every sample configuration in tests/integration/configs/ and the in-tree-only samples
 # of manifests/. Both are given `--master` on a closed loopback port: neither contacts a server
 # before writing. No control plane is needed.
@@ -8,8 +9,7 @@
 find_ours
 # shellcheck disable=SC1091
 . "$repo/tests/controlplane/versions.env" 2>/dev/null || true
-upstream=$(ls -d "${HOME}"/.cache/kube-scheduler-cpp/k8s-bins/*/kube-scheduler 2>/dev/null | head -1)
-[ -x "$upstream" ] || { echo "missing the upstream kube-scheduler (run tests/controlplane/build.sh)" >&2; exit 1; }
+find_upstream
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 master=https://127.0.0.1:1

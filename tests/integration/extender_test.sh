@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Integration: KubeSchedulerConfiguration `extenders` (HTTP scheduler extenders), kube-scheduler-cpp
-# side by side with the upstream kube-scheduler v1.34.4 on the real control plane. One fake extender
+# side by side with the upstream kube-scheduler v1.37.2 on the real control plane. One fake extender
 # (tests/integration/fake_extender.py) listens on 127.0.0.1 and serves each scheduler its own
 # extender instances by URL prefix (ours-a, upstream-a, ...), deciding by node labels and logging
 # every call (tests count the calls there). Six fake nodes (phase 3 adds four per scheduler):

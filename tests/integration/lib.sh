@@ -26,6 +26,15 @@ find_ours() {  # sets build_dir (KSCHED_BUILD_DIR, default build/) and ours, the
   [ -x "$ours" ] || { echo "missing $ours" >&2; exit 1; }
 }
 
+# find_upstream: sets upstream, the reference kube-scheduler of the pinned version (versions.env), built
+# and cached by tests/controlplane/build.sh; exit 1 if missing. Never another cached version's.
+find_upstream() {
+  # shellcheck disable=SC1091
+  . "$repo/tests/controlplane/versions.env"
+  upstream="${KSCHED_CACHE:-$HOME/.cache/kube-scheduler-cpp}/k8s-bins/v$K8S_VERSION-etcd$ETCD_VERSION/kube-scheduler"
+  [ -x "$upstream" ] || { echo "missing $upstream (run tests/controlplane/build.sh)" >&2; exit 1; }
+}
+
 start_controlplane() {  # start_controlplane [start.sh args...]: sets cp_dir and sources its env
   cp_dir=$("$repo/tests/controlplane/start.sh" --owner $$ "$@")
   # shellcheck disable=SC1091

@@ -2,7 +2,7 @@
 # Integration: the manifests/ of the repository against the real control plane.
 #   - `kubectl kustomize` renders manifests/second-scheduler (every object, the generated ConfigMap
 #     referenced by the Deployment) and manifests/static-pod;
-#   - the in-tree-only sample configurations are accepted by the upstream kube-scheduler v1.34.4
+#   - the in-tree-only sample configurations are accepted by the upstream kube-scheduler v1.37.2
 #     (--write-config-to validates and builds every profile);
 #   - `kubectl apply --dry-run=server` accepts the static pod and the second scheduler's objects;
 #   - for real: the second scheduler's ServiceAccount and RBAC applied, a token minted for it with
@@ -126,6 +126,16 @@ check_eq "it may not update any other Lease" "no" \
 check_eq "it may bind pods" "yes" "$(as_sa auth can-i create pods --subresource=binding -n default 2>/dev/null)"
 check_eq "it may read the delegated-authentication ConfigMap" "yes" \
   "$(as_sa auth can-i get configmaps/extension-apiserver-authentication -n kube-system 2>/dev/null)"
+# The rules Kubernetes 1.37 added to system:kube-scheduler (bootstrappolicy/policy.go, each behind a
+# gate on by default in 1.37): the ClusterRoleBinding gives them to the second scheduler too.
+check_eq "v1.37: it may create and delete ResourceClaims (DRAExtendedResource)" "yes yes" \
+  "$(as_sa auth can-i create resourceclaims.resource.k8s.io -n default 2>/dev/null) $(as_sa auth can-i delete resourceclaims.resource.k8s.io -n default 2>/dev/null)"
+check_eq "v1.37: it may update and patch resourceclaims/binding (granular status authorization)" "yes yes" \
+  "$(as_sa auth can-i update resourceclaims.resource.k8s.io --subresource=binding -n default 2>/dev/null) $(as_sa auth can-i patch resourceclaims.resource.k8s.io --subresource=binding -n default 2>/dev/null)"
+check_eq "v1.37: it may watch DeviceTaintRules (DRADeviceTaintRules)" "yes" \
+  "$(as_sa auth can-i watch devicetaintrules.resource.k8s.io 2>/dev/null)"
+check_eq "v1.37: it may not read PodGroups (GenericWorkload is off by default)" "no" \
+  "$(as_sa auth can-i list podgroups.scheduling.k8s.io -n default 2>/dev/null)"
 
 python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix manifests --count 3 \
   --cpu 4 --memory 16Gi >/dev/null

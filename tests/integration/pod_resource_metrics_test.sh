@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Integration: /metrics/resources (kube_pod_resource_request / kube_pod_resource_limit) of
-# kube-scheduler-cpp side by side with the upstream kube-scheduler v1.34.4 on the same control plane.
+# kube-scheduler-cpp side by side with the upstream kube-scheduler v1.37.2 on the same control plane.
 # Both list every non-terminal pod their pod informer holds, whichever scheduler owns it, so once
 # the pods settle both bodies must be equal byte for byte. The pods cover:
 #   - pods bound by ours (default-scheduler) and by upstream (its own profile upstream-scheduler);

@@ -17,6 +17,10 @@
 #   - default spreading: a pod a ReplicaSet owns or a Service selects is spread by hostname where
 #     resources alone would stack it, as upstream's; a pod nothing selects is not;
 #   - pod affinity with a namespaceSelector finds the pod of the labelled namespace, as upstream's;
+#   - v1.36-v1.37 decisions: BalancedAllocation's change-in-balance score picks the node v1.34's
+#     formula would not; ImageLocality counts an image volume's image; NodeDeclaredFeatures rejects
+#     a pod with a RestartAllContainers rule on nodes not declaring the feature, with upstream's
+#     message byte for byte;
 #   - SIGTERM stops the scheduler with exit status 0.
 #   - volumes: a claim that does not exist, then one unbound without a class, a bound volume in
 #     one zone, one in a zone without nodes, a ReadWriteOncePod claim in use (and freed), an inline
@@ -28,13 +32,23 @@
 #     message; a claim of a provisioning class gets volume.kubernetes.io/selected-node, this script
 #     plays the external provisioner (a volume on that node), and the pod is bound there once the
 #     controller bound the claim; a provisioner that gives up (removes the annotation) sends the pod
-#     back to scheduling, which selects a node again.
+#     back to scheduling, which selects a node again. While PreBind waits for the volume, both set
+#     status.nominatedNodeName to the chosen node (NominatedNodeNameForExpectation); the API server
+#     clears it at bind, and a failed binding cycle clears it (seen with the node cordoned).
 #   - volume limits: a CSINode allowing 2 volumes of the provisioner's driver on vol-0, which
 #     holds 2 already: a pod with one more claim gets upstream's message (`exceed max volume
 #     count`); a CSINode with a higher limit (CSINodeAdd) schedules it.
 #   - storage capacity: the driver's CSIDriver publishes capacities; a claim larger than every
 #     CSIStorageCapacity gets upstream's message (`did not have enough free storage`), and a
 #     capacity grown enough (an update) schedules it on the node that capacity reaches.
+#   - storage capacity scoring (StorageCapacityScoring, on in v1.37): a claim of a second
+#     capacity-tracking driver goes where most of its capacity is free (vol-0), for both.
+#   - volume limit scaling (VolumeLimitScaling, on in v1.37): a CSIDriver with
+#     preventPodSchedulingIfMissing keeps a claim of its driver off nodes whose CSINode does not
+#     list it, with upstream's message; a CSINode listing it (CSINodeAdd) schedules the pods there.
+#   - in-place resize: a bound pod whose status (written as a resizing kubelet would) allocates 2 +
+#     1 cpu to containers asking 1 + 2 counts 3 cpu, as v1.37 counts (v1.34 counted 4): a 1-cpu pod
+#     fits beside it on a 4-cpu node, a second one gets upstream's message.
 #   - dynamic resource allocation: a claim for a device of at least 20Gi gets the a100 on dra-0
 #     (allocation, reservation, node selector and finalizer written as upstream writes them); a
 #     second such claim gets upstream's message, and is allocated once the first pod is deleted
@@ -90,6 +104,7 @@ pod() {  # pod NAME SCHEDULER CPU [extra spec json] [extended resource json, e.g
   "containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{$requests},"limits":{$ext}}}]}}
 EOF
 }
+sched_of() { [ "$1" = ours ] && echo default-scheduler || echo upstream-scheduler; }
 both() {  # both NAME CPU [extra spec] [extended resource]: the same pod for each scheduler
   pod "ours-$1" default-scheduler "$2" "${3:-}" "${4:-}"
   pod "upstream-$1" upstream-scheduler "$2" "${3:-}" "${4:-}"
@@ -224,8 +239,8 @@ note "novictims: $(condition ours-novictims message)"
 # ReplicationController selects (the daemon watches those four kinds). Per scheduler a namespace,
 # a ReplicaSet "web" (replicas 0; no controller runs here) and two tainted nodes: "big" (64 cpu,
 # 256Gi) holding 4 of the ReplicaSet's pods, "small" (4 cpu, 8Gi) empty. A 1-cpu pod prefers big
-# by resources (LeastAllocated and BalancedAllocation: 192 against 174); spreading outweighs that
-# (124 against 200) for a pod owned by the ReplicaSet, and for one a Service selects, but not
+# by resources (LeastAllocated and BalancedAllocation: 170 against 152); spreading outweighs that
+# (102 against 178) for a pod owned by the ReplicaSet, and for one a Service selects, but not
 # for a pod with the same labels that nothing selects.
 spread_pod() {  # spread_pod WHO NAME OWNED(yes|no) [NODE]: a 1-cpu app=web pod in spread-WHO
   local who=$1 name=$2 owned=$3 node=${4:-} scheduler=default-scheduler owner="" bind=""
@@ -305,6 +320,66 @@ done
 check_eq "namespaceSelector: the team=red pod's message equals upstream's, byte for byte" \
   "$(condition upstream-near-red-cache message)" "$(condition ours-near-red-cache message)"
 note "near-red-cache: $(condition ours-near-red-cache message)"
+
+# Scoring and filtering of v1.36-v1.37. Per scheduler and scenario a node-set of two 4-cpu, 8Gi
+# nodes, tainted for it; the pods tolerate the taint and select the set.
+set_pod() {  # set_pod WHO SET NAME CPU MEMORY [extra spec] [extra container fields]
+  local scheduler=default-scheduler
+  [ "$1" = upstream ] && scheduler=upstream-scheduler
+  kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"$1-$3","namespace":"default"},
+ "spec":{"schedulerName":"$scheduler","terminationGracePeriodSeconds":0${6:-},
+  "nodeSelector":{"kube-scheduler-cpp.test/node-set":"$2-$1"},"tolerations":[{"key":"$2","operator":"Exists","effect":"NoSchedule"}],
+  "containers":[{"name":"c","image":"registry.k8s.io/pause:3.10"${7:-},"resources":{"requests":{"cpu":"$4","memory":"$5"}}}]}}
+EOF
+}
+for who in ours upstream; do
+  for set in balanced image features; do
+    python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix "$set-$who" --count 2 \
+      --cpu 4 --memory 8Gi --taint "$set=$who:NoSchedule" >/dev/null
+  done
+done
+# BalancedAllocation scores the change in balance (kubernetes#135573): node 0 holds 2 cpu and 4Gi,
+# node 1 3 cpu and 256Mi; a pod of 100m and 1Gi. LeastAllocated gives 42 and 53, the balance of
+# the node with the pod 95 and 69 (without it 100 and 64): v1.34's sum preferred node 0 (137
+# against 122); v1.36's 50 + (50 + with - without) / 2 gives 72 and 77, so node 1 (114 against 130).
+for who in ours upstream; do
+  for held in 0:2:4Gi 1:3:256Mi; do
+    IFS=: read -r n cpu memory <<<"$held"
+    printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"balanced-%s-held-%s","namespace":"default"},"spec":{"nodeName":"balanced-%s-%s","terminationGracePeriodSeconds":0,"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"%s","memory":"%s"}}}]}}\n' \
+      "$who" "$n" "$who" "$n" "$cpu" "$memory" | kubectl_admin apply -f - >/dev/null
+  done
+done
+sleep 2  # both schedulers' informers have the held pods
+for who in ours upstream; do set_pod "$who" balanced rebalancing 100m 1Gi; done
+for who in ours upstream; do
+  check "balanced allocation: $who binds the pod" wait_for 60 bound "$who-rebalancing"
+  check_eq "balanced allocation: $who puts it on node 1, whose balance it improves" "balanced-$who-1" "$(node_of "$who-rebalancing")"
+done
+# ImageLocality counts image volumes (kubernetes#130231): node 1 holds the 50Gi image of the pod's
+# image volume, scored like a container image (scaled by its spread over the cluster's nodes);
+# were the volume not counted, both nodes would tie.
+for who in ours upstream; do
+  kubectl_admin patch node "image-$who-1" --subresource=status --type=merge \
+    -p '{"status":{"images":[{"names":["registry.example/dataset:v1"],"sizeBytes":53687091200}]}}' >/dev/null
+done
+sleep 2  # both schedulers' informers have the node's image
+for who in ours upstream; do
+  set_pod "$who" image image-volume 100m 100Mi ',"volumes":[{"name":"data","image":{"reference":"registry.example/dataset:v1"}}]'
+done
+for who in ours upstream; do
+  check "image locality: $who binds the pod of the image volume" wait_for 60 bound "$who-image-volume"
+  check_eq "image locality: $who puts it on the node holding the volume's image" "image-$who-1" "$(node_of "$who-image-volume")"
+done
+# NodeDeclaredFeatures (in the default set since v1.36): a container's RestartAllContainers rule
+# needs RestartAllContainersOnContainerExits, which no node here declares.
+restart_all=',"restartPolicy":"Never","restartPolicyRules":[{"action":"RestartAllContainers","exitCodes":{"operator":"In","values":[42]}}]'
+for who in ours upstream; do set_pod "$who" features restart-all 100m 100Mi '' "$restart_all"; done
+check "node declared features: ours reports the pod as unschedulable" wait_for 60 has_condition ours-restart-all
+check "node declared features: upstream reports the pod as unschedulable" wait_for 60 has_condition upstream-restart-all
+check_eq "node declared features: same message as upstream, byte for byte" \
+  "$(condition upstream-restart-all message)" "$(condition ours-restart-all message)"
+note "restart-all: $(condition ours-restart-all message)"
 
 # Volumes. Two nodes of node-set "vol", vol-0 in zone-0 and vol-1 in zone-1; every pod here selects
 # that set. No default StorageClass exists; the PersistentVolume controller binds a claim created
@@ -427,37 +502,65 @@ same_message vol-too-big
 # Dynamic provisioning: the scheduler annotates the claim with the node it chose; this script then
 # provisions a volume there (as an external provisioner would: a PersistentVolume with the claim in
 # its claimRef), the controller binds them, and the pod is bound on that node.
-provision() {  # provision CLAIM [SIZE]: a volume (1Gi) on the claim's selected node, pre-bound to it
-  local node uid
+provision() {  # provision CLAIM [SIZE [CLASS DRIVER]]: a volume (1Gi, of fake-csi) on the claim's selected node, pre-bound to it
+  local node uid class=${3:-fake-csi} driver=${4:-fake-csi.example.com}
   node=$(selected_node "$1")
   uid=$(claim_field "$1" '{.metadata.uid}')
-  printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-%s","annotations":{"pv.kubernetes.io/provisioned-by":"fake-csi.example.com"}},"spec":{"capacity":{"storage":"%s"},"accessModes":["ReadWriteOnce"],"storageClassName":"fake-csi","claimRef":{"namespace":"default","name":"%s","uid":"%s"},"csi":{"driver":"fake-csi.example.com","volumeHandle":"%s"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]}}}}\n' \
-    "$1" "${2:-1Gi}" "$1" "$uid" "$1" "$node" | kubectl_admin apply -f - >/dev/null
+  printf '{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-%s","annotations":{"pv.kubernetes.io/provisioned-by":"%s"}},"spec":{"capacity":{"storage":"%s"},"accessModes":["ReadWriteOnce"],"storageClassName":"%s","claimRef":{"namespace":"default","name":"%s","uid":"%s"},"csi":{"driver":"%s","volumeHandle":"%s"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["%s"]}]}]}}}}\n' \
+    "$1" "$driver" "${2:-1Gi}" "$class" "$1" "$uid" "$driver" "$1" "$node" | kubectl_admin apply -f - >/dev/null
 }
 for who in ours upstream; do
   class_pvc "$who-dyn" fake-csi 1Gi
   pod "$who-vol-dyn" "$([ "$who" = ours ] && echo default-scheduler || echo upstream-scheduler)" 100m "$(vol_spec "$who-dyn" vol-0)"
 done
+# NominatedNodeNameForExpectation (beta, on since 1.35): a pod whose PreBind has work to do (here
+# VolumeBinding waiting for the provisioned volume) gets status.nominatedNodeName = the chosen node
+# before PreBind starts, for cluster autoscalers; the API server clears it at bind
+# (ClearingNominatedNodeNameAfterBinding).
+nnn_of() { kubectl_admin get pod "$1" -o jsonpath='{.status.nominatedNodeName}'; }
+nnn_is() { [ "$(nnn_of "$1")" = "$2" ]; }
 for who in ours upstream; do
   check "dynamic provisioning: $who annotates the claim with the chosen node" wait_for 60 has_selected_node "$who-dyn"
   check_eq "dynamic provisioning: $who chose vol-0 (the pod's node selector)" vol-0 "$(selected_node "$who-dyn")"
   check_eq "dynamic provisioning: $who waits for the volume before binding the pod" "" "$(node_of "$who-vol-dyn")"
+  check "nominatedNodeName: $who sets it to vol-0 while PreBind waits for the volume" \
+    wait_for 10 nnn_is "$who-vol-dyn" vol-0
   provision "$who-dyn"
   check "dynamic provisioning: $who binds the pod once the claim is bound" wait_for 60 bound "$who-vol-dyn"
   check_eq "dynamic provisioning: $who binds it to the selected node" vol-0 "$(node_of "$who-vol-dyn")"
   check "dynamic provisioning: $who's claim is bound to the provisioned volume" claim_bound_to "$who-dyn" "pv-$who-dyn"
+  check "nominatedNodeName: cleared at $who's bind" wait_for 10 nnn_is "$who-vol-dyn" ""
 done
-# A provisioner that gives up removes selected-node: ours' PreBind fails, the pod is scheduled
-# again and the claim annotated anew.
-class_pvc ours-retry fake-csi 1Gi
-pod ours-vol-retry default-scheduler 100m "$(vol_spec ours-retry vol-1)"
-check "provisioning retry: ours annotates the claim" wait_for 60 has_selected_node ours-retry
-kubectl_admin annotate pvc ours-retry volume.kubernetes.io/selected-node- >/dev/null
-check "provisioning retry: ours schedules the pod again and annotates the claim anew" \
-  wait_for 60 has_selected_node ours-retry
-check_eq "provisioning retry: the pod is not bound meanwhile" "" "$(node_of ours-vol-retry)"
-provision ours-retry
-check "provisioning retry: ours binds the pod once the claim is bound" wait_for 60 bound ours-vol-retry
+# A provisioner that gives up removes selected-node: PreBind fails and the pod is scheduled again.
+# With vol-1 (the only node the pods may use) cordoned meanwhile, the failure's nominatedNodeName
+# clearing stays visible: the next attempt finds no node and nominates none.
+for who in ours upstream; do
+  class_pvc "$who-retry" fake-csi 1Gi
+  pod "$who-vol-retry" "$(sched_of "$who")" 100m "$(vol_spec "$who-retry" vol-1)"
+done
+for who in ours upstream; do
+  check "provisioning retry: $who annotates the claim" wait_for 60 has_selected_node "$who-retry"
+  check "nominatedNodeName: $who sets it to vol-1 while PreBind waits" wait_for 10 nnn_is "$who-vol-retry" vol-1
+done
+kubectl_admin cordon vol-1 >/dev/null
+for who in ours upstream; do
+  kubectl_admin annotate pvc "$who-retry" volume.kubernetes.io/selected-node- >/dev/null
+done
+unschedulable() { [ "$(condition "$1" reason)" = Unschedulable ]; }
+for who in ours upstream; do
+  check "provisioning retry: $who's failed PreBind sends the pod back, now unschedulable" \
+    wait_for 60 unschedulable "$who-vol-retry"
+  check_eq "nominatedNodeName: $who cleared it when the binding cycle failed" "" "$(nnn_of "$who-vol-retry")"
+  check_eq "provisioning retry: the pod is not bound meanwhile" "" "$(node_of "$who-vol-retry")"
+done
+same_message vol-retry
+kubectl_admin uncordon vol-1 >/dev/null
+for who in ours upstream; do
+  check "provisioning retry: $who schedules the pod again and annotates the claim anew" \
+    wait_for 60 has_selected_node "$who-retry"
+  provision "$who-retry"
+  check "provisioning retry: $who binds the pod once the claim is bound" wait_for 60 bound "$who-vol-retry"
+done
 # Volume limits (NodeVolumeLimits): vol-0 holds the two provisioned volumes of fake-csi.example.com
 # (ours-vol-dyn, upstream-vol-dyn); its CSINode allows 2 of that driver, so a third claim does not
 # fit there. A CSINode with a limit of 4 retries the pods (CSINodeAdd).
@@ -505,13 +608,105 @@ for who in ours upstream; do
   check "storage capacity: $who binds the pod once its volume is bound" wait_for 60 bound "$who-vol-cap"
 done
 
+# Storage capacity scoring (StorageCapacityScoring, on in v1.37): a second driver
+# (score-csi.example.com, its CSIDriver publishing capacities) has 1000Gi reaching vol-0 and 6Gi
+# reaching vol-1. VolumeBinding scores a 5Gi claim of its class by the share of the capacity it
+# would take, through the default shape [{0,10},{100,0}]: 100 on vol-0, 17 on vol-1 (v1.34 scored
+# 0 everywhere and left the choice to the other plugins). Both choose vol-0.
+kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"v1","kind":"List","items":[
+ {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"score-csi"},
+  "provisioner":"score-csi.example.com","volumeBindingMode":"WaitForFirstConsumer"},
+ {"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"score-csi.example.com"},
+  "spec":{"attachRequired":false,"storageCapacity":true}},
+ {"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":"score-csi-vol-0","namespace":"default"},
+  "storageClassName":"score-csi","capacity":"1000Gi","nodeTopology":{"matchLabels":{"kubernetes.io/hostname":"vol-0"}}},
+ {"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":"score-csi-vol-1","namespace":"default"},
+  "storageClassName":"score-csi","capacity":"6Gi","nodeTopology":{"matchLabels":{"kubernetes.io/hostname":"vol-1"}}}]}
+EOF
+sleep 1  # both schedulers' informers have the driver and the capacities
+for who in ours upstream; do
+  class_pvc "$who-score" score-csi 5Gi
+  pod "$who-vol-score" "$([ "$who" = ours ] && echo default-scheduler || echo upstream-scheduler)" 100m "$(vol_spec "$who-score")"
+done
+for who in ours upstream; do
+  check "storage capacity scoring: $who chooses a node for the claim" wait_for 60 has_selected_node "$who-score"
+done
+check_eq "storage capacity scoring: upstream chose vol-0, where most of the capacity is free" vol-0 "$(selected_node upstream-score)"
+check_eq "storage capacity scoring: ours chose the node upstream chose" "$(selected_node upstream-score)" "$(selected_node ours-score)"
+for who in ours upstream; do
+  provision "$who-score" 5Gi score-csi score-csi.example.com
+  check "storage capacity scoring: $who binds the pod once its volume is bound" wait_for 60 bound "$who-vol-score"
+done
+# Volume limit scaling (VolumeLimitScaling, on in v1.37): the CSIDriver of strict-csi.example.com
+# sets preventPodSchedulingIfMissing and no CSINode lists that driver: NodeVolumeLimits keeps a
+# claim of its class off every node, with upstream's message. A CSINode of vol-1 listing the
+# driver (CSINodeAdd) lets both schedulers choose vol-1.
+kubectl_admin apply -f - >/dev/null <<EOF
+{"apiVersion":"v1","kind":"List","items":[
+ {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"strict-csi"},
+  "provisioner":"strict-csi.example.com","volumeBindingMode":"WaitForFirstConsumer"},
+ {"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"strict-csi.example.com"},
+  "spec":{"attachRequired":false,"preventPodSchedulingIfMissing":true}}]}
+EOF
+check_eq "volume limit scaling: the API server keeps preventPodSchedulingIfMissing" true \
+  "$(kubectl_admin get csidriver strict-csi.example.com -o jsonpath='{.spec.preventPodSchedulingIfMissing}')"
+sleep 1
+for who in ours upstream; do
+  class_pvc "$who-strict" strict-csi 1Gi
+  pod "$who-vol-strict" "$([ "$who" = ours ] && echo default-scheduler || echo upstream-scheduler)" 100m "$(vol_spec "$who-strict")"
+done
+same_message vol-strict
+check "volume limit scaling: the message names the driver that is not installed" \
+  message_has ours-vol-strict "strict-csi.example.com CSI driver is not installed on the node"
+printf '{"apiVersion":"storage.k8s.io/v1","kind":"CSINode","metadata":{"name":"vol-1"},"spec":{"drivers":[{"name":"strict-csi.example.com","nodeID":"vol-1"}]}}\n' |
+  kubectl_admin apply -f - >/dev/null
+for who in ours upstream; do
+  check "volume limit scaling: the CSINode listing the driver lets $who choose a node" wait_for 60 has_selected_node "$who-strict"
+  check_eq "volume limit scaling: $who chose vol-1, where the driver is" vol-1 "$(selected_node "$who-strict")"
+  provision "$who-strict" 1Gi strict-csi strict-csi.example.com
+  check "volume limit scaling: $who binds the pod once its volume is bound" wait_for 60 bound "$who-vol-strict"
+done
+
+# In-place resize accounting: per scheduler a 4-cpu node with a pod created bound there, two
+# containers asking 1 and 2 cpu, whose status this script then writes as a kubelet resizing it
+# would (c1 allocated and running with 2 cpu, c2 with 1; the pod-level allocatedResources and
+# resources of a v1.37 kubelet). v1.37 counts the larger of the sums (3 cpu; v1.34 took each
+# container's larger value: 4), so a 1-cpu pod fits beside it and a second one does not.
+for who in ours upstream; do
+  set_name="resize-$who"
+  python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix "$set_name" --count 1 --cpu 4 --memory 32Gi >/dev/null
+  printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s-resized","namespace":"default"},"spec":{"nodeName":"%s-0","terminationGracePeriodSeconds":0,"containers":[{"name":"c1","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"1","memory":"100Mi"}}},{"name":"c2","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"2","memory":"100Mi"}}}]}}\n' \
+    "$set_name" "$set_name" | kubectl_admin apply -f - >/dev/null
+  kubectl_admin patch pod "$set_name-resized" --subresource=status --type=merge -p '{"status":{"phase":"Running",
+    "containerStatuses":[
+      {"name":"c1","image":"registry.k8s.io/pause:3.10","imageID":"","ready":true,"restartCount":0,
+       "allocatedResources":{"cpu":"2","memory":"100Mi"},"resources":{"requests":{"cpu":"2","memory":"100Mi"}}},
+      {"name":"c2","image":"registry.k8s.io/pause:3.10","imageID":"","ready":true,"restartCount":0,
+       "allocatedResources":{"cpu":"1","memory":"100Mi"},"resources":{"requests":{"cpu":"1","memory":"100Mi"}}}],
+    "allocatedResources":{"cpu":"3","memory":"200Mi"},"resources":{"requests":{"cpu":"3","memory":"200Mi"}}}}' >/dev/null
+done
+check_eq "resize: the API server keeps the pod-level allocatedResources" 3 \
+  "$(kubectl_admin get pod resize-ours-resized -o jsonpath='{.status.allocatedResources.cpu}')"
+sleep 2  # both schedulers' caches have the resized pods
+resize_spec() { printf ',"nodeSelector":{"kube-scheduler-cpp.test/node-set":"resize-%s"}' "$1"; }
+pod ours-resize-fits default-scheduler 1 "$(resize_spec ours)"
+pod upstream-resize-fits upstream-scheduler 1 "$(resize_spec upstream)"
+check "resize: ours fits a 1-cpu pod beside the resized pod (3 of 4 cpu counted)" wait_for 60 bound ours-resize-fits
+check "resize: upstream too" wait_for 60 bound upstream-resize-fits
+pod ours-resize-full default-scheduler 1 "$(resize_spec ours)"
+pod upstream-resize-full upstream-scheduler 1 "$(resize_spec upstream)"
+check "resize: ours reports the second 1-cpu pod as unschedulable" wait_for 60 has_condition ours-resize-full
+check "resize: upstream too" wait_for 60 has_condition upstream-resize-full
+check_eq "resize: same message as upstream, byte for byte" "$(condition upstream-resize-full message)" "$(condition ours-resize-full message)"
+note "resize-full: $(condition ours-resize-full message)"
+
 # Dynamic resource allocation (DynamicResources runs in both schedulers; kube-controller-manager's
 # resourceclaim-controller creates template claims and releases claims whose pods are gone). Two
 # nodes "dra-0" and "dra-1"; per scheduler (WHO = ours, upstream) a DeviceClass gpu-WHO whose CEL
 # selects gpu.example.com devices with attribute owner=WHO, and ResourceSlices as a driver would
 # publish them: one "a100" (40Gi) on dra-0, two "t4" (16Gi) on dra-1.
 python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix dra --count 2 --cpu 4 --memory 32Gi --zones 2 >/dev/null
-sched_of() { [ "$1" = ours ] && echo default-scheduler || echo upstream-scheduler; }
 dra_slice() {  # dra_slice WHO NODE MODEL MEMORY DEVICE...
   local who=$1 node=$2 model=$3 memory=$4 devices="" d
   shift 4

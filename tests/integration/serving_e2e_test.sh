@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Integration: the HTTPS endpoints of kube-scheduler-cpp as an administrator and a real Prometheus
-# (the Debian package) meet them, side by side with the upstream kube-scheduler v1.34.4 on the same
+# (the Debian package) meet them, side by side with the upstream kube-scheduler v1.37.2 on the same
 # control plane, with the same delegated authentication and authorization (the scheduler's own
 # identity, as kubeadm runs it, here obtained through a client-go credential plugin returning the
 # scheduler's client certificate: --authentication-kubeconfig = --authorization-kubeconfig = that
@@ -31,6 +31,15 @@
 #   - /configz with a system:masters token -> {"componentconfig": ...} of the configuration in use,
 #     field by field as upstream's; other paths upstream serves (/debug/pprof/, ...) are listed (notes)
 #     when ours answers otherwise;
+#   - --version and --version=raw name the release of tests/controlplane/versions.env, as upstream's;
+#     kubernetes_build_info's major, minor and git_version and version_info equal upstream's;
+#   - /flagz (ComponentFlagz, on by default since 1.36): anonymous -> 403; the text form with
+#     upstream's header and the flags' values of both (one separator per page, normalised); the
+#     v1beta1 and v1alpha1 Flagz as JSON (the same flag names, the values of the flags both were
+#     given equal), the deprecation Warning, YAML, and the 406 answers, as upstream's;
+#   - /statusz (ComponentStatusz): the text form's lines (Started, Up, Go/Binary/Emulation version,
+#     Paths), the v1beta1 Statusz's fields (binaryVersion, emulationVersion, paths) and the
+#     negotiation answers, as upstream's;
 #   - /metrics/slis: the health checks' results (HELP/TYPE lines, series, last results) as upstream's;
 #   - DELETE /metrics and /metrics/slis: refused without the delete verb, as upstream; with it
 #     "metrics reset", the same families emptied and the same series left as upstream's, counting
@@ -43,6 +52,7 @@
 # Every process started here is stopped by PID on exit.
 . "$(dirname "$0")/lib.sh"
 find_ours
+. "$repo/tests/controlplane/versions.env"  # K8S_VERSION: the release both must name
 prometheus=${PROMETHEUS:-/usr/bin/prometheus}
 [ -x "$prometheus" ] || { echo "missing $prometheus (scripts/install-deps.sh installs the Debian package)" >&2; exit 1; }
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
@@ -52,6 +62,17 @@ note "control plane ready in ${CP_READY_SECONDS}s, $APISERVER_URL"
 upstream="$KSCHED_CP_BIN/kube-scheduler"
 work="$cp_dir/serving-e2e"
 mkdir -p "$work"
+
+# --- the version both present -------------------------------------------------------------------------
+up_version=$("$upstream" --version 2>&1)
+check_eq "upstream --version names v$K8S_VERSION" "Kubernetes v$K8S_VERSION" "$up_version"
+our_version=$("$ours" --version 2>&1)
+check "ours --version starts as upstream's ('$our_version')" test "${our_version#"$up_version "}" != "$our_version"
+raw_fields() {  # raw_fields TEXT: Major, Minor and GitVersion of a --version=raw line
+  grep -o '\(Major\|Minor\|GitVersion\):"[^"]*"' <<<"$1" | paste -sd' '
+}
+check_eq "--version=raw: Major, Minor and GitVersion as upstream's" \
+  "$(raw_fields "$("$upstream" --version=raw 2>&1)")" "$(raw_fields "$("$ours" --version=raw 2>&1)")"
 
 ours_pid="" upstream_pid="" prometheus_pid=""
 cleanup() {
@@ -381,8 +402,15 @@ check_eq "apiserver_client_certificate_expiration_seconds_count as upstream's" \
 check "apiserver_client_certificate_expiration_seconds_count counts them" \
   grep -Eq '^apiserver_client_certificate_expiration_seconds_count [1-9]' "$work/ours.metrics"
 check_eq "version_info as upstream's" "$(grep '^version_info{' "$work/upstream.metrics")" "$(grep '^version_info{' "$work/ours.metrics")"
-check "kubernetes_build_info names v1.34.4 and this build's commit" \
-  grep -q '^kubernetes_build_info{.*git_version="v1.34.4".*} 1$' "$work/ours.metrics"
+check "kubernetes_build_info names v$K8S_VERSION" \
+  grep -q "^kubernetes_build_info{.*git_version=\"v$K8S_VERSION\".*} 1\$" "$work/ours.metrics"
+build_labels() {  # build_labels FILE: major, minor and git_version of kubernetes_build_info
+  grep '^kubernetes_build_info{' "$1" | grep -o '\(major\|minor\|git_version\)="[^"]*"' | paste -sd' '
+}
+check_eq "kubernetes_build_info: major, minor and git_version as upstream's" \
+  "$(build_labels "$work/upstream.metrics")" "$(build_labels "$work/ours.metrics")"
+check_eq "kubernetes_build_info: the same HELP line (stability) as upstream's" \
+  "$(grep '^# HELP kubernetes_build_info ' "$work/upstream.metrics")" "$(grep '^# HELP kubernetes_build_info ' "$work/ours.metrics")"
 note "kubernetes_build_info: ours $(grep '^kubernetes_build_info{' "$work/ours.metrics"), upstream $(grep '^kubernetes_build_info{' "$work/upstream.metrics")"
 note "registered_metrics_total: ours [$(grep '^registered_metrics_total{' "$work/ours.metrics" | sed 's/.*stability_level="\([A-Z]*\)"} /\1=/' | paste -sd' ')], upstream [$(grep '^registered_metrics_total{' "$work/upstream.metrics" | sed 's/.*stability_level="\([A-Z]*\)"} /\1=/' | paste -sd' ')]"
 check "scheduler_inflight_events{event=\"PodPopped\"} 0 (idle)" \
@@ -395,6 +423,13 @@ note "scheduler_inflight_events labels: ours [$(label_values "$work/ours.metrics
 note "scheduler_goroutines operations: ours [$(label_values "$work/ours.metrics" scheduler_goroutines operation)], upstream [$(label_values "$work/upstream.metrics" scheduler_goroutines operation)]"
 mismatched=$(LC_ALL=C join "$work/ours.families" "$work/upstream.families" | awk '$2 != $3 {print $1 " ours=" $2 " upstream=" $3}')
 check_eq "every family both serve has the same type" "" "$mismatched"
+# The HELP lines carry component-base's stability level ([ALPHA], [BETA], [STABLE]) and deprecation.
+helps() {  # helps FILE FAMILIES-FILE: the HELP lines of the families named in the second file
+  awk 'NR == FNR {wanted[$1] = 1; next} $1 == "#" && $2 == "HELP" && ($3 in wanted)' "$2" "$1" | LC_ALL=C sort
+}
+LC_ALL=C join "$work/ours.families" "$work/upstream.families" >"$work/both.families"
+check_eq "every family both serve has upstream's HELP line (stability level and text)" \
+  "" "$(diff <(helps "$work/upstream.metrics" "$work/both.families") <(helps "$work/ours.metrics" "$work/both.families") | grep '^[<>]')"
 only_ours=$(LC_ALL=C join -v1 "$work/ours.families" "$work/upstream.families" | awk '{print $1}' | paste -sd' ')
 only_upstream=$(LC_ALL=C join -v2 "$work/ours.families" "$work/upstream.families" | awk '{print $1}' | paste -sd' ')
 note "families only kube-scheduler-cpp serves: ${only_ours:-none}"
@@ -405,10 +440,10 @@ code=$(fetch "$port" /configz "$admin_token")
 check_eq "/configz with a system:masters token: 200" 200 "$code"
 check_eq "/configz: application/json" application/json "$(content_type)"
 cp "$work/body" "$work/ours.configz"
-# Upstream serves its internal configuration type, field names as in Go.
+# Upstream serves its configuration converted to v1 (v1.37, #136044), with apiVersion and kind.
 check_eq "/configz: componentconfig of the configuration in use" \
   "True kube-scheduler default-scheduler $KUBECONFIG_SCHEDULER" \
-  "$(json "' '.join(str(x) for x in (d['componentconfig']['LeaderElection']['LeaderElect'], d['componentconfig']['LeaderElection']['ResourceName'], d['componentconfig']['Profiles'][0]['SchedulerName'], d['componentconfig']['ClientConnection']['Kubeconfig']))" \
+  "$(json "' '.join(str(x) for x in (d['componentconfig']['leaderElection']['leaderElect'], d['componentconfig']['leaderElection']['resourceName'], d['componentconfig']['profiles'][0]['schedulerName'], d['componentconfig']['clientConnection']['kubeconfig']))" \
      <"$work/ours.configz" 2>&1)"
 fetch "$up_port" /configz "$admin_token" >/dev/null
 cp "$work/body" "$work/upstream.configz"
@@ -416,8 +451,8 @@ cp "$work/body" "$work/upstream.configz"
 check_eq "/configz: field by field as upstream's (Lease and scheduler name aside)" "" "$(python3 - "$work/ours.configz" "$work/upstream.configz" 2>&1 <<'PY'
 import json, sys
 ours, upstream = (json.load(open(f)) for f in sys.argv[1:3])
-upstream["componentconfig"]["LeaderElection"]["ResourceName"] = "kube-scheduler"
-upstream["componentconfig"]["Profiles"][0]["SchedulerName"] = "default-scheduler"
+upstream["componentconfig"]["leaderElection"]["resourceName"] = "kube-scheduler"
+upstream["componentconfig"]["profiles"][0]["schedulerName"] = "default-scheduler"
 def flat(x, path=""):
     if isinstance(x, dict):
         for k, v in x.items(): yield from flat(v, path + "." + k)
@@ -431,6 +466,140 @@ for k in sorted(set(a) | set(b)):
         print("%s: ours %r, upstream %r" % (k, a.get(k, "<absent>"), b.get(k, "<absent>")))
 PY
 )"
+
+# --- /flagz and /statusz ---------------------------------------------------------------------------------
+# zpage PORT PATH ACCEPT [AGENT]: a GET with the admin token, the given Accept header ("-" for none)
+# and User-Agent (default "serving-e2e", so that JSON is not indented as for curl); the body into
+# $work/body; "code content-type" and the Warning header on stdout.
+zpage() {
+  local code accept=(-H "Accept: $3")
+  [ "$3" = - ] && accept=(-H "Accept:")
+  code=$(curl -sk --noproxy '*' --max-time 15 -H "Authorization: Bearer $admin_token" "${accept[@]}" \
+    -A "${4:-serving-e2e}" -D "$work/headers" -o "$work/body" -w '%{http_code}' "https://127.0.0.1:$1$2" || echo curl-failed)
+  echo "$code $(content_type) $(tr -d '\r' <"$work/headers" | awk -F': ' 'tolower($1) == "warning" {print $2}')"
+}
+check_eq "/flagz anonymous: refused as upstream refuses it" "$(refusal "$up_port" /flagz "")" "$(refusal "$port" /flagz "")"
+check_eq "/statusz anonymous: refused as upstream refuses it" "$(refusal "$up_port" /statusz "")" "$(refusal "$port" /statusz "")"
+# The flags given differently (the configuration file, the kubeconfig, the port) are left out of
+# the value comparisons.
+differing='config kubeconfig secure-port'
+flagz_text() {  # flagz_text FILE: "name=value" per flag of a text /flagz, its separator found on bind-address
+  python3 - "$1" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+lines = text.split("\n")
+header = "\n".join(lines[:3])
+line = next(l for l in lines[3:] if l.startswith("bind-address"))
+sep = line[len("bind-address"):-len("127.0.0.1")]
+print(header.replace("\n", "|"))
+for l in lines[3:]:
+    if l:
+        name, _, value = l.partition(sep)
+        print("%s=%s" % (name, value))
+PY
+}
+for accept in - '*/*' text/plain 'application/json;v=foo;g=config.k8s.io;as=Flagz,*/*'; do
+  expected=$(zpage "$up_port" /flagz "$accept"); cp "$work/body" "$work/flagz-upstream.txt"
+  actual=$(zpage "$port" /flagz "$accept"); cp "$work/body" "$work/flagz-ours.txt"
+  check_eq "/flagz (Accept $accept): status and type as upstream's" "$expected" "$actual"
+done
+flagz_text "$work/flagz-upstream.txt" >"$work/flagz-upstream.lines"
+flagz_text "$work/flagz-ours.txt" >"$work/flagz-ours.lines"
+check_eq "/flagz text: upstream's header" "$(head -1 "$work/flagz-upstream.lines")" "$(head -1 "$work/flagz-ours.lines")"
+check_eq "/flagz text: the same flags as upstream's" "$(tail -n +2 "$work/flagz-upstream.lines" | cut -d= -f1)" \
+  "$(tail -n +2 "$work/flagz-ours.lines" | cut -d= -f1)"
+same_values() { tail -n +2 "$1" | grep -v -E "^($(tr ' ' '|' <<<"$differing"))="; }
+check_eq "/flagz text: the values as upstream's (but $differing)" "$(same_values "$work/flagz-upstream.lines")" \
+  "$(same_values "$work/flagz-ours.lines")"
+check "/flagz text: ours shows its --secure-port" grep -qx "secure-port=$port" "$work/flagz-ours.lines"
+flagz_json_diff() {  # flagz_json_diff OURS UPSTREAM: what differs, but the flags given differently
+  python3 - "$1" "$2" "$differing" <<'PY'
+import json, sys
+ours, upstream = (json.load(open(f)) for f in sys.argv[1:3])
+for doc in (ours, upstream):
+    for name in sys.argv[3].split():
+        doc.get("flags", {}).pop(name, None)
+if ours != upstream:
+    for k in sorted(set(ours) | set(upstream)):
+        if ours.get(k) != upstream.get(k):
+            if k == "flags":
+                a, b = ours.get(k, {}), upstream.get(k, {})
+                for f in sorted(set(a) | set(b)):
+                    if a.get(f) != b.get(f):
+                        print("flags.%s: ours %r, upstream %r" % (f, a.get(f, "<absent>"), b.get(f, "<absent>")))
+            else:
+                print("%s: ours %r, upstream %r" % (k, ours.get(k), upstream.get(k)))
+PY
+}
+for version in v1beta1 v1alpha1; do
+  accept="application/json;v=$version;g=config.k8s.io;as=Flagz"
+  expected=$(zpage "$up_port" /flagz "$accept"); cp "$work/body" "$work/flagz-upstream.json"
+  actual=$(zpage "$port" /flagz "$accept"); cp "$work/body" "$work/flagz-ours.json"
+  check_eq "/flagz $version JSON: status, type and Warning as upstream's" "$expected" "$actual"
+  check_eq "/flagz $version JSON: the document as upstream's (but $differing)" "" \
+    "$(flagz_json_diff "$work/flagz-ours.json" "$work/flagz-upstream.json" 2>&1)"
+done
+check "/flagz JSON: ours ends with a newline, compact (json.Encoder)" bash -c '[ "$(tail -c1 "$1" | od -An -c | tr -d " ")" = "\n" ]' _ "$work/flagz-ours.json"
+# Indented for curl (isPrettyPrint), and YAML: the same text once the differing flags' lines are gone.
+without_differing() { grep -v -E "^ *\"?($(tr ' ' '|' <<<"$differing"))\"?:" "$1"; }
+for accept in 'application/json;v=v1beta1;g=config.k8s.io;as=Flagz' 'application/yaml;v=v1beta1;g=config.k8s.io;as=Flagz'; do
+  expected=$(zpage "$up_port" /flagz "$accept" curl/8); cp "$work/body" "$work/flagz-upstream.doc"
+  actual=$(zpage "$port" /flagz "$accept" curl/8); cp "$work/body" "$work/flagz-ours.doc"
+  check_eq "/flagz as curl asks (Accept $accept): status and type as upstream's" "$expected" "$actual"
+  check_eq "/flagz as curl asks (Accept $accept): the text as upstream's (but $differing)" \
+    "$(without_differing "$work/flagz-upstream.doc")" "$(without_differing "$work/flagz-ours.doc")"
+done
+# Refused negotiations: the same Status, as JSON, YAML or raw JSON.
+for path in /flagz /statusz; do
+  for accept in application/json application/xml application/yaml 'application/json;v=v1beta1;g=config.k8s.io' \
+                'application/cbor;v=v1beta1;g=config.k8s.io;as=Flagz'; do
+    expected="$(zpage "$up_port" "$path" "$accept") $(body)"
+    actual="$(zpage "$port" "$path" "$accept") $(body)"
+    check_eq "$path (Accept $accept): refused as upstream" "$expected" "$actual"
+  done
+done
+# /statusz: the versions and paths as upstream's; the times are each process's own.
+statusz_lines() {  # statusz_lines FILE: the text's lines, separator normalised to ":", times dropped
+  python3 - "$1" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+print("|".join(lines[:3]))
+line = next(l for l in lines if l.startswith("Binary version"))
+sep = line[len("Binary version"):line.rindex(" ")]
+for l in lines[3:]:
+    for key in ("Started", "Up", "Go version", "Binary version", "Emulation version", "Paths"):
+        if l.startswith(key + sep):
+            value = l[len(key + sep):]
+            print("%s:%s" % (key, "<time>" if key in ("Started", "Up") else "<go>" if key == "Go version" else value))
+            break
+    else:
+        print(repr(l))
+PY
+}
+for accept in - '*/*' text/plain; do
+  expected=$(zpage "$up_port" /statusz "$accept"); cp "$work/body" "$work/statusz-upstream.txt"
+  actual=$(zpage "$port" /statusz "$accept"); cp "$work/body" "$work/statusz-ours.txt"
+  check_eq "/statusz (Accept $accept): status and type as upstream's" "$expected" "$actual"
+  check_eq "/statusz (Accept $accept): the lines as upstream's (times and Go version aside)" \
+    "$(statusz_lines "$work/statusz-upstream.txt" 2>&1)" "$(statusz_lines "$work/statusz-ours.txt" 2>&1)"
+done
+note "/statusz text: ours $(grep -E '^(Started|Up|Go version)' "$work/statusz-ours.txt" | paste -sd'|'); upstream $(grep -E '^(Started|Up|Go version)' "$work/statusz-upstream.txt" | paste -sd'|')"
+for version in v1beta1 v1alpha1; do
+  accept="application/json;v=$version;g=config.k8s.io;as=Statusz"
+  expected=$(zpage "$up_port" /statusz "$accept"); cp "$work/body" "$work/statusz-upstream.json"
+  actual=$(zpage "$port" /statusz "$accept"); cp "$work/body" "$work/statusz-ours.json"
+  check_eq "/statusz $version JSON: status, type and Warning as upstream's" "$expected" "$actual"
+  check_eq "/statusz $version JSON: the fields as upstream's (times and Go version aside)" \
+    "$(json "sorted((k, v) for k, v in d.items() if k not in ('startTime', 'uptimeSeconds', 'goVersion'))" <"$work/statusz-upstream.json" 2>&1)" \
+    "$(json "sorted((k, v) for k, v in d.items() if k not in ('startTime', 'uptimeSeconds', 'goVersion'))" <"$work/statusz-ours.json" 2>&1)"
+done
+check_eq "/statusz JSON: ours names v$K8S_VERSION" "$K8S_VERSION ${K8S_VERSION%.*}" \
+  "$(json "d['binaryVersion'] + ' ' + d['emulationVersion']" <"$work/statusz-ours.json" 2>&1)"
+check "/statusz JSON: ours started when its process did (±5 s)" python3 -c "
+import calendar, json, sys, time
+d = json.load(open('$work/statusz-ours.json'))
+started = calendar.timegm(time.strptime(d['startTime'], '%Y-%m-%dT%H:%M:%SZ'))
+sys.exit(0 if abs(started - $ours_started) <= 5 and d['uptimeSeconds'] >= 0 else 1)"
 
 # Other paths upstream serves (not claimed by issue #5): listed when ours answers otherwise.
 for path in /metrics/slis /metrics/resources /debug/pprof/ /debug/flags/v /flagz /statusz /nonexistent; do

@@ -66,7 +66,7 @@ TEST_CASE("client certificate: GET /version reaches the real API server", "[tran
   auto response = transport->SendSync(Get("/version"));
   REQUIRE(response.ok());
   CHECK(response->status == 200);
-  CHECK(response->body.find("\"gitVersion\": \"v1.34.4\"") != std::string::npos);
+  CHECK(response->body.find("\"gitVersion\": \"v1.37.2\"") != std::string::npos);
   CHECK(response->content_type == "application/json");
 }
 

@@ -236,6 +236,19 @@ TEST_CASE("DecodeNode: allocatable is not defaulted from capacity", "[api][json]
   CHECK(node->status.allocatable.empty());
 }
 
+TEST_CASE("DecodeNode: status.declaredFeatures (NodeDeclaredFeatures)", "[api][json]") {
+  auto node = DecodeNode(
+      R"({"metadata":{"name":"n"},"status":{"declaredFeatures":["RestartAllContainersOnContainerExits","VolumeBindMountOptions"]}})");
+  REQUIRE(node.ok());
+  CHECK(node->status.declared_features ==
+        std::vector<std::string>{"RestartAllContainersOnContainerExits", "VolumeBindMountOptions"});
+  auto none = DecodeNode(R"({"metadata":{"name":"n"},"status":{}})");
+  REQUIRE(none.ok());
+  CHECK(none->status.declared_features.empty());
+  CHECK(ErrorOf(R"({"metadata":{"name":"n"},"status":{"declaredFeatures":"A"}})") ==
+        "status.declaredFeatures: expected an array, got string");
+}
+
 TEST_CASE("DecodeNode: errors name the field's path", "[api][json]") {
   CHECK(ErrorOf(R"({"metadata":{"name":"n"},"status":{"capacity":{"cpu":"4","memory":"32Gx"}}})") ==
         "status.capacity[\"memory\"]: cannot parse '32Gx': " +

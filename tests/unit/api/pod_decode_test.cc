@@ -319,7 +319,10 @@ constexpr std::string_view kFullPod = R"json({
       {"name": "init", "ready": false, "restartCount": 0, "image": "", "imageID": ""},
       {"name": "proxy", "allocatedResources": {"cpu": "50m"}}
     ],
-    "qosClass": "Burstable"
+    "qosClass": "Burstable",
+    "resize": "InProgress",
+    "allocatedResources": {"cpu": "1100m", "memory": "1Gi"},
+    "resources": {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"memory": "2Gi"}}
   }
 })json";
 
@@ -599,18 +602,52 @@ TEST_CASE("DecodePod: status of a full pod", "[api][json]") {
   CHECK(disruption->observed_generation == 0);
   CHECK(st.FindCondition("Ready") == nullptr);
 
-  REQUIRE(st.container_statuses.size() == 2);
-  CHECK(st.container_statuses[0].name == "app");
-  CHECK(Q(st.container_statuses[0].allocated_resources, "nvidia.com/gpu") == "1");
-  REQUIRE(st.container_statuses[0].resources.has_value());
-  CHECK(Q(st.container_statuses[0].resources->requests, "cpu") == "500m");
-  CHECK(Q(st.container_statuses[0].resources->limits, "memory") == "1Gi");
-  CHECK(st.container_statuses[1].name == "metrics");
-  CHECK_FALSE(st.container_statuses[1].resources.has_value());
-  CHECK(st.container_statuses[1].allocated_resources.empty());
-  REQUIRE(st.init_container_statuses.size() == 2);
-  CHECK(st.init_container_statuses[1].name == "proxy");
-  CHECK(Q(st.init_container_statuses[1].allocated_resources, "cpu") == "50m");
+  REQUIRE(st.resource_status.has_value());
+  const auto& reported = st.resource_status.Get();
+  REQUIRE(reported.container_statuses.size() == 2);
+  CHECK(reported.container_statuses[0].name == "app");
+  CHECK(Q(reported.container_statuses[0].allocated_resources, "nvidia.com/gpu") == "1");
+  REQUIRE(reported.container_statuses[0].resources.has_value());
+  CHECK(Q(reported.container_statuses[0].resources->requests, "cpu") == "500m");
+  CHECK(Q(reported.container_statuses[0].resources->limits, "memory") == "1Gi");
+  CHECK(reported.container_statuses[1].name == "metrics");
+  CHECK_FALSE(reported.container_statuses[1].resources.has_value());
+  CHECK(reported.container_statuses[1].allocated_resources.empty());
+  REQUIRE(reported.init_container_statuses.size() == 2);
+  CHECK(reported.init_container_statuses[1].name == "proxy");
+  CHECK(Q(reported.init_container_statuses[1].allocated_resources, "cpu") == "50m");
+  // Pod-level status.allocatedResources and status.resources (InPlacePodLevelResourcesVerticalScaling).
+  CHECK(Q(reported.allocated_resources, "cpu") == "1100m");
+  CHECK(Q(reported.allocated_resources, "memory") == "1Gi");
+  REQUIRE(reported.resources.has_value());
+  CHECK(Q(reported.resources->requests, "cpu") == "1");
+  CHECK(Q(reported.resources->limits, "memory") == "2Gi");
+  CHECK_FALSE(reported.resources->limits.Has("cpu"));
+}
+
+TEST_CASE("DecodePod: the kubelet-reported resources are boxed, absent on a pending pod", "[api][json]") {
+  auto pending = DecodePod(R"json({"metadata": {"name": "p", "namespace": "default"},
+    "spec": {"containers": [{"name": "c"}]}, "status": {"phase": "Pending", "conditions": []}})json");
+  REQUIRE(pending.ok());
+  CHECK_FALSE(pending->status.resource_status.has_value());
+  CHECK(pending->status.resource_status.Get().container_statuses.empty());
+  CHECK_FALSE(pending->status.resource_status.Get().resources.has_value());
+  // Only pod-level fields: boxed, "resources": {} present without requests or limits.
+  auto pod_level = DecodePod(R"json({"metadata": {"name": "p", "namespace": "default"},
+    "spec": {"containers": [{"name": "c"}]}, "status": {"resources": {}, "allocatedResources": null}})json");
+  REQUIRE(pod_level.ok());
+  REQUIRE(pod_level->status.resource_status.has_value());
+  REQUIRE(pod_level->status.resource_status.Get().resources.has_value());
+  CHECK(pod_level->status.resource_status.Get().resources->requests.empty());
+  CHECK(pod_level->status.resource_status.Get().allocated_resources.empty());
+  auto bad = DecodePod(R"json({"metadata": {"name": "p", "namespace": "default"},
+    "spec": {"containers": [{"name": "c"}]}, "status": {"allocatedResources": {"cpu": "1x"}}})json");
+  CHECK_FALSE(bad.ok());
+  // Equality reads an empty box as empty statuses.
+  ksched::api::PodStatus with_empty_box;
+  with_empty_box.resource_status.Mutable();
+  CHECK(with_empty_box == ksched::api::PodStatus{});
+  CHECK(sizeof(ksched::api::CompactBox<ksched::api::PodResourceStatus>) == sizeof(void*));
 }
 
 TEST_CASE("DecodePod: in-situ and Value decoding give the same pod", "[api][json]") {
@@ -913,6 +950,51 @@ TEST_CASE("DecodePod: spec.resourceClaims and status.resourceClaimStatuses", "[a
   auto bad = DecodePod(std::string_view(R"({"metadata":{"name":"p"},"status":{"resourceClaimStatuses":[{"resourceClaimName":1}]}})"));
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message() == "status.resourceClaimStatuses[0].resourceClaimName: expected a string, got number");
+}
+
+TEST_CASE("DecodePod: what NodeDeclaredFeatures and ImageLocality read (v1.37.2)", "[api][json]") {
+  auto pod = DecodePod(std::string_view(R"json({"metadata": {"name": "p"},
+    "spec": {"hostNetwork": true, "hostUsers": false,
+             "containers": [{"name": "a", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}],
+                             "volumeMounts": [{"name": "v", "mountPath": "/v", "bindMountOptions": []}]}],
+             "initContainers": [{"name": "i", "restartPolicy": "Always",
+                                 "restartPolicyRules": [{"action": "RestartAllContainers"}]}],
+             "volumes": [{"name": "img", "image": {"reference": "registry.k8s.io/data:v1", "pullPolicy": "IfNotPresent"}},
+                         {"name": "empty-image", "image": {}}, {"name": "scratch", "emptyDir": {}}]}})json"));
+  REQUIRE(pod.ok());
+  CHECK(pod->spec.host_network);
+  CHECK(pod->spec.host_users == std::optional<bool>(false));
+  CHECK(pod->spec.has_restart_all_containers_rule);
+  CHECK_FALSE(pod->spec.has_bind_mount_options);  // an empty list is no option
+  REQUIRE(pod->spec.volumes.size() == 3);
+  CHECK(pod->spec.volumes[0].image);
+  CHECK(pod->spec.volumes[0].image_reference == "registry.k8s.io/data:v1");
+  CHECK(pod->spec.volumes[1].image);
+  CHECK(pod->spec.volumes[1].image_reference.empty());
+  CHECK_FALSE(pod->spec.volumes[2].image);
+
+  auto ephemeral = DecodePod(std::string_view(R"json({"metadata": {"name": "p"},
+    "spec": {"hostUsers": true, "containers": [{"name": "a", "restartPolicyRules": [{"action": "Restart"}]}],
+             "ephemeralContainers": [{"name": "debug", "volumeMounts": [{"name": "v", "bindMountOptions": ["noexec"]}]}]}})json"));
+  REQUIRE(ephemeral.ok());
+  CHECK(ephemeral->spec.host_users == std::optional<bool>(true));
+  CHECK_FALSE(ephemeral->spec.has_restart_all_containers_rule);
+  CHECK(ephemeral->spec.has_bind_mount_options);
+
+  auto absent = DecodePod(std::string_view(R"({"metadata":{"name":"p"},"spec":{"hostUsers":null}})"));
+  REQUIRE(absent.ok());
+  CHECK_FALSE(absent->spec.host_users.has_value());
+  CHECK_FALSE(absent->spec.has_restart_all_containers_rule);
+  CHECK_FALSE(absent->spec.has_bind_mount_options);
+
+  CHECK(ErrorOf(R"({"metadata":{"name":"p"},"spec":{"hostUsers":"false"}})") ==
+        "spec.hostUsers: expected a bool, got string");
+  CHECK(ErrorOf(R"({"metadata":{"name":"p"},"spec":{"containers":[{"restartPolicyRules":[{"action":1}]}]}})") ==
+        "spec.containers[0].restartPolicyRules[0].action: expected a string, got number");
+  CHECK(ErrorOf(R"({"metadata":{"name":"p"},"spec":{"ephemeralContainers":[{"volumeMounts":[{"bindMountOptions":"noexec"}]}]}})") ==
+        "spec.ephemeralContainers[0].volumeMounts[0].bindMountOptions: expected an array, got string");
+  CHECK(ErrorOf(R"({"metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","image":{"reference":7}}]}})") ==
+        "spec.volumes[0].image.reference: expected a string, got number");
 }
 
 }  // namespace

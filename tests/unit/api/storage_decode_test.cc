@@ -227,10 +227,25 @@ TEST_CASE("DecodeList<CSIDriver> and DecodeList<CSIStorageCapacity>", "[api][jso
   auto drivers = DecodeList<ksched::api::CSIDriver>(std::string_view(R"json({
     "kind": "CSIDriverList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "3"},
     "items": [{"metadata": {"name": "a.example.com"}, "spec": {"attachRequired": false, "storageCapacity": true}},
-              {"metadata": {"name": "b.example.com"}, "spec": {"podInfoOnMount": true}}]})json"));
+              {"metadata": {"name": "b.example.com"}, "spec": {"podInfoOnMount": true}},
+              {"metadata": {"name": "c.example.com"},
+               "spec": {"storageCapacity": false, "preventPodSchedulingIfMissing": true, "nodeAllocatableUpdatePeriodSeconds": 60}},
+              {"metadata": {"name": "d.example.com"}, "spec": {"preventPodSchedulingIfMissing": false}},
+              {"metadata": {"name": "e.example.com"}, "spec": {"preventPodSchedulingIfMissing": null}}]})json"));
   REQUIRE(drivers.ok());
+  REQUIRE(drivers->items.size() == 5);
   CHECK(drivers->items[0].storage_capacity == true);
+  CHECK_FALSE(drivers->items[0].prevent_pod_scheduling_if_missing.has_value());
   CHECK_FALSE(drivers->items[1].storage_capacity.has_value());
+  CHECK(drivers->items[2].storage_capacity == false);
+  CHECK(drivers->items[2].prevent_pod_scheduling_if_missing == true);
+  CHECK(drivers->items[3].prevent_pod_scheduling_if_missing == false);
+  CHECK_FALSE(drivers->items[4].prevent_pod_scheduling_if_missing.has_value());
+  // A wrong type is an error naming the field, as for every other field.
+  auto bad = DecodeList<ksched::api::CSIDriver>(std::string_view(R"json({
+    "kind": "CSIDriverList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "3"},
+    "items": [{"metadata": {"name": "a.example.com"}, "spec": {"preventPodSchedulingIfMissing": "yes"}}]})json"));
+  CHECK_FALSE(bad.ok());
 
   auto capacities = DecodeList<ksched::api::CSIStorageCapacity>(std::string_view(R"json({
     "kind": "CSIStorageCapacityList", "apiVersion": "storage.k8s.io/v1", "metadata": {"resourceVersion": "4"},

@@ -20,14 +20,16 @@ PluginSet Set(std::vector<PluginRef> enabled, std::vector<std::string> disabled 
 }
 
 TEST_CASE("default plugins: v1, and v1beta3 and older as they were", "[config][defaults]") {
+  // v1.37.2: NodeName before NodeUnschedulable, DynamicResources weighted 2, NodeDeclaredFeatures
+  // appended (upstream TestApplyFeatureGates under the default gates).
   const std::vector<PluginRef> v1 = {
-      {"SchedulingGates", 0},   {"PrioritySort", 0},     {"NodeUnschedulable", 0},
-      {"NodeName", 0},          {"TaintToleration", 3},  {"NodeAffinity", 2},
+      {"SchedulingGates", 0},   {"PrioritySort", 0},     {"NodeName", 0},
+      {"NodeUnschedulable", 0}, {"TaintToleration", 3},  {"NodeAffinity", 2},
       {"NodePorts", 0},         {"NodeResourcesFit", 1}, {"VolumeRestrictions", 0},
       {"NodeVolumeLimits", 0},  {"VolumeBinding", 0},    {"VolumeZone", 0},
-      {"PodTopologySpread", 2}, {"InterPodAffinity", 2}, {"DynamicResources", 0},
+      {"PodTopologySpread", 2}, {"InterPodAffinity", 2}, {"DynamicResources", 2},
       {"DefaultPreemption", 0}, {"NodeResourcesBalancedAllocation", 1},
-      {"ImageLocality", 1},     {"DefaultBinder", 0}};
+      {"ImageLocality", 1},     {"DefaultBinder", 0},    {"NodeDeclaredFeatures", 0}};
   CHECK(DefaultPlugins().multi_point.enabled == v1);
   CHECK(DefaultPluginsFor("kubescheduler.config.k8s.io/v1") == DefaultPlugins());
 
@@ -49,6 +51,62 @@ TEST_CASE("default plugins: v1, and v1beta3 and older as they were", "[config][d
   }
   CHECK(DefaultPluginsFor("kubescheduler.config.k8s.io/v1beta2").multi_point.enabled == v1beta2);
   CHECK(DefaultPluginsFor("kubescheduler.config.k8s.io/v1beta1").multi_point.enabled == v1beta2);
+}
+
+TEST_CASE("default plugins: upstream's TestApplyFeatureGates", "[config][defaults]") {
+  using ksched::config::ConfigFeatureGates;
+  const std::vector<PluginRef> base = {
+      {"SchedulingGates", 0},   {"PrioritySort", 0},     {"NodeName", 0},
+      {"NodeUnschedulable", 0}, {"TaintToleration", 3},  {"NodeAffinity", 2},
+      {"NodePorts", 0},         {"NodeResourcesFit", 1}, {"VolumeRestrictions", 0},
+      {"NodeVolumeLimits", 0},  {"VolumeBinding", 0},    {"VolumeZone", 0},
+      {"PodTopologySpread", 2}, {"InterPodAffinity", 2}, {"DefaultPreemption", 0},
+      {"NodeResourcesBalancedAllocation", 1},            {"ImageLocality", 1},
+      {"DefaultBinder", 0}};
+  auto with_dra = [&] {
+    std::vector<PluginRef> plugins = base;
+    plugins.insert(plugins.begin() + 14, PluginRef{"DynamicResources", 2});
+    return plugins;
+  };
+  SECTION("DynamicResourceAllocation and NodeDeclaredFeatures disabled (emulating 1.34)") {
+    ConfigFeatureGates gates;
+    gates.dynamic_resource_allocation = false;
+    gates.node_declared_features = false;
+    CHECK(DefaultPlugins(gates).multi_point.enabled == base);
+  }
+  SECTION("NodeDeclaredFeatures disabled") {
+    ConfigFeatureGates gates;
+    gates.node_declared_features = false;
+    CHECK(DefaultPlugins(gates).multi_point.enabled == with_dra());
+  }
+  SECTION("GenericWorkload enabled") {
+    ConfigFeatureGates gates;
+    gates.generic_workload = true;
+    std::vector<PluginRef> want = with_dra();
+    want.push_back({"NodeDeclaredFeatures", 0});
+    want.push_back({"GangScheduling", 0});
+    CHECK(DefaultPlugins(gates).multi_point.enabled == want);
+  }
+  SECTION("TopologyAwareWorkloadScheduling enabled") {
+    ConfigFeatureGates gates;
+    gates.generic_workload = true;
+    gates.topology_aware_workload_scheduling = true;
+    std::vector<PluginRef> want = with_dra();
+    want.push_back({"NodeDeclaredFeatures", 0});
+    want.push_back({"GangScheduling", 0});
+    want.push_back({"TopologyPlacementGenerator", 0});
+    want.push_back({"PodGroupPodsCount", 1});
+    CHECK(DefaultPlugins(gates).multi_point.enabled == want);
+  }
+  SECTION("InPlacePodVerticalScalingSchedulerPreemption: DeferredPodScheduling before "
+          "NodeResourcesFit") {
+    ConfigFeatureGates gates;
+    gates.in_place_pod_vertical_scaling_scheduler_preemption = true;
+    const std::vector<PluginRef> got = DefaultPlugins(gates).multi_point.enabled;
+    REQUIRE(got.size() == base.size() + 3);
+    CHECK(got[7] == PluginRef{"DeferredPodScheduling", 0});
+    CHECK(got[8] == PluginRef{"NodeResourcesFit", 1});
+  }
 }
 
 TEST_CASE("merge: upstream's TestMergePlugins", "[config][defaults][merge]") {
@@ -169,6 +227,20 @@ TEST_CASE("merge: upstream's TestMergePlugins", "[config][defaults][merge]") {
     INFO(c.name);
     CHECK(MergePlugins(c.defaults, c.custom) == c.want);
   }
+}
+
+TEST_CASE("merge: the pod-group extension points are merged as the others (v1.37)",
+          "[config][defaults][merge]") {
+  PluginsConfig custom;
+  custom.placement_generate = Set({{"Generator", 0}});
+  custom.placement_score = Set({{"PodGroupPodsCount", 4}}, {"Foo"});
+  custom.pod_group_post_filter = Set({{"GangScheduling", 0}});
+  PluginsConfig defaults;
+  defaults.placement_score = Set({{"Foo", 1}, {"PodGroupPodsCount", 1}});
+  const PluginsConfig merged = MergePlugins(defaults, custom);
+  CHECK(merged.placement_generate == Set({{"Generator", 0}}));
+  CHECK(merged.placement_score == Set({{"PodGroupPodsCount", 4}}, {"Foo"}));
+  CHECK(merged.pod_group_post_filter == Set({{"GangScheduling", 0}}));
 }
 
 }  // namespace

@@ -117,6 +117,68 @@ TEST_CASE("defaults: an empty v1 file", "[config][defaults]") {
   CHECK(Typed<PodTopologySpreadArgs>(config, "PodTopologySpread").defaulting_type == "System");
   CHECK(Typed<PodTopologySpreadArgs>(config, "PodTopologySpread").default_constraints.empty());
   CHECK(Entry(config, "DynamicResources").raw->Find("filterTimeout")->as_string() == "10s");
+  // v1.37: bindingTimeout 10m (DRADeviceBindingConditions and DRAResourceClaimDeviceStatus on),
+  // shape [{0,10},{100,0}] (StorageCapacityScoring on).
+  CHECK(Entry(config, "DynamicResources").raw->Find("bindingTimeout")->as_string() == "10m0s");
+  const Value* shape = Entry(config, "VolumeBinding").raw->Find("shape");
+  REQUIRE(shape != nullptr);
+  REQUIRE(shape->as_list().size() == 2);
+  CHECK(shape->as_list()[0].Find("utilization")->as_int() == 0);
+  CHECK(shape->as_list()[0].Find("score")->as_int() == 10);
+  CHECK(shape->as_list()[1].Find("utilization")->as_int() == 100);
+  CHECK(shape->as_list()[1].Find("score")->as_int() == 0);
+}
+
+TEST_CASE("defaults: v1.37's new args fields, and the pod-group extension points",
+          "[config][defaults]") {
+  SECTION("an empty or absent shape is defaulted, a given one kept with both fields") {
+    const auto config = Decode(R"(profiles:
+- schedulerName: a
+  pluginConfig:
+  - name: VolumeBinding
+    args:
+      shape: []
+- schedulerName: b
+  pluginConfig:
+  - name: VolumeBinding
+    args:
+      shape:
+      - utilization: 20
+)");
+    CHECK(Entry(config, "VolumeBinding").raw->Find("shape")->as_list().size() == 2);
+    const PluginConfig* b = nullptr;
+    for (const PluginConfig& entry : config.profiles[1].plugin_config) {
+      if (entry.name == "VolumeBinding") b = &entry;
+    }
+    REQUIRE(b != nullptr);
+    const Value::List& points = b->raw->Find("shape")->as_list();
+    REQUIRE(points.size() == 1);
+    CHECK(points[0].Find("utilization")->as_int() == 20);
+    CHECK(points[0].Find("score")->as_int() == 0);
+  }
+  SECTION("a given bindingTimeout is kept, in Go's duration form") {
+    const auto config =
+        Decode("profiles:\n- pluginConfig:\n  - name: DynamicResources\n    args:\n"
+               "      bindingTimeout: 90s\n");
+    CHECK(Entry(config, "DynamicResources").raw->Find("bindingTimeout")->as_string() == "1m30s");
+  }
+  SECTION("placementGenerate, placementScore and podGroupPostFilter are read and merged") {
+    const auto config = Decode(R"(profiles:
+- plugins:
+    placementScore:
+      enabled:
+      - name: PodGroupPodsCount
+        weight: 3
+    podGroupPostFilter:
+      disabled:
+      - name: "*"
+)");
+    const auto& plugins = config.profiles[0].plugins;
+    CHECK(plugins.placement_score.enabled == std::vector<ksched::framework::PluginRef>{
+                                                 {"PodGroupPodsCount", 3}});
+    CHECK(plugins.pod_group_post_filter.disabled == std::vector<std::string>{"*"});
+    CHECK(plugins.placement_generate.enabled.empty());
+  }
 }
 
 TEST_CASE("defaults: scheduler names, profiles and top-level values", "[config][defaults]") {

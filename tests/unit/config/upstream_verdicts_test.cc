@@ -1,5 +1,5 @@
 // Every input of upstream_errors.h loads (LoadConfig: decode, defaults, validation) to exactly
-// the error upstream v1.34.4 gives for it, or loads cleanly when upstream's does.
+// the error upstream v1.37.2 gives for it, or loads cleanly when upstream's does.
 #include <catch2/catch.hpp>
 #include <string>
 

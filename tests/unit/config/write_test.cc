@@ -1,5 +1,6 @@
 // Writing a configuration back (--write-config-to YAML, /configz JSON), compared byte for byte
-// with what upstream v1.34.4 writes for the same input (upstream_goldens.h).
+// with what upstream v1.37.2 writes for the same input (upstream_goldens.h; /configz is the v1
+// form with kind and apiVersion since v1.37).
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -43,6 +44,13 @@ TEST_CASE("write: typed plugin args in v1 and internal form", "[config][write]")
   const KubeSchedulerConfiguration config = Decode(golden::kTypedArgsInput);
   CHECK(WriteConfigYaml(config) == golden::kTypedArgsYaml);
   CHECK(ConfigzJson(config) == golden::kTypedArgsConfigz);
+}
+
+TEST_CASE("write: the pod-group extension points, shape and bindingTimeout (v1.37)",
+          "[config][write]") {
+  const KubeSchedulerConfiguration config = Decode(golden::kPodGroupArgsInput);
+  CHECK(WriteConfigYaml(config) == golden::kPodGroupArgsYaml);
+  CHECK(ConfigzJson(config) == golden::kPodGroupArgsConfigz);
 }
 
 TEST_CASE("write: the default configuration reads back to itself", "[config][write]") {

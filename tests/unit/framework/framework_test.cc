@@ -1855,7 +1855,7 @@ TEST_CASE("BindsWithoutBlocking: only asynchronous binders, no PreBind or PostBi
   CHECK_FALSE(build({"async-bind"}, false, false, false));
 }
 
-TEST_CASE("BindsWithoutBlocking with PreBind PreFlights: the pod's PreFlights decide", "[framework][runtime]") {
+TEST_CASE("BindsWithoutBlocking with PreBind PreFlights: the pod's PreFlights decide (RunPreBindPreFlights)", "[framework][runtime]") {
   Registry registry;
   Register<FakeAsyncBind>(registry, "async-bind");
   Register<FakePreFlightPreBind>(registry, "pre-flight");
@@ -1869,8 +1869,11 @@ TEST_CASE("BindsWithoutBlocking with PreBind PreFlights: the pod's PreFlights de
   CHECK(framework->BindsWithoutBlocking());
   CHECK(framework->HasPreBindPlugins());
   CycleState state;
-  CHECK_FALSE(framework->PreBindNeedsThread(state, *TestPod(), "node-skip"));
-  CHECK(framework->PreBindNeedsThread(state, *TestPod(), "node1"));
+  std::uint64_t skipped = 0;
+  CHECK(framework->RunPreBindPreFlights(state, *TestPod(), "node-skip", skipped).IsSkip());
+  CHECK(skipped == 1);
+  CHECK(framework->RunPreBindPreFlights(state, *TestPod(), "node1", skipped).IsSuccess());
+  CHECK(skipped == 0);
 }
 
 TEST_CASE("RunPostBindPlugins calls every PostBind plugin in order", "[framework][runtime]") {

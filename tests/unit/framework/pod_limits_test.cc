@@ -1,5 +1,5 @@
 // PodLimitQuantities and PodRequestQuantities (framework/resource.h) against upstream's cases
-// (k8s.io/component-helpers@v0.34.4 resource/helpers_test.go): TestPodResourceLimits in full, the
+// (k8s.io/component-helpers@v0.37.2 resource/helpers_test.go): TestPodResourceLimits in full, the
 // limits of TestPodRequestsAndLimits, TestPodRequestsAndLimitsWithoutOverhead and
 // TestAggregateContainerRequestsAndLimits, and the pod-level resources of
 // pkg/scheduler/metrics/resources resources_test.go.
@@ -128,12 +128,13 @@ TEST_CASE("PodLimitQuantities: upstream TestPodResourceLimits", "[framework][res
   }
 }
 
-TEST_CASE("PodLimitQuantities: a non-restartable init container's status is not read",
+TEST_CASE("PodLimitQuantities: a non-restartable init container's status is read (v1.37)",
           "[framework][resource][limits]") {
-  // upstream reads container statuses for regular and restartable init containers only.
+  // InPlacePodVerticalScalingInitContainers is GA in v1.37: every init container's status counts
+  // (v1.34 read regular containers' and sidecars' only, giving 1Gi here).
   LimitsCase c{"", kUseStatus, "", {C("init", R"("memory": "1Gi")")},
                {S("init", R"("memory": "3Gi")")}, {}, {}, ResourceList{}};
-  CHECK(PodLimitQuantities(*PodFromJson(PodJson(c)), c.options) == ResourceList{{"memory", Q("1Gi")}});
+  CHECK(PodLimitQuantities(*PodFromJson(PodJson(c)), c.options) == ResourceList{{"memory", Q("3Gi")}});
 }
 
 TEST_CASE("PodLimitQuantities: an infeasible resize takes the runtime's limits alone",

@@ -1,5 +1,5 @@
 // Resource, the scalar-name predicates and PodRequests (framework/resource.h). The PodRequests
-// cases are upstream's own (k8s.io/component-helpers/resource helpers_test.go:
+// cases are upstream's own (k8s.io/component-helpers@v0.37.2 resource helpers_test.go:
 // TestPodResourceRequests, TestPodLevelResourceRequests, TestPodRequestsAndLimits,
 // TestAggregateContainerRequestsAndLimits) plus the scheduler's non-zero defaults
 // (pkg/scheduler/framework/types.go CalculateResource / getNonMissingContainerRequests).
@@ -295,7 +295,7 @@ TEST_CASE("PodRequests: pod-level requests replace the aggregate for cpu and mem
   });
 }
 
-TEST_CASE("PodRequests: in-place resize reads container statuses (upstream cases, v1.34 rules)",
+TEST_CASE("PodRequests: in-place resize reads container statuses (upstream cases, v1.37 rules)",
           "[framework][resource]") {
   const char* infeasible =
       R"("conditions": [{"type": "PodResizePending", "status": "True", "reason": "Infeasible"}])";
@@ -337,16 +337,24 @@ TEST_CASE("PodRequests: in-place resize reads container statuses (upstream cases
               "resources": {"requests": {"cpu": "4"}}}]},
           "status": {"initContainerStatuses": [{"name": "r1", "resources": {"requests": {"cpu": "2"}}}]})",
        Opts(), 4000, 0, 0},
-      // v1.34 reads statuses only for containers and restartable init containers, and only when
-      // the status reports resources.
-      {"a regular init container's status is ignored",
+      // v1.37 (InPlacePodVerticalScalingInitContainers GA): every init container's status is
+      // read (v1.34 ignored a regular init container's: 1000).
+      {"a regular init container's status is read",
        R"("spec": {"initContainers": [{"name": "i1", "resources": {"requests": {"cpu": "1"}}}]},
           "status": {"initContainerStatuses": [{"name": "i1", "resources": {"requests": {"cpu": "5"}}}]})",
-       Opts(), 1000, 0, 0},
-      {"a status without resources is ignored, allocatedResources included",
+       Opts(), 5000, 0, 0},
+      // v1.37: allocatedResources count without status resources (v1.34 required them: 1000).
+      {"a status with allocatedResources only counts them",
        R"("spec": {"containers": [{"name": "c1", "resources": {"requests": {"cpu": "1"}}}]},
           "status": {"containerStatuses": [{"name": "c1", "allocatedResources": {"cpu": "4"}}]})",
-       Opts(), 1000, 0, 0},
+       Opts(), 4000, 0, 0},
+      // #140047: the maximum of the sums, not the sum of the maxima (v1.34: 2 + 2 = 4).
+      {"aggregate request resolves max of sums instead of sum of maxes",
+       R"("spec": {"containers": [{"name": "c1", "resources": {"requests": {"cpu": "1"}}},
+                                  {"name": "c2", "resources": {"requests": {"cpu": "2"}}}]},
+          "status": {"containerStatuses": [{"name": "c1", "allocatedResources": {"cpu": "2"}},
+                                           {"name": "c2", "allocatedResources": {"cpu": "1"}}]})",
+       Opts(), 3000, 0, 0},
   });
 }
 

@@ -1,5 +1,6 @@
-// NodeResourcesBalancedAllocation: upstream v1.34 balanced_allocation_test.go
-// (TestNodeResourcesBalancedAllocation) with its expected scores, plus the scoring function and the
+// NodeResourcesBalancedAllocation: upstream v1.37.2 balanced_allocation_test.go
+// (TestNodeResourcesBalancedAllocation) with its expected scores (the with/without-pod formula of
+// kubernetes#135573 changed all of v1.34's), plus the scoring function and the
 // factory's validation.
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -30,6 +31,7 @@ using ksched::framework::NodeInfo;
 using ksched::framework::Status;
 using ksched::plugins::node_resources::BalancedAllocation;
 using ksched::plugins::node_resources::BalancedAllocationScore;
+using ksched::plugins::node_resources::BalancedResourceScore;
 using ksched::plugins::node_resources::kBalancedAllocationName;
 using ksched::plugins::node_resources::NewBalancedAllocation;
 using ksched::plugins::node_resources::NodeResourcesBalancedAllocationArgs;
@@ -107,8 +109,9 @@ TEST_CASE("BalancedAllocation scores (TestNodeResourcesBalancedAllocation)",
        true,
        Code::kSkip,
        {}},
-      // node1: cpu 3000/4000 = 0.75, memory 5000/10000 = 0.5, std 0.125 -> 87;
-      // node2: 3000/6000 = 0.5, 0.5 -> 100.
+      // upstream v1.37.2's table (kubernetes#135573): 50 + (50 + with pod - without pod) / 2.
+      // node1: cpu 0 -> 3000/4000, memory 0 -> 5000/10000: 100 -> 87, 68;
+      // node2: cpu 0 -> 3000/6000, memory 0 -> 5000/10000: 100 -> 100, 75.
       {"nothing scheduled, resources requested, differently sized nodes",
        CpuAndMemory(),
        {},
@@ -116,7 +119,9 @@ TEST_CASE("BalancedAllocation scores (TestNodeResourcesBalancedAllocation)",
        Args(cpu_memory),
        true,
        Code::kSuccess,
-       {87, 100}},
+       {68, 75}},
+      // node1: cpu 30% -> 60%, memory 0% -> 25%: 85 -> 82, 73;
+      // node2: cpu 30% -> 60%, memory 25% -> 50%: 97 -> 95, 74.
       {"resources requested, pods scheduled with resources",
        CpuAndMemory(),
        {CpuOnly("node1"), CpuAndMemory()},
@@ -124,7 +129,8 @@ TEST_CASE("BalancedAllocation scores (TestNodeResourcesBalancedAllocation)",
        Args(cpu_memory),
        true,
        Code::kSuccess,
-       {82, 95}},
+       {73, 74}},
+      // node2: cpu 30% -> 60%, memory 10% -> 20%: 90 -> 80, 70.
       {"resources requested, pods scheduled with resources, differently sized nodes",
        CpuAndMemory(),
        {CpuOnly("node1"), CpuAndMemory()},
@@ -132,7 +138,18 @@ TEST_CASE("BalancedAllocation scores (TestNodeResourcesBalancedAllocation)",
        Args(cpu_memory),
        true,
        Code::kSuccess,
-       {82, 80}},
+       {73, 70}},
+      // node1: cpu 100% -> 100%, memory 0% -> 100%: 50 -> 100, 100;
+      // node2: cpu 0% -> 0%, memory 0% -> 100%: 100 -> 50, 50.
+      {"resources requested, pods scheduled with resources, nodes to reach min/max score",
+       RequestPod({{{"memory", "2000"}}, {{"memory", "3000"}}}),
+       {CpuOnly("node1")},
+       {MakeResourceNode("node1", 3000, 5000), MakeResourceNode("node2", 3000, 5000)},
+       Args(cpu_memory),
+       true,
+       Code::kSuccess,
+       {100, 50}},
+      // node1: cpu 50% -> 100%, memory 0%: 75 -> 50, 62; node2: memory 50%: 100 -> 75, 62.
       {"requested resources at node capacity",
        CpuOnly("node1"),
        {CpuOnly("node1"), CpuAndMemory()},
@@ -140,24 +157,26 @@ TEST_CASE("BalancedAllocation scores (TestNodeResourcesBalancedAllocation)",
        Args(cpu_memory),
        true,
        Code::kSuccess,
-       {50, 75}},
+       {62, 62}},
       // Three resources: the population standard deviation.
-      {"include scalar resource on a node for balanced resource allocation",
-       RequestPod({{{"memory", "0"}, {"nvidia.com/gpu", "1"}}}),
+      // node1: gpu 3 -> 4 of 8: 69 -> 70, 75; node2: gpu 0 -> 1 of 8: 62 -> 65, 76.
+      {"scalar resource is included in the score computation if pod requests the scalar resource",
+       RequestPod({{{"cpu", "0"}, {"memory", "0"}, {"nvidia.com/gpu", "1"}}}),
        {CpuAndMemory(), CpuAndMemoryAndGpu()},
        {MakeResourceNode("node1", 3500, 40000, gpu8), MakeResourceNode("node2", 3500, 40000, gpu8)},
        Args(cpu_memory_gpu),
        true,
        Code::kSuccess,
-       {70, 65}},
-      {"node without the scalar resource should skip the scalar resource",
+       {75, 76}},
+      // cpu 0 -> 85.7%, memory 0 -> 12.5%, gpu ignored: 100 -> 63, 56.
+      {"scalar resource is not included in the score computation if pod doesn't request the scalar resource",
        CpuAndMemory(),
        {},
        {MakeResourceNode("node1", 3500, 40000, gpu8), MakeResourceNode("node2", 3500, 40000)},
        Args(cpu_memory_gpu),
        true,
        Code::kSuccess,
-       {63, 63}},
+       {56, 56}},
       {"resources requested, pods scheduled with resources if PreScore not called",
        CpuAndMemory(),
        {CpuOnly("node1"), CpuAndMemory()},
@@ -165,7 +184,8 @@ TEST_CASE("BalancedAllocation scores (TestNodeResourcesBalancedAllocation)",
        Args(cpu_memory),
        false,
        Code::kSuccess,
-       {82, 95}},
+       {73, 74}},
+      // upstream's two DRA-backed extended resource cases (DRAExtendedResource) are issue #45's.
   };
 
   for (const Case& c : cases) {
@@ -204,16 +224,29 @@ TEST_CASE("BalancedAllocation Score without PreScore gives best-effort pods 0",
   CHECK(plugin->Name() == kBalancedAllocationName);
 }
 
-TEST_CASE("BalancedAllocationScore follows upstream's arithmetic",
+TEST_CASE("BalancedResourceScore follows upstream's arithmetic",
           "[plugins][node_resources][balanced_allocation]") {
   using V = std::vector<std::int64_t>;
   // Fewer than two resources on the node: std 0.
-  CHECK(BalancedAllocationScore(V{}, V{}) == 100);
-  CHECK(BalancedAllocationScore(V{5, 7}, V{10, 0}) == 100);
+  CHECK(BalancedResourceScore(V{}, V{}) == 100);
+  CHECK(BalancedResourceScore(V{5, 7}, V{10, 0}) == 100);
   // Fractions are capped at 1: |1 - 0.5| / 2 = 0.25.
-  CHECK(BalancedAllocationScore(V{30, 5}, V{10, 10}) == 75);
+  CHECK(BalancedResourceScore(V{30, 5}, V{10, 10}) == 75);
   // Three fractions 1, 0, 0: mean 1/3, std = sqrt(2/9) = 0.4714 -> int64(52.85) = 52.
-  CHECK(BalancedAllocationScore(V{10, 0, 0}, V{10, 10, 10}) == 52);
+  CHECK(BalancedResourceScore(V{10, 0, 0}, V{10, 10, 10}) == 52);
+}
+
+TEST_CASE("BalancedAllocationScore scores the change in balance (kubernetes#135573)",
+          "[plugins][node_resources][balanced_allocation]") {
+  using V = std::vector<std::int64_t>;
+  // No change: 50 + 50 / 2.
+  CHECK(BalancedAllocationScore(V{5, 5}, V{5, 5}, V{10, 10}) == 75);
+  CHECK(BalancedAllocationScore(V{}, V{}, V{}) == 75);
+  // Best improvement 50 -> 100 and worst 100 -> 50.
+  CHECK(BalancedAllocationScore(V{10, 10}, V{10, 0}, V{10, 10}) == 100);
+  CHECK(BalancedAllocationScore(V{10, 0}, V{0, 0}, V{10, 10}) == 50);
+  // Odd differences truncate: 100 -> 87 gives 50 + 37 / 2 = 68.
+  CHECK(BalancedAllocationScore(V{3000, 5000}, V{0, 0}, V{4000, 10000}) == 68);
 }
 
 TEST_CASE("NewBalancedAllocation validates its args", "[plugins][node_resources][balanced_allocation]") {

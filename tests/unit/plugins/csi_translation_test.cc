@@ -73,7 +73,9 @@ TEST_CASE("CSI translation: drivers, handles and migration per node", "[plugins]
   csi_node.metadata.name = "node-1";
   CHECK_FALSE(helper::IsCSIMigrationOn(nullptr, "kubernetes.io/gce-pd"));
   CHECK(helper::IsCSIMigrationOn(&csi_node, "kubernetes.io/gce-pd"));
-  CHECK_FALSE(helper::IsCSIMigrationOn(&csi_node, "kubernetes.io/portworx-volume"));
+  // v1.37 (utils.go): Portworx is on like the others, without the migrated-plugins annotation
+  // (v1.34 required the annotation for it).
+  CHECK(helper::IsCSIMigrationOn(&csi_node, "kubernetes.io/portworx-volume"));
   csi_node.metadata.annotations.Set("storage.alpha.kubernetes.io/migrated-plugins",
                                     "kubernetes.io/aws-ebs,kubernetes.io/portworx-volume");
   CHECK(helper::IsCSIMigrationOn(&csi_node, "kubernetes.io/portworx-volume"));

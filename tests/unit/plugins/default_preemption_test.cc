@@ -5,6 +5,7 @@
 // cannot help.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -255,6 +256,7 @@ class RecordingApi final : public ksched::framework::ClusterApi,
     std::unique_lock lock(mu_);
     return changed_.wait_for(lock, std::chrono::seconds(10), [&] { return evicted_.size() >= n; });
   }
+  int arrived() const { std::lock_guard lock(mu_); return arrived_; }
   std::vector<std::string> evicted() const { std::lock_guard lock(mu_); return evicted_; }
   std::vector<std::string> messages() const { std::lock_guard lock(mu_); return messages_; }
   std::vector<std::string> events() const { std::lock_guard lock(mu_); return events_; }
@@ -308,6 +310,8 @@ struct Runtime {
   std::unique_ptr<ksched::framework::Snapshot> snapshot;
   std::vector<std::shared_ptr<const PodDisruptionBudget>> pdbs;
   std::unique_ptr<DefaultPreemption> plugin;
+  // The pod informer's view for Handle::PodExists; unset: every pod exists.
+  std::function<bool(std::string_view, std::string_view)> pod_exists;
 
   Runtime(std::vector<std::shared_ptr<const ksched::api::Node>> nodes, std::vector<Pod> pods,
           DefaultPreemptionArgs args = {}, std::vector<ksched::framework::PreemptionExtender*> extenders = {}) {
@@ -318,6 +322,9 @@ struct Runtime {
     services.event_recorder = &api;
     services.metrics_recorder = &metrics;
     services.pod_disruption_budgets = [this] { return pdbs; };
+    services.pod_exists = [this](std::string_view ns, std::string_view name) {
+      return pod_exists ? pod_exists(ns, name) : true;
+    };
     ksched::framework::ProfileConfig profile;
     profile.plugins.queue_sort.enabled = {{"PrioritySort", 0}};
     profile.plugins.pre_filter.enabled = {{"NodeResourcesFit", 0}};
@@ -373,6 +380,10 @@ TEST_CASE("DefaultPreemption: the fewest, least important victims on the best no
   auto [result, status] = rt.Preempt(preemptor);
   INFO(status.ToString());
   REQUIRE(status.IsSuccess());
+  // v1.37.2 (kubernetes#140180): success carries the placement (upstream TestPostFilter's
+  // wantStatus).
+  CHECK(status.Message() ==
+        "preemption: found a potential placement for pod on node n1, preempting 1 victims");
   CHECK(result.nominating_info.nominated_node_name == "n1");
   CHECK(result.nominating_info.mode == ksched::framework::NominatingMode::kOverride);
   REQUIRE(rt.api.WaitEvicted(1));
@@ -420,6 +431,57 @@ TEST_CASE("DefaultPreemption: the preemptor is gated until its last victim goes"
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   CHECK(rt.plugin->PreEnqueue(preemptor).IsSuccess());
+}
+
+TEST_CASE("DefaultPreemption: the gate opens once the last victim is gone from the informer (v1.37)",
+          "[plugins][default_preemption]") {
+  Runtime rt({CapacityNode("n1", {{"cpu", "2"}})}, {NamedPod("v1", 0, "2", "n1")});
+  std::atomic<bool> victim_gone{false};
+  rt.pod_exists = [&](std::string_view, std::string_view name) {
+    return !(name == "v1" && victim_gone.load());
+  };
+  const Pod preemptor = NamedPod("preemptor", 10, "2");
+  rt.api.Hold(true);
+  auto [result, status] = rt.Preempt(preemptor);
+  REQUIRE(status.IsSuccess());
+  REQUIRE(rt.api.WaitArrived(1));
+  // The last (only) victim's eviction is in flight and the victim still there: gated.
+  CHECK(rt.plugin->PreEnqueue(preemptor).code() == Code::kUnschedulableAndUnresolvable);
+  // Its deletion reached the informer before the API call returned: no longer gated.
+  victim_gone = true;
+  CHECK(rt.plugin->PreEnqueue(preemptor).IsSuccess());
+  rt.api.Hold(false);
+  REQUIRE(rt.api.WaitEvicted(1));
+}
+
+TEST_CASE("DefaultPreemption: victims already being deleted get no API call (v1.37)",
+          "[plugins][default_preemption]") {
+  Pod terminating = NamedPod("terminating", 0, "2", "n1");
+  terminating.metadata.deletion_timestamp = kNow;
+  Runtime rt({CapacityNode("n1", {{"cpu", "2"}})}, {terminating});
+  const Pod preemptor = NamedPod("preemptor", 10, "2");
+  auto [result, status] = rt.Preempt(preemptor);
+  REQUIRE(status.IsSuccess());
+  CHECK(status.Message() ==
+        "preemption: found a potential placement for pod on node n1, preempting 1 victims");
+  CHECK(result.nominating_info.nominated_node_name == "n1");
+  // Nothing to do: no preparation runs, and the preemptor is not gated.
+  CHECK_FALSE(rt.plugin->IsPreempting(preemptor.metadata.uid));
+  CHECK(rt.plugin->PreEnqueue(preemptor).IsSuccess());
+  CHECK(rt.metrics.victims() == std::vector<int>{1});
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(rt.api.arrived() == 0);
+}
+
+TEST_CASE("DefaultPreemption: a failed eviction skips the last victim (v1.37)",
+          "[plugins][default_preemption]") {
+  Runtime rt({CapacityNode("n1", {{"cpu", "2"}})},
+             {NamedPod("v1", 0, "1", "n1"), NamedPod("v2", 0, "1", "n1")});
+  rt.api.FailEvictions(true);
+  auto [result, status] = rt.Preempt(NamedPod("preemptor", 10, "2"));
+  REQUIRE(status.IsSuccess());
+  CHECK(rt.metrics.WaitGoroutines(1) == std::vector<bool>{true});
+  CHECK(rt.api.arrived() == 1);
 }
 
 TEST_CASE("DefaultPreemption: a PodDisruptionBudget steers the choice", "[plugins][default_preemption]") {
@@ -542,6 +604,8 @@ TEST_CASE("DefaultPreemption: extenders with a preemptVerb narrow the candidates
     auto [result, status] = rt.Preempt(preemptor);
     INFO(status.ToString());
     REQUIRE(status.IsSuccess());
+    CHECK(status.Message() ==
+          "preemption: found a potential placement for pod on node n2, preempting 1 victims");
     CHECK(result.nominating_info.nominated_node_name == "n2");
     CHECK(keep_n2.seen == std::vector<std::size_t>{2});
     REQUIRE(rt.api.WaitEvicted(1));

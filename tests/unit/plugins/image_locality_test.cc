@@ -1,4 +1,4 @@
-// ImageLocality: ported from upstream imagelocality/image_locality_test.go (v1.34.4). Image
+// ImageLocality: ported from upstream imagelocality/image_locality_test.go (v1.37.2). Image
 // spread (how many nodes have each image) comes from the snapshot, as upstream's cache.NewSnapshot.
 #include "plugins/image_locality/image_locality.h"
 
@@ -127,6 +127,36 @@ TEST_CASE("ImageLocality favours nodes holding the pod's larger, less spread ima
   SECTION("include InitContainers: two images spread on two nodes, prefer the larger image one") {
     CHECK(Scores(PodWithImages({"gcr.io/30"}, {"gcr.io/300"}),
                  {ImageNode("node1", kNode403002000), ImageNode("node2", kNode203040)}) == V{6, 0});
+  }
+  // v1.37.2 (kubernetes#130231): an image volume counts as one more image.
+  // node1: 100 * (300M * 1/2 - 23M) / (1000M * 2 - 23M) = 6; node2: 30M * 1/2 < 23M.
+  SECTION("pod with ImageVolume") {
+    Pod pod = PodWithImages({"gcr.io/30"});
+    ksched::api::Volume volume;
+    volume.name = "imageVolume";
+    volume.image = true;
+    volume.image_reference = "gcr.io/300";
+    pod.spec.volumes.push_back(volume);
+    CHECK(Scores(pod, {ImageNode("node1", kNode300600900), ImageNode("node2", kNode400030)}) ==
+          V{6, 0});
+  }
+  SECTION("same images as ImageVolume pod but as regular container images") {
+    CHECK(Scores(PodWithImages({"gcr.io/30", "gcr.io/300"}),
+                 {ImageNode("node1", kNode300600900), ImageNode("node2", kNode400030)}) == V{6, 0});
+  }
+  SECTION("an image volume the node lacks still counts in the threshold") {
+    // 300M * 1/1 over 3 images: 100 * (300M - 23M) / (3000M - 23M) = 9.
+    Pod pod = PodWithImages({"gcr.io/300"});
+    for (const char* reference : {"gcr.io/missing", ""}) {
+      ksched::api::Volume volume;
+      volume.image = true;
+      volume.image_reference = reference;
+      pod.spec.volumes.push_back(volume);
+    }
+    ksched::api::Volume not_image;
+    not_image.name = "scratch";
+    pod.spec.volumes.push_back(not_image);
+    CHECK(Scores(pod, {ImageNode("node1", kNode300600900)}) == V{9});
   }
   SECTION("an explicit tag is looked up as written") {
     CHECK(Scores(PodWithImages({"gcr.io/300:v1"}),

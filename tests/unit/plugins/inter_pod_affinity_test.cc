@@ -111,6 +111,10 @@ class PodBuilder {
     pod_.spec.node_name = std::move(node);
     return *this;
   }
+  PodBuilder& NominatedNodeName(std::string node) {
+    pod_.status.nominated_node_name = std::move(node);
+    return *this;
+  }
   PodBuilder& Label(std::string key, std::string value) {
     pod_.metadata.labels.Set(std::move(key), std::move(value));
     return *this;
@@ -1367,6 +1371,9 @@ TEST_CASE("InterPodAffinity pod event hint", "[plugins][inter_pod_affinity]") {
                                 .PodAffinityExists("bbb", "hostname").Obj();
   const Pod anti_pod =
       MakePod().Name("p").PodAntiAffinityIn("service", "region", {"securityscan", "value2"}).Obj();
+  const Pod two_anti_terms_pod = MakePod().Name("p")
+                                     .PodAntiAffinityIn("service", "region", {"securityscan"})
+                                     .PodAntiAffinityIn("app", "region", {"web"}).Obj();
   struct Case {
     std::string name;
     Pod pod;
@@ -1416,6 +1423,48 @@ TEST_CASE("InterPodAffinity pod event hint", "[plugins][inter_pod_affinity]") {
       {"delete a pod which matches pod's anti-affinity", anti_pod,
        MakePod().Node("fake-node").Label("service", "securityscan").Obj(), std::nullopt,
        QueueingHint::kQueue},
+      // v1.37.2 (Test_isSchedulableAfterAssignedPodChange): the deleted pod's own anti-affinity,
+      // nominated pods, and anti-affinity terms matched one at a time.
+      {"delete a pod with anti-affinity that matches pending pod",
+       MakePod().Name("p").Label("service", "securityscan").Obj(),
+       MakePod().Node("fake-node").PodAntiAffinityIn("service", "region", {"securityscan", "value2"}).Obj(),
+       std::nullopt, QueueingHint::kQueue},
+      {"delete a pod with anti-affinity that doesn't match pending pod",
+       MakePod().Name("p").Label("service", "foo").Obj(),
+       MakePod().Node("fake-node").PodAntiAffinityIn("service", "region", {"securityscan", "value2"}).Obj(),
+       std::nullopt, QueueingHint::kQueueSkip},
+      {"delete a pod which doesn't match pending pod's anti-affinity and has anti-affinity that "
+       "doesn't match pending pod",
+       MakePod().Name("p").PodAntiAffinityIn("service", "region", {"securityscan", "value2"})
+           .Label("service", "foo").Obj(),
+       MakePod().Node("fake-node").PodAntiAffinityIn("service", "region", {"securityscan", "value2"})
+           .Label("service", "foo").Obj(),
+       std::nullopt, QueueingHint::kQueueSkip},
+      {"delete a nominated pod which doesn't match pod's anti-affinity", anti_pod,
+       MakePod().NominatedNodeName("fake-node").Label("aaa", "a").Obj(), std::nullopt,
+       QueueingHint::kQueueSkip},
+      {"delete a nominated pod which matches pod's anti-affinity", anti_pod,
+       MakePod().NominatedNodeName("fake-node").Label("service", "securityscan").Obj(),
+       std::nullopt, QueueingHint::kQueue},
+      {"modify pod label to change it from matching only one of target pod's anti-affinity terms "
+       "to matching none",
+       two_anti_terms_pod,
+       MakePod().Node("fake-node").Label("service", "securityscan").Label("app", "bar").Obj(),
+       MakePod().Node("fake-node").Label("service", "foo").Label("app", "bar").Obj(),
+       QueueingHint::kQueue},
+      {"modify pod label but it still matches one of target pod's anti-affinity terms",
+       two_anti_terms_pod,
+       MakePod().Node("fake-node").Label("service", "securityscan").Label("app", "bar").Obj(),
+       MakePod().Node("fake-node").Label("service", "foo").Label("app", "web").Obj(),
+       QueueingHint::kQueueSkip},
+      {"delete a pod which matches only one of target pod's anti-affinity terms",
+       two_anti_terms_pod, MakePod().Node("fake-node").Label("service", "securityscan").Obj(),
+       std::nullopt, QueueingHint::kQueue},
+      {"delete a pod with anti-affinity that matches pending pod on only one term",
+       MakePod().Name("p").Label("service", "securityscan").Obj(),
+       MakePod().Node("fake-node").PodAntiAffinityIn("service", "region", {"securityscan"})
+           .PodAntiAffinityIn("app", "region", {"web"}).Obj(),
+       std::nullopt, QueueingHint::kQueue},
   };
   for (const Case& test : cases) {
     CAPTURE(test.name);

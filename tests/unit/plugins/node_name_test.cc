@@ -2,6 +2,8 @@
 #include "plugins/node_name/node_name.h"
 
 #include <catch2/catch.hpp>
+#include <set>
+#include <string>
 
 #include "fake_handle.h"
 #include "test_objects.h"
@@ -64,6 +66,22 @@ TEST_CASE("NodeName registers node adds only, without a hint", "[plugins][node_n
   CHECK(events[0].event.resource == EventResource::kNode);
   CHECK(events[0].event.action == action::kAdd);
   CHECK(events[0].hint == nullptr);
+}
+
+TEST_CASE("NodeName PreFilter narrows to spec.nodeName (TestNodeName_PreFilter, v1.37.2)",
+          "[plugins][node_name]") {
+  FakeHandle handle;
+  auto plugin = Build<ksched::framework::PreFilterPlugin>(node_name::New, nullptr, handle);
+  ksched::framework::CycleState state;
+  auto assigned = MakePod("p");
+  assigned.spec.node_name = "foo";
+  const auto [narrowed, narrowed_status] = plugin->PreFilter(state, assigned, {});
+  CHECK(narrowed_status.IsSuccess());
+  REQUIRE(narrowed.node_names.has_value());
+  CHECK(*narrowed.node_names == std::set<std::string, std::less<>>{"foo"});
+  const auto [all, all_status] = plugin->PreFilter(state, MakePod("p"), {});
+  CHECK(all_status.IsSuccess());
+  CHECK(all.AllNodes());
 }
 
 }  // namespace

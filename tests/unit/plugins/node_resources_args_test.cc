@@ -102,6 +102,19 @@ TEST_CASE("Validate(NodeResourcesFitArgs): ignored resources and groups (TestVal
     }
   }
 
+  SECTION("requestedToCapacityRatio exactly with its type (v1.37, #132120)") {
+    NodeResourcesFitArgs args;
+    args.scoring_strategy.type = std::string(kRequestedToCapacityRatio);
+    CHECK(Message(Validate(args)) ==
+          "scoringStrategy.requestedToCapacityRatio: Required value: must be specified when type "
+          "is RequestedToCapacityRatio");
+    args.scoring_strategy.type = std::string(kLeastAllocated);
+    args.scoring_strategy.requested_to_capacity_ratio = RequestedToCapacityRatioParam{{{0, 0}}};
+    CHECK(Message(Validate(args)) ==
+          "scoringStrategy.requestedToCapacityRatio: Forbidden: must be nil when type is not "
+          "RequestedToCapacityRatio");
+  }
+
   SECTION("an unsupported strategy type lists the supported ones") {
     NodeResourcesFitArgs args;
     args.scoring_strategy.type = "Invalid";
@@ -158,7 +171,7 @@ TEST_CASE("Validate(NodeResourcesFitArgs): shapes (TestValidateRequestedToCapaci
   };
   const std::vector<Case> cases = {
       {"no shapes", {}, {},
-       "scoringStrategy.shape: Required value: at least one point must be specified"},
+       "scoringStrategy.requestedToCapacityRatio.shape: Required value: at least one point must be specified"},
       {"weight greater than max", {{"cpu", 101}}, default_shape,
        "scoringStrategy.resources[0].weight: Invalid value: 101: resource weight of cpu not in "
        "valid range (0, 100]"},
@@ -167,20 +180,20 @@ TEST_CASE("Validate(NodeResourcesFitArgs): shapes (TestValidateRequestedToCapaci
        "range (0, 100]"},
       {"valid shapes", {}, default_shape, ""},
       {"utilization less than min", {}, {{-1, 3}},
-       "scoringStrategy.shape[0].utilization: Invalid value: -1: not in valid range [0, 100]"},
+       "scoringStrategy.requestedToCapacityRatio.shape[0].utilization: Invalid value: -1: not in valid range [0, 100]"},
       {"utilization greater than max", {}, {{101, 3}},
-       "scoringStrategy.shape[0].utilization: Invalid value: 101: not in valid range [0, 100]"},
+       "scoringStrategy.requestedToCapacityRatio.shape[0].utilization: Invalid value: 101: not in valid range [0, 100]"},
       {"duplicated utilization values", {}, {{10, 3}, {10, 3}},
-       "scoringStrategy.shape[1].utilization: Invalid value: 10: values must be sorted in "
+       "scoringStrategy.requestedToCapacityRatio.shape[1].utilization: Invalid value: 10: values must be sorted in "
        "increasing order"},
       {"increasing utilization values", {}, {{10, 3}, {20, 3}, {30, 3}}, ""},
       {"non-increasing utilization values", {}, {{10, 3}, {20, 3}, {15, 3}},
-       "scoringStrategy.shape[2].utilization: Invalid value: 15: values must be sorted in "
+       "scoringStrategy.requestedToCapacityRatio.shape[2].utilization: Invalid value: 15: values must be sorted in "
        "increasing order"},
       {"score less than min", {}, {{10, -1}},
-       "scoringStrategy.shape[0].score: Invalid value: -1: not in valid range [0, 10]"},
+       "scoringStrategy.requestedToCapacityRatio.shape[0].score: Invalid value: -1: not in valid range [0, 10]"},
       {"score greater than max", {}, {{10, 11}},
-       "scoringStrategy.shape[0].score: Invalid value: 11: not in valid range [0, 10]"},
+       "scoringStrategy.requestedToCapacityRatio.shape[0].score: Invalid value: 11: not in valid range [0, 10]"},
   };
   for (const Case& c : cases) {
     INFO(c.name);

@@ -898,9 +898,13 @@ TEST_CASE("NewFit validates the args as upstream (strategy tests' weight cases)"
     CHECK(std::string(built.status().message()) == c.want);
   }
 
-  SECTION("RequestedToCapacityRatio without a shape is refused (upstream would crash)") {
+  SECTION("RequestedToCapacityRatio without its parameters is refused (v1.37, #132120)") {
     const NodeResourcesFitArgs args = FitArgs(kRequestedToCapacityRatio, kDefaultResources);
-    CHECK_FALSE(NewFit(&args, handle).ok());
+    const auto built = NewFit(&args, handle);
+    REQUIRE_FALSE(built.ok());
+    CHECK(std::string(built.status().message()) ==
+          "scoringStrategy.requestedToCapacityRatio: Required value: must be specified when type "
+          "is RequestedToCapacityRatio");
   }
   SECTION("args of another plugin are refused") {
     ksched::plugins::node_resources::NodeResourcesBalancedAllocationArgs other;

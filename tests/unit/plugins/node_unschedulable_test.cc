@@ -144,4 +144,14 @@ TEST_CASE("NodeUnschedulable pod hint queues the pod once it tolerates the unsch
   CHECK_FALSE(node_unschedulable::IsSchedulableAfterPodTolerationChange(pod, EventObjects{}).ok());
 }
 
+TEST_CASE("NodeUnschedulable PreFilter is Success in v1.37.2, its deferred-resize Skip being alpha",
+          "[plugins][node_unschedulable]") {
+  FakeHandle handle;
+  auto plugin = Build<ksched::framework::PreFilterPlugin>(node_unschedulable::New, nullptr, handle);
+  ksched::framework::CycleState state;
+  const auto [result, status] = plugin->PreFilter(state, MakePod("p"), {});
+  CHECK(status.IsSuccess());
+  CHECK(result.AllNodes());
+}
+
 }  // namespace

@@ -1,9 +1,9 @@
-// NodeVolumeLimits: cases after upstream nodevolumelimits/csi_test.go (v1.34.4): CSI volumes within
+// NodeVolumeLimits: cases after upstream nodevolumelimits/csi_test.go (v1.37.2): CSI volumes within
 // and over a driver's limit, a volume shared with a pod on the node counted once, VolumeAttachments
 // counted, unbound claims counted by their class's provisioner, in-tree volumes (bound and inline)
 // counted as their CSI driver's when migration is on, a node without CSINode or limits, ephemeral
-// volumes (missing, not owned), PreFilter's Skip and the hints (the translation's own cases are in
-// csi_translation_test.cc).
+// volumes (missing, not owned), PreFilter's Skip, the hints, and VolumeLimitScaling's driver check
+// (TestVolumeLimitScalingGate; the translation's own cases are in csi_translation_test.cc).
 #include "plugins/node_volume_limits/node_volume_limits.h"
 
 #include <catch2/catch.hpp>
@@ -208,6 +208,86 @@ TEST_CASE("NodeVolumeLimits: in-tree volumes count as their CSI driver's once mi
         "format for AWS volume (aws://zone/not-a-volume)");
 }
 
+ksched::api::CSIDriver Driver(std::string name, std::optional<bool> prevent_if_missing) {
+  ksched::api::CSIDriver driver;
+  driver.metadata.name = std::move(name);
+  driver.prevent_pod_scheduling_if_missing = prevent_if_missing;
+  return driver;
+}
+
+// upstream TestVolumeLimitScalingGate (the gate-enabled rows; VolumeLimitScaling is on in v1.37):
+// a pod with a claim bound to a volume of kDriver; "no-csi-driver" is a CSINode listing no driver.
+TEST_CASE("NodeVolumeLimits: VolumeLimitScaling's preventPodSchedulingIfMissing (TestVolumeLimitScalingGate)",
+          "[plugins][node_volume_limits]") {
+  struct Row {
+    const char* name;
+    bool csi_node_lists_driver;  // "csinode" (with the limit) or "no-csi-driver"
+    std::int32_t limit;
+    bool csi_driver_present;
+    bool prevent_if_missing;
+    Status want;
+  };
+  const Status not_installed(Code::kUnschedulable, {"ebs.csi.aws.com CSI driver is not installed on the node"});
+  const std::vector<Row> rows = {
+      {"allow scheduling when CSIDriver exists but PreventPodSchedulingIfMissing is not set", false, 0, true, false,
+       Status()},
+      {"fail when driver not installed and PreventPodSchedulingIfMissing is true", false, 0, true, true, not_installed},
+      {"driver installed within limit", true, 2, true, true, Status()},
+      {"allow scheduling when CSIDriver object missing", false, 0, false, false, Status()},
+  };
+  for (const Row& row : rows) {
+    INFO(row.name);
+    FakeHandle handle;
+    AddStorage(handle);
+    if (row.csi_node_lists_driver) {
+      handle.storage().Add(Limits("node-1", {{kDriver, row.limit}}));
+    } else {
+      handle.storage().Add(Limits("node-1", {}));
+    }
+    if (row.csi_driver_present) handle.storage().Add(Driver(kDriver, row.prevent_if_missing));
+    CHECK(Filter(handle, PodWithClaims("p", {"csi-0"})) == row.want);
+  }
+}
+
+TEST_CASE("NodeVolumeLimits: preventPodSchedulingIfMissing without CSINode, explicit false, other drivers",
+          "[plugins][node_volume_limits]") {
+  const Status not_installed(Code::kUnschedulable, {"ebs.csi.aws.com CSI driver is not installed on the node"});
+  FakeHandle handle;
+  AddStorage(handle);
+  handle.storage().Add(Driver(kDriver, true));
+  // No CSINode at all: the driver is not installed (checkCSIDriverOnNode with a nil CSINode).
+  CHECK(Filter(handle, PodWithClaims("p", {"csi-0"})) == not_installed);
+  // Unbound claims count by their class's provisioner: the same driver, the same verdict.
+  CHECK(Filter(handle, PodWithClaims("p", {"pending"})) == not_installed);
+  // A volume of another driver (its CSIDriver does not opt in) is not concerned.
+  CHECK(Filter(handle, PodWithClaims("p", {"other-0"})).IsSuccess());
+  // A volume the pod does not add (used by a pod on the node) is still checked: upstream checks
+  // the new pod's volumes before removing those already attached.
+  CHECK(Filter(handle, PodWithClaims("p", {"csi-0"}), {PodWithClaims("n", {"csi-0"})}) == not_installed);
+  // The driver listed without a count: installed, and not limited.
+  handle.storage().Add(Limits("node-1", {{kDriver, std::nullopt}}));
+  CHECK(Filter(handle, PodWithClaims("p", {"csi-0", "csi-1", "csi-2"})).IsSuccess());
+
+  FakeHandle opted_out;
+  AddStorage(opted_out);
+  opted_out.storage().Add(Driver(kDriver, false));
+  CHECK(Filter(opted_out, PodWithClaims("p", {"csi-0"})).IsSuccess());
+}
+
+TEST_CASE("NodeVolumeLimits registers AssignedPod Delete, as v1.37", "[plugins][node_volume_limits]") {
+  FakeHandle handle;
+  nvl::NodeVolumeLimits plugin(handle, "prefix");
+  bool assigned_pod_delete = false;
+  for (const auto& registered : plugin.EventsToRegister()) {
+    CHECK(registered.event.resource != ksched::framework::EventResource::kPod);
+    if (registered.event.resource == ksched::framework::EventResource::kAssignedPod) {
+      assigned_pod_delete = registered.event.action == ksched::framework::action::kDelete &&
+                            registered.event.label == "AssignedPodDelete" && registered.hint != nullptr;
+    }
+  }
+  CHECK(assigned_pod_delete);
+}
+
 TEST_CASE("NodeVolumeLimits PreFilter: skips pods without claims or migratable disks", "[plugins][node_volume_limits]") {
   FakeHandle handle;
   Volume config;
@@ -235,13 +315,13 @@ TEST_CASE("NodeVolumeLimits queueing hints", "[plugins][node_volume_limits]") {
   EventObjects deleted;
   Pod gone = PodWithClaims("gone", {"x"});
   deleted.old_pod = &gone;
-  CHECK(nvl::IsSchedulableAfterPodDeleted(pod, deleted).value() == QueueingHint::kQueueSkip);  // never scheduled
+  CHECK(nvl::IsSchedulableAfterAssignedPodDeleted(pod, deleted).value() == QueueingHint::kQueueSkip);  // never scheduled
   gone.spec.node_name = "node-1";
-  CHECK(nvl::IsSchedulableAfterPodDeleted(pod, deleted).value() == QueueingHint::kQueue);
+  CHECK(nvl::IsSchedulableAfterAssignedPodDeleted(pod, deleted).value() == QueueingHint::kQueue);
   Pod plain = MakePod("plain");
   plain.spec.node_name = "node-1";
   deleted.old_pod = &plain;
-  CHECK(nvl::IsSchedulableAfterPodDeleted(pod, deleted).value() == QueueingHint::kQueueSkip);
+  CHECK(nvl::IsSchedulableAfterAssignedPodDeleted(pod, deleted).value() == QueueingHint::kQueueSkip);
 
   EventObjects added;
   PersistentVolumeClaim data = Claim("data", "");

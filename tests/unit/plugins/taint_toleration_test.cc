@@ -244,4 +244,14 @@ TEST_CASE("TaintToleration pod hint queues only the pod's own toleration change"
   CHECK_FALSE(taint_toleration::IsSchedulableAfterPodTolerationChange(pod, EventObjects{}).ok());
 }
 
+TEST_CASE("TaintToleration PreFilter is Success in v1.37.2, its deferred-resize Skip being alpha",
+          "[plugins][taint_toleration]") {
+  FakeHandle handle;
+  auto plugin = Build<ksched::framework::PreFilterPlugin>(taint_toleration::New, nullptr, handle);
+  ksched::framework::CycleState state;
+  const auto [result, status] = plugin->PreFilter(state, MakePod("p"), {});
+  CHECK(status.IsSuccess());
+  CHECK(result.AllNodes());
+}
+
 }  // namespace

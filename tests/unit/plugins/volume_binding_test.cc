@@ -1,10 +1,10 @@
 // VolumeBinding: cases after upstream volumebinding/volume_binding_test.go and binder_test.go
-// (v1.34.4): PreFilter's verdicts, Filter's reasons for bound claims (node affinity, missing
+// (v1.37.2): PreFilter's verdicts, Filter's reasons for bound claims (node affinity, missing
 // volume), static binding (smallest match, class, mode, access modes, selector, pre-bound),
 // dynamic provisioning (provisioner, allowedTopologies, selected-node), Reserve's assumptions seen
 // by the next pod and undone by Unreserve, PreBind's writes and waits (bound, provisioning failed,
-// timeout), the PreFlight, CSI migration of bound in-tree volumes (Filter and PreBind), the args and
-// the queueing hints. Messages are upstream's.
+// timeout), the PreFlight, CSI migration of bound in-tree volumes (Filter and PreBind), the args,
+// the queueing hints and StorageCapacityScoring's scores (on in v1.37). Messages are upstream's.
 #include "plugins/volume_binding/volume_binding.h"
 
 #include <catch2/catch.hpp>
@@ -609,6 +609,219 @@ TEST_CASE("VolumeBinding CSI migration: PreBind checks a bound volume's translat
   }
 }
 
+// Scores of every node (0 where Filter rejected it, as upstream's table reads them), after
+// PreFilter, Filter on each node and PreScore, which must all run.
+std::vector<std::int64_t> Scores(vb::VolumeBinding& plugin, const Pod& pod, const std::vector<NodeInfo>& nodes,
+                                 std::vector<Status>* filter_statuses = nullptr) {
+  CycleState state;
+  auto [result, pre] = plugin.PreFilter(state, pod, {});
+  REQUIRE(pre.IsSuccess());
+  for (const NodeInfo& node : nodes) {
+    Status status = plugin.Filter(state, pod, node);
+    if (filter_statuses != nullptr) filter_statuses->push_back(status);
+  }
+  REQUIRE(plugin.PreScore(state, pod, {}).IsSuccess());
+  std::vector<std::int64_t> scores;
+  for (const NodeInfo& node : nodes) {
+    auto [score, status] = plugin.Score(state, pod, node);
+    REQUIRE(status.IsSuccess());
+    scores.push_back(score);
+  }
+  return scores;
+}
+
+// upstream's classes: wait-sc and wait-hdd-sc (no provisioner), wait-sc-with-storage-capacity
+// (provisioner driver-with-storage-capacity, whose CSIDriver tracks capacity).
+void AddScoringClasses(FakeHandle& handle) {
+  handle.storage().Add(Class("wait-sc", "WaitForFirstConsumer", ""));
+  handle.storage().Add(Class("wait-hdd-sc", "WaitForFirstConsumer", ""));
+  handle.storage().Add(Class("wait-sc-with-storage-capacity", "WaitForFirstConsumer", "driver-with-storage-capacity"));
+  ksched::api::CSIDriver driver;
+  driver.metadata.name = "driver-with-storage-capacity";
+  driver.storage_capacity = true;
+  handle.storage().Add(driver);
+}
+
+ksched::api::CSIStorageCapacity NodeCapacity(const std::string& node, std::int64_t bytes) {
+  ksched::api::CSIStorageCapacity c;
+  c.metadata.name = node;
+  c.metadata.namespace_ = "kube-system";
+  c.storage_class_name = "wait-sc-with-storage-capacity";
+  c.capacity = bytes;
+  c.node_topology.emplace();
+  c.node_topology->match_labels = Labels{{kHostname, node}};
+  return c;
+}
+
+vb::VolumeBindingArgs ShapeArgs(std::vector<ksched::plugins::helper::FunctionShapePoint> shape) {
+  vb::VolumeBindingArgs args;
+  args.bind_timeout = std::chrono::seconds(300);
+  args.shape = std::move(shape);
+  return args;
+}
+
+TEST_CASE("VolumeBinding Score: local volumes with close capacity are preferred (TestVolumeBinding)",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  AddScoringClasses(f.handle);
+  const std::vector<NodeInfo> nodes = {Node("node-a"), Node("node-b"), Node("node-c")};
+  SECTION("one claim") {
+    f.handle.storage().Add(Claim("pvc-a", "wait-sc", 50 * kGi));
+    for (const char* suffix : {"0", "1"}) {
+      f.handle.storage().Add(Volume(std::string("pv-a-") + suffix, "wait-sc", 200 * kGi, "node-a"));
+      f.handle.storage().Add(Volume(std::string("pv-b-") + suffix, "wait-sc", 100 * kGi, "node-b"));
+    }
+    std::vector<Status> filtered;
+    CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"pvc-a"}), nodes, &filtered) == std::vector<std::int64_t>{75, 50, 0});
+    CHECK(filtered[2] == Unresolvable({"node(s) didn't find available persistent volumes to bind"}));
+  }
+  SECTION("multiple pvcs") {
+    f.handle.storage().Add(Claim("pvc-0", "wait-sc", 50 * kGi));
+    f.handle.storage().Add(Claim("pvc-1", "wait-hdd-sc", 100 * kGi));
+    for (int i = 0; i < 4; ++i) {
+      const std::string class_name = i < 2 ? "wait-sc" : "wait-hdd-sc";
+      f.handle.storage().Add(Volume("pv-a-" + std::to_string(i), class_name, 200 * kGi, "node-a"));
+      f.handle.storage().Add(Volume("pv-b-" + std::to_string(i), class_name, 100 * kGi, "node-b"));
+    }
+    CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"pvc-0", "pvc-1"}), nodes) == std::vector<std::int64_t>{63, 25, 0});
+  }
+}
+
+TEST_CASE("VolumeBinding Score: zonal volumes with close capacity, default and custom shape (TestVolumeBinding)",
+          "[plugins][volume_binding]") {
+  auto zonal = [](Fixture& f) {
+    AddScoringClasses(f.handle);
+    f.handle.storage().Add(Claim("pvc-a", "wait-sc", 50 * kGi));
+    for (const auto& [zone, capacity] : {std::pair<std::string, std::int64_t>{"a", 200 * kGi}, {"b", 100 * kGi}}) {
+      for (const char* suffix : {"0", "1"}) {
+        PersistentVolume pv = Volume("pv-" + zone + "-" + suffix, "wait-sc", capacity);
+        ksched::api::NodeSelectorTerm term;
+        term.match_expressions.push_back({"topology.kubernetes.io/region", "In", {"region-" + zone}});
+        term.match_expressions.push_back({"topology.kubernetes.io/zone", "In", {"zone-" + zone}});
+        pv.spec.node_affinity.emplace();
+        pv.spec.node_affinity->node_selector_terms.push_back(term);
+        f.handle.storage().Add(pv);
+      }
+    }
+    std::vector<NodeInfo> nodes;
+    for (const char* zone : {"a", "b", "c"}) {
+      for (const char* node : {"node-a", "node-b"}) {
+        nodes.push_back(Node(std::string("zone-") + zone + "-" + node,
+                             Labels{{"topology.kubernetes.io/region", std::string("region-") + zone},
+                                    {"topology.kubernetes.io/zone", std::string("zone-") + zone}}));
+      }
+    }
+    return nodes;
+  };
+  const Pod pod = PodWithClaims("pod-a", {"pvc-a"});
+  {
+    Fixture f;
+    const std::vector<NodeInfo> nodes = zonal(f);
+    CHECK(Scores(*f.plugin, pod, nodes) == std::vector<std::int64_t>{75, 75, 50, 50, 0, 0});
+  }
+  {
+    Fixture f(ShapeArgs({{0, 0}, {50, 3}, {100, 5}}));
+    const std::vector<NodeInfo> nodes = zonal(f);
+    CHECK(Scores(*f.plugin, pod, nodes) == std::vector<std::int64_t>{15, 15, 30, 30, 0, 0});
+  }
+}
+
+TEST_CASE("VolumeBinding Score: storage capacity of dynamically provisioned claims (TestVolumeBinding)",
+          "[plugins][volume_binding]") {
+  const std::vector<NodeInfo> nodes = {Node("node-a"), Node("node-b"), Node("node-c")};
+  SECTION("storage capacity score") {
+    Fixture f;
+    AddScoringClasses(f.handle);
+    f.handle.storage().Add(Claim("pvc-dynamic", "wait-sc-with-storage-capacity", 10 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-a", 100 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-b", 50 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-c", 10 * kGi));
+    CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"pvc-dynamic"}), nodes) == std::vector<std::int64_t>{90, 80, 0});
+  }
+  SECTION("storage capacity score with static binds: the static bindings alone are scored") {
+    Fixture f;
+    AddScoringClasses(f.handle);
+    f.handle.storage().Add(Claim("pvc-dynamic", "wait-sc-with-storage-capacity", 10 * kGi));
+    f.handle.storage().Add(Claim("pvc-static", "wait-sc", 50 * kGi));
+    for (const char* node : {"node-a", "node-b", "node-c"}) {
+      f.handle.storage().Add(Volume(std::string("pv-static-") + node[5], "wait-sc", 100 * kGi, node));
+    }
+    f.handle.storage().Add(NodeCapacity("node-a", 100 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-b", 50 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-c", 10 * kGi));
+    CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"pvc-dynamic", "pvc-static"}), nodes) ==
+          std::vector<std::int64_t>{50, 50, 50});
+  }
+  SECTION("dynamic provisioning with multiple PVCs of the same StorageClass: capacity is not summed") {
+    Fixture f;
+    AddScoringClasses(f.handle);
+    f.handle.storage().Add(Claim("pvc-dynamic-0", "wait-sc-with-storage-capacity", 50 * kGi));
+    f.handle.storage().Add(Claim("pvc-dynamic-1", "wait-sc-with-storage-capacity", 50 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-a", 100 * kGi));
+    CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"pvc-dynamic-0", "pvc-dynamic-1"}), {Node("node-a")}) ==
+          std::vector<std::int64_t>{0});
+  }
+  SECTION("prefer node with least allocatable (shape [{0,0},{100,10}])") {
+    Fixture f(ShapeArgs({{0, 0}, {100, 10}}));
+    AddScoringClasses(f.handle);
+    f.handle.storage().Add(Claim("pvc-dynamic", "wait-sc-with-storage-capacity", 10 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-a", 100 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-b", 20 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-c", 10 * kGi));
+    CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"pvc-dynamic"}), nodes) == std::vector<std::int64_t>{10, 50, 100});
+  }
+  SECTION("prefer node with maximum allocatable (the default shape)") {
+    Fixture f(ShapeArgs({{0, 10}, {100, 0}}));
+    AddScoringClasses(f.handle);
+    f.handle.storage().Add(Claim("pvc-dynamic", "wait-sc-with-storage-capacity", 10 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-a", 100 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-b", 20 * kGi));
+    f.handle.storage().Add(NodeCapacity("node-c", 10 * kGi));
+    CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"pvc-dynamic"}), nodes) == std::vector<std::int64_t>{90, 50, 0});
+  }
+  SECTION("a provisioner without capacity tracking and bound claims score 0; PreScore does not skip") {
+    Fixture f;
+    AddScoringClasses(f.handle);
+    f.handle.storage().Add(Claim("dynamic", "provision"));
+    CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"dynamic"}), nodes) == std::vector<std::int64_t>{0, 0, 0});
+    f.handle.storage().Add(Volume("pv-bound", "wait", kGi));
+    f.handle.storage().Add(BoundClaim("bound", "pv-bound"));
+    CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"bound"}), nodes) == std::vector<std::int64_t>{0, 0, 0});
+  }
+}
+
+TEST_CASE("VolumeBinding Score: a pod without claims skips PreFilter and PreScore, scoring 0 anyway",
+          "[plugins][volume_binding]") {
+  Fixture f;
+  const Pod pod = MakePod("pod-a");
+  CycleState state;
+  CHECK(f.plugin->PreFilter(state, pod, {}).second.code() == Code::kSkip);
+  // Upstream's PreScore succeeds and its Score gives 0 on every node; ours skips (same decision).
+  CHECK(f.plugin->PreScore(state, pod, {}).code() == Code::kSkip);
+  CHECK(f.plugin->Score(state, pod, Node("node-a")).first == 0);
+  CycleState empty;
+  CHECK(f.plugin->PreScore(empty, pod, {}).code() == Code::kError);
+}
+
+TEST_CASE("AssumedObjects: the passive flavour (v1.37 VolumeBinding) names the resource and compares versions",
+          "[plugins][volume_binding]") {
+  using Cache = ksched::plugins::helper::AssumedObjects<PersistentVolume>;
+  Cache cache(Cache::Passive{"persistentvolumes"});
+  auto api = std::make_shared<const PersistentVolume>(Volume("pv", "wait", kGi));
+  auto assumed = std::make_shared<PersistentVolume>(*api);
+  assumed->spec.claim_ref = ksched::api::ClaimReference{"default", "c", "u"};
+  CHECK(cache.Assume("pv", assumed, nullptr).message() == "persistentvolumes \"pv\" not found");
+  CHECK(cache.NotFoundMessage("ns/c") == "persistentvolumes \"ns/c\" not found");
+  auto newer = std::make_shared<PersistentVolume>(*api);
+  newer->metadata.resource_version = "2";
+  // Any other resourceVersion than the informer's is out of sync, newer ones too.
+  CHECK(cache.Assume("pv", newer, api).message() == "\"pv\" is out of sync (stored: 1, assume: 2)");
+  REQUIRE(cache.Assume("pv", assumed, api).ok());
+  CHECK(cache.Resolve("pv", api) == assumed);
+  CHECK(cache.Resolve("pv", newer) == newer);
+  CHECK(cache.size() == 0);
+}
+
 TEST_CASE("AssumedObjects: an assumption lasts until the informer's object is newer", "[plugins][volume_binding]") {
   ksched::plugins::helper::AssumedObjects<PersistentVolume> cache("v1.PersistentVolume");
   auto api = std::make_shared<const PersistentVolume>(Volume("pv", "wait", kGi));
@@ -636,6 +849,19 @@ TEST_CASE("VolumeBinding args and queueing hints", "[plugins][volume_binding]") 
   CHECK(vb::ParseVolumeBindingArgs(R"({"bindTimeoutSeconds": 30, "shape": []})").value().bind_timeout ==
         std::chrono::seconds(30));
   CHECK_FALSE(vb::ParseVolumeBindingArgs(R"({"bindTimeoutSeconds": "x"})").ok());
+  // shape: v1.37's default [{0,10},{100,0}] unless given.
+  const auto default_shape = vb::ParseVolumeBindingArgs("{}").value().shape;
+  REQUIRE(default_shape.size() == 2);
+  CHECK((default_shape[0].utilization == 0 && default_shape[0].score == 10));
+  CHECK((default_shape[1].utilization == 100 && default_shape[1].score == 0));
+  const auto shape =
+      vb::ParseVolumeBindingArgs(R"({"shape": [{"utilization": 0, "score": 0}, {"utilization": 50, "score": 3}, {"utilization": 100, "score": 5}]})")
+          .value()
+          .shape;
+  REQUIRE(shape.size() == 3);
+  CHECK((shape[1].utilization == 50 && shape[1].score == 3));
+  CHECK_FALSE(vb::ParseVolumeBindingArgs(R"({"shape": {"utilization": 0}})").ok());
+  CHECK_FALSE(vb::ParseVolumeBindingArgs(R"({"shape": [{"utilization": "x"}]})").ok());
 
   const Pod pod = PodWithClaims("p", {"data"});
   PersistentVolumeClaim data = Claim("data", "wait");

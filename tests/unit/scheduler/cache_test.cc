@@ -465,29 +465,31 @@ TEST_CASE("ForgetPod", "[cache]") {
           "pod test(node_info_cache_test/test) was assumed on other but assigned to node");
     CHECK(cache.IsAssumedPod(pod));
   }
-  SECTION("twice: v1.34 refuses to forget a pod that is not assumed") {
+  SECTION("twice: v1.37 forgets a pod the cache no longer has without an error") {
     REQUIRE(cache.ForgetPod(pod).ok());
     CHECK(IsForgotten(cache, pod));
-    const absl::Status again = cache.ForgetPod(pod);
-    CHECK(absl::IsFailedPrecondition(again));
-    CHECK(std::string(again.message()) ==
-          "pod test(node_info_cache_test/test) wasn't assumed so cannot be forgotten");
+    CHECK(cache.ForgetPod(pod).ok());
+  }
+  SECTION("an added pod is not forgotten") {
+    REQUIRE(cache.AddPod(Info(pod)).ok());
+    const absl::Status status = cache.ForgetPod(pod);
+    CHECK(absl::IsFailedPrecondition(status));
+    CHECK(std::string(status.message()) ==
+          "pod test(node_info_cache_test/test) is not assumed, so it cannot be removed or forgotten");
+    CHECK(cache.PodCount() == 1);
   }
 }
 
-TEST_CASE("FinishBinding keeps the pod assumed until the informer's Add", "[cache]") {
+TEST_CASE("RemoveAssumedPod frees an assumed pod's room (v1.37, k/k #134157)", "[cache]") {
   const api::Pod pod = BasePod("node", "test", "100m", "500");
   Cache cache;
-  // Unknown pods are fine (upstream returns nil).
-  CHECK(cache.FinishBinding(pod).ok());
   REQUIRE(cache.AssumePod(Info(pod)).ok());
-  REQUIRE(cache.FinishBinding(pod).ok());
-  CHECK(cache.IsAssumedPod(pod));
-  CHECK(cache.AssumedPodCount() == 1);
-  REQUIRE(cache.AddPod(Info(pod)).ok());
-  CHECK_FALSE(cache.IsAssumedPod(pod));
+  REQUIRE(cache.RemoveAssumedPod(pod).ok());
+  CHECK(IsForgotten(cache, pod));
   CHECK(cache.AssumedPodCount() == 0);
-  CHECK(cache.PodCount() == 1);
+  // The binding cycle's ForgetPod, when its bind then fails, finds nothing and is no error.
+  CHECK(cache.ForgetPod(pod).ok());
+  CHECK(cache.RemoveAssumedPod(pod).ok());
 }
 
 TEST_CASE("Pods without a UID or a node are refused", "[cache]") {
@@ -495,7 +497,7 @@ TEST_CASE("Pods without a UID or a node are refused", "[cache]") {
   const api::Pod no_uid = SimplePod("p", "ns", "", "node");
   for (const absl::Status& status :
        {cache.AssumePod(Info(no_uid)), cache.AddPod(Info(no_uid)), cache.ForgetPod(no_uid),
-        cache.RemovePod(no_uid), cache.FinishBinding(no_uid),
+        cache.RemovePod(no_uid), cache.RemoveAssumedPod(no_uid),
         cache.UpdatePod(Info(no_uid), Info(no_uid))}) {
     CHECK(absl::IsInvalidArgument(status));
     CHECK(std::string(status.message()) == "cannot get cache key for pod with empty UID");

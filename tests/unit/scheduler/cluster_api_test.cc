@@ -3,7 +3,9 @@
 #include "scheduler/cluster_api.h"
 
 #include <catch2/catch.hpp>
+
 #include <chrono>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -173,11 +175,74 @@ TEST_CASE("EvictVictim adds DisruptionTarget, then deletes with the victim's UID
     CHECK(f.api.EvictVictim(victim, kDisruptionMessage).IsSuccess());
     CHECK(Methods(f.transport->requests()) == "PATCH PATCH DELETE");
   }
-  SECTION("a status patch answered 409 is not retried") {
+  SECTION("a status patch answered 409 once succeeds on the retry (v1.37 RetriableWithConflict)") {
     f.Answer({StatusResponse(409, "Conflict")});
+    CHECK(f.api.EvictVictim(victim, kDisruptionMessage).IsSuccess());
+    CHECK(Methods(f.transport->requests()) == "PATCH PATCH DELETE");
+  }
+  SECTION("a status patch answered 422 is not retried") {
+    f.Answer({StatusResponse(422, "Invalid")});
     CHECK(f.api.EvictVictim(victim, kDisruptionMessage).code() == Code::kError);
     CHECK(Methods(f.transport->requests()) == "PATCH");
   }
+}
+
+namespace {
+
+// Answers POSTs from `posts` (201 once used up).
+void AnswerPosts(AnsweringTransport& transport, std::vector<ksched::client::HttpResponse> posts) {
+  auto queue = std::make_shared<std::vector<ksched::client::HttpResponse>>(std::move(posts));
+  transport.set_responder([queue](const HttpRequest&) -> absl::StatusOr<ksched::client::HttpResponse> {
+    if (queue->empty()) return Response(201);
+    ksched::client::HttpResponse response = queue->front();
+    queue->erase(queue->begin());
+    return response;
+  });
+}
+
+ksched::framework::Status BindAsync(Fixture& f) {
+  std::promise<ksched::framework::Status> answer;
+  f.api.BindPodAsync(MakePod(), "node-1", [&answer](ksched::framework::Status status) { answer.set_value(status); });
+  return answer.get_future().get();
+}
+
+}  // namespace
+
+TEST_CASE("Binds are retried on transient errors as v1.37 util.BindPod (k/k #138855)", "[cluster_api]") {
+  const bool async = GENERATE(false, true);
+  Fixture f;
+  auto bind = [&] { return async ? BindAsync(f) : f.api.BindPod(MakePod(), "node-1"); };
+  SECTION("500 then 503, then bound") {
+    AnswerPosts(*f.transport, {StatusResponse(500, "InternalError"), StatusResponse(503, "ServiceUnavailable")});
+    CHECK(bind().IsSuccess());
+    CHECK(Methods(f.transport->requests()) == "POST POST POST");
+  }
+  SECTION("4 attempts in all") {
+    AnswerPosts(*f.transport, std::vector<ksched::client::HttpResponse>(5, StatusResponse(500, "InternalError", "etcd")));
+    const ksched::framework::Status status = bind();
+    CHECK(status.code() == Code::kError);
+    CHECK(status.Message().find("etcd") != std::string::npos);
+    CHECK(Methods(f.transport->requests()) == "POST POST POST POST");
+  }
+  SECTION("a Conflict is final") {
+    AnswerPosts(*f.transport, {StatusResponse(409, "Conflict", "pod p1 is already assigned to node node-0")});
+    CHECK(bind().code() == Code::kError);
+    CHECK(Methods(f.transport->requests()) == "POST");
+  }
+}
+
+TEST_CASE("PatchNominatedNodeName sets the field, only when it differs", "[cluster_api]") {
+  Fixture f;
+  ksched::api::Pod pod = MakePod();
+  REQUIRE(ksched::scheduler::PatchNominatedNodeName(*f.client, pod, "node-1").ok());
+  auto requests = f.transport->requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].method == HttpMethod::kPatch);
+  CHECK(requests[0].target == "/api/v1/namespaces/ns1/pods/p1/status");
+  CHECK(requests[0].body == R"({"status":{"nominatedNodeName":"node-1"}})");
+  pod.status.nominated_node_name = "node-1";
+  REQUIRE(ksched::scheduler::PatchNominatedNodeName(*f.client, pod, "node-1").ok());
+  CHECK(f.transport->requests().size() == 1);
 }
 
 TEST_CASE("ClearNominatedNodeName patches the field away, only when set", "[cluster_api]") {

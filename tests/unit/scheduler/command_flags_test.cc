@@ -132,11 +132,72 @@ TEST_CASE("metrics flags: --disabled-metrics accumulates, --show-hidden-metrics-
   CHECK(flags->warnings.empty());
 }
 
-TEST_CASE("--help and --version") {
+TEST_CASE("feature gate flags: the emulated and minimum compatibility versions accumulate as string lists") {
+  absl::StatusOr<CommandFlags> flags =
+      Parse({"--emulated-version=kube=1.36", "--emulated-version", "wardle=1.2", "--min-compatibility-version=1.35",
+             "--feature-gates=A=true", "--feature-gates", "kube:B=false,C=true"});
+  REQUIRE(flags.ok());
+  CHECK(flags->emulated_version == std::vector<std::string>{"kube=1.36", "wardle=1.2"});
+  CHECK(flags->min_compatibility_version == std::vector<std::string>{"1.35"});
+  CHECK(flags->feature_gates == std::vector<std::string>{"A=true", "kube:B=false", "C=true"});
+  CHECK(flags->warnings.empty());
+}
+
+TEST_CASE("tls-curve-preferences flag: pflag's int32Slice") {
+  absl::StatusOr<CommandFlags> flags = Parse({"--tls-curve-preferences=23,0x1d", "--tls-curve-preferences", "4588"});
+  REQUIRE(flags.ok());
+  CHECK(flags->serving.tls_curve_preferences == std::vector<std::int32_t>{23, 29, 4588});
+  CHECK(flags->warnings.empty());
+  absl::StatusOr<CommandFlags> bad = Parse({"--tls-curve-preferences=23,X25519"});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(std::string(bad.status().message()) ==
+        "invalid argument \"23,X25519\" for \"--tls-curve-preferences\" flag: strconv.ParseInt: parsing "
+        "\"X25519\": invalid syntax");
+  absl::StatusOr<CommandFlags> empty_item = Parse({"--tls-curve-preferences=23,"});
+  REQUIRE_FALSE(empty_item.ok());
+  CHECK(std::string(empty_item.status().message()) ==
+        "invalid argument \"23,\" for \"--tls-curve-preferences\" flag: strconv.ParseInt: parsing \"\": invalid "
+        "syntax");
+  absl::StatusOr<CommandFlags> big = Parse({"--tls-curve-preferences=4294967296"});
+  REQUIRE_FALSE(big.ok());
+  CHECK(std::string(big.status().message()).ends_with("value out of range"));
+}
+
+TEST_CASE("help flag: upstream's sections, in upstream's order, flags sorted within each") {
   absl::StatusOr<CommandFlags> help = Parse({"--help"});
   REQUIRE(help.ok());
   CHECK(help->help);
-  CHECK(help->help_text.find("--leader-elect-lease-duration") != std::string::npos);
+  const std::string& text = help->help_text;
+  CHECK(text.starts_with("The Kubernetes scheduler is a control plane process which assigns\n"));
+  CHECK(text.find("\n\nUsage:\n  kube-scheduler [flags]\n\nMisc flags:\n\n      --config string") !=
+        std::string::npos);
+  std::size_t at = 0;
+  for (const char* section : {"Misc flags:", "Secure serving flags:", "Authentication flags:", "Authorization flags:",
+                              "Deprecated flags:", "Leader election flags:", "Feature gate flags:", "Metrics flags:",
+                              "Logs flags:", "Global flags:"}) {
+    INFO(section);
+    const std::size_t found = text.find(std::string("\n") + section + "\n\n", at);
+    REQUIRE(found != std::string::npos);
+    at = found + 1;
+  }
+  CHECK(text.find("      --tls-curve-preferences int32Slice") != std::string::npos);
+  CHECK(text.find("      --emulated-version strings") != std::string::npos);
+  CHECK(text.find("      --min-compatibility-version strings") != std::string::npos);
+  CHECK(text.find("Options are: kube=1.34..1.37(default:1.37)\n") != std::string::npos);
+  CHECK(text.find("\n  -v, --v Level ") != std::string::npos);
+  CHECK(text.find("\n  -h, --help ") != std::string::npos);
+  CHECK(text.find("kube:AllAlpha=true|false (ALPHA - default=false)\n") != std::string::npos);
+  CHECK(text.find("kube:StorageCapacityScoring=true|false (BETA - default=true)\n") != std::string::npos);
+  CHECK(text.find("kube:DRAFractionalCapacityRange=true|false (BETA - default=false), or "
+                  "kube:DRAFractionalCapacityRange=true|false (BETA - default=true) if "
+                  "--min-compatibility-version>=1.37") == std::string::npos);  // one prefix per line
+  CHECK(text.find("kube:DRAFractionalCapacityRange=true|false (BETA - default=false), or "
+                  "DRAFractionalCapacityRange=true|false (BETA - default=true) if --min-compatibility-version>=1.37\n") !=
+        std::string::npos);
+  // Within a section the usage column is aligned after the longest flag.
+  const std::size_t misc = text.find("Misc flags:\n\n");
+  CHECK(text.substr(misc, 200).find("      --config string            The path to the configuration file.\n") !=
+        std::string::npos);
   absl::StatusOr<CommandFlags> version = Parse({"--version"});
   REQUIRE(version.ok());
   CHECK(version->version == "true");

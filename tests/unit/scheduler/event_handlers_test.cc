@@ -1,4 +1,4 @@
-// Informer event handlers (upstream eventhandlers.go and framework/events.go, v1.34): which node
+// Informer event handlers (upstream eventhandlers.go and framework/events.go, v1.37): which node
 // updates raise which events, and where pod and node deltas go (cache, queue, queue events).
 #include "scheduler/event_handlers.h"
 #include "scheduler/resource_object_stores.h"
@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <utility>
@@ -91,6 +93,9 @@ TEST_CASE("NodeSchedulingPropertiesChange: each change, in upstream's order and 
        {"NodeUpdateNodeCondition"}},
       {"annotations", [](api::Node&, api::Node& n) { n.metadata.annotations.Set("note", "y"); },
        {"NodeUpdateNodeAnnotation"}},
+      {"declared features (v1.37: NodeDeclaredFeatures locked on)",
+       [](api::Node&, api::Node& n) { n.status.declared_features = {"RestartAllContainers"}; },
+       {"NodeUpdateNodeDeclaredFeature"}},
       {"images and capacity do not matter",
        [](api::Node&, api::Node& n) {
          n.status.images.push_back(api::ContainerImage{{"nginx"}, 100});
@@ -105,9 +110,11 @@ TEST_CASE("NodeSchedulingPropertiesChange: each change, in upstream's order and 
          n.spec.taints.push_back(api::Taint{"k", "v", std::string(api::kTaintEffectNoSchedule), {}});
          n.status.conditions[1].status = "True";
          n.metadata.annotations.Set("other", "z");
+         n.status.declared_features = {"HostNetworkWithUserNamespaces"};
        },
        {"NodeUpdateNodeTaint", "NodeUpdateNodeAllocatable", "NodeUpdateNodeLabel",
-        "NodeUpdateNodeTaint", "NodeUpdateNodeCondition", "NodeUpdateNodeAnnotation"}},
+        "NodeUpdateNodeTaint", "NodeUpdateNodeCondition", "NodeUpdateNodeAnnotation",
+        "NodeUpdateNodeDeclaredFeature"}},
   };
   for (const Case& c : cases) {
     INFO(c.name);
@@ -318,6 +325,100 @@ TEST_CASE("PodEventHandler: deleting a pod waiting at Permit rejects it", "[even
   CHECK(harness.Events() == std::vector<testing::RecordedEvent>{
                                 {"ns1/p", "Warning", "FailedScheduling", "Scheduling",
                                  "0/1 nodes are available: 1 removed."}});
+}
+
+TEST_CASE("PodEventHandler: a pod deleted while in PreBind stops holding its node (v1.37, k/k #134157)",
+          "[event_handlers]") {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> entered;
+  std::atomic<bool> entered_once{false};
+  const bool deletion_by_update = GENERATE(false, true);
+  Harness harness(
+      {ProfileBuilder()
+           .Filter("FakeFilter",
+                   [](const api::Pod& pod, const NodeInfo& node) {
+                     // The waiter fits only on an empty node.
+                     return pod.metadata.name == "waiter" && !node.pods().empty()
+                                ? Status(framework::Code::kUnschedulable, {"node is taken"})
+                                : Status();
+                   },
+                   {framework::ClusterEventWithHint{framework::AssignedPodDeleteEvent(), nullptr}})
+           .PreBind("FakePreBind", {}, [&](const api::Pod&, const std::string&) {
+             if (!entered_once.exchange(true)) entered.set_value();
+             released.wait();
+             return Status();
+           })},
+      [](const api::Pod&, const std::string&) {
+        return Status::FromError("pods \"p\" not found");
+      });
+  harness.AddNode("node1");
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+  const api::Pod pod = WithResourceVersion(PodBuilder("p").Obj(), "1");
+  harness.SetInformerPod(pod);
+  handler.OnAdd(pod);
+  harness.ScheduleOne();
+  entered.get_future().wait();
+  REQUIRE(harness.cache().AssumedPodCount() == 1);
+  const api::Pod waiter = PodBuilder("waiter").Obj();
+  harness.AddPod(waiter);
+  harness.ScheduleOne();
+  REQUIRE(harness.Where(waiter) == QueuedIn::kUnschedulable);
+
+  if (deletion_by_update) {
+    api::Pod deleting = WithResourceVersion(pod, "2");
+    deleting.metadata.deletion_timestamp = api::Time{};
+    handler.OnUpdate(pod, deleting);
+  } else {
+    harness.RemoveInformerPod(pod);
+    handler.OnDelete(pod);
+  }
+  // Freed at once, while PreBind still runs; the waiter retries.
+  CHECK(harness.cache().AssumedPodCount() == 0);
+  CHECK(harness.cache().GetNodeInfo("node1")->pods().empty());
+  CHECK(Moved(harness, waiter));
+
+  harness.RemoveInformerPod(pod);
+  release.set_value();
+  harness.DrainBindings();
+  CHECK(harness.cache().AssumedPodCount() == 0);
+  CHECK(harness.Where(pod) == QueuedIn::kNowhere);
+}
+
+TEST_CASE("PodEventHandler: a deletion that starts while a pod waits at Permit rejects it",
+          "[event_handlers]") {
+  Harness harness({ProfileBuilder().Permit("FakePermit", [](const api::Pod&, const std::string&) {
+    return std::make_pair(Status(framework::Code::kWait), std::chrono::milliseconds(10000));
+  })});
+  harness.AddNode("node1");
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+  const api::Pod pod = WithResourceVersion(PodBuilder("p").Obj(), "1");
+  harness.SetInformerPod(pod);
+  handler.OnAdd(pod);
+  harness.ScheduleOne();
+  REQUIRE(harness.cache().AssumedPodCount() == 1);
+  api::Pod deleting = WithResourceVersion(pod, "2");
+  deleting.metadata.deletion_timestamp = api::Time{};
+  harness.SetInformerPod(deleting);
+  handler.OnUpdate(pod, deleting);
+  harness.DrainBindings();
+  CHECK(harness.cluster_api().binds().empty());
+  CHECK(harness.cache().AssumedPodCount() == 0);
+}
+
+TEST_CASE("PodEventHandler: a nominated pod's binding frees no nominated room (v1.37 inBinding)",
+          "[event_handlers]") {
+  Harness harness = WaiterHarness(framework::AssignedPodDeleteEvent());
+  const api::Pod waiter = ParkWaiter(harness);
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+  const api::Pod nominated = WithResourceVersion(PodBuilder("q").NominatedNode("node1").Obj(), "1");
+  handler.OnAdd(nominated);
+  const api::Pod bound = WithResourceVersion(PodBuilder("q").Node("node1").Obj(), "2");
+  handler.OnUpdate(nominated, bound);
+  CHECK(harness.Where(nominated) == QueuedIn::kNowhere);
+  CHECK(harness.cache().PodCount() == 1);
+  CHECK(harness.queue().NominatedPodsForNode("node1").empty());
+  CHECK(harness.Where(waiter) == QueuedIn::kUnschedulable);
 }
 
 TEST_CASE("NodeEventHandler: nodes go to the cache and raise NodeAdd / NodeUpdate* / NodeDelete",

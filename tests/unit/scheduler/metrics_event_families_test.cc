@@ -173,7 +173,7 @@ TEST_CASE("scheduler_goroutines: operations counted by the Parallelizer and by h
     CHECK(HasLine(metrics.SerializeText(), "scheduler_goroutines{operation=\"binding\"} 1"));
   }
   const std::string text = metrics.SerializeText();
-  CHECK(HasLine(text, "# HELP scheduler_goroutines [ALPHA] Number of running goroutines split by "
+  CHECK(HasLine(text, "# HELP scheduler_goroutines [BETA] Number of running goroutines split by "
                       "the work they do such as binding."));
   CHECK(HasLine(text, "# TYPE scheduler_goroutines gauge"));
   CHECK(HasLine(text, "scheduler_goroutines{operation=\"Filter\"} 0"));

@@ -136,13 +136,14 @@ TEST_CASE("an idle scheduler exposes upstream's always-present series and no emp
   CHECK(HasLine(text,
                 "# HELP scheduler_pending_pods [STABLE] Number of pending pods, by the queue type. "
                 "'active' means number of pods in activeQ; 'backoff' means number of pods in "
-                "backoffQ; 'unschedulable' means number of pods in unschedulablePods that the "
+                "backoffQ; 'unschedulable' means number of pods in unschedulableEntities that the "
                 "scheduler attempted to schedule and failed; 'gated' is the number of "
                 "unschedulable pods that the scheduler never attempted to schedule because they "
-                "are gated."));
+                "are gated; 'incomplete' means number of pods in incompletePodGroupPods; 'pending' "
+                "means number of pods in pendingPodGroupPods."));
   CHECK(HasLine(text, "# TYPE scheduler_pending_pods gauge"));
   CHECK(HasLine(text,
-                "# HELP scheduler_scheduling_algorithm_duration_seconds [ALPHA] Scheduling "
+                "# HELP scheduler_scheduling_algorithm_duration_seconds [BETA] Scheduling "
                 "algorithm latency in seconds"));
   CHECK(HasLine(text,
                 "# HELP scheduler_pod_scheduling_attempts [STABLE] Number of attempts to "
@@ -150,10 +151,17 @@ TEST_CASE("an idle scheduler exposes upstream's always-present series and no emp
   CHECK(HasLine(text,
                 "# HELP scheduler_preemption_attempts_total [STABLE] Total preemption attempts in "
                 "the cluster till now"));
-  for (const char* queue : {"active", "backoff", "unschedulable", "gated"}) {
+  // v1.37: the pod-group pools' "incomplete" and "pending" series too.
+  for (const char* queue : {"active", "backoff", "unschedulable", "gated", "incomplete", "pending"}) {
     CHECK(HasLine(text, std::string("scheduler_pending_pods{queue=\"") + queue + "\"} 0"));
   }
   CHECK(HasLine(text, "scheduler_preemption_attempts_total 0"));
+  CHECK(HasLine(text, "scheduler_pod_scheduled_after_flush_total 0"));
+  CHECK(HasLine(text, "# HELP scheduler_pod_scheduled_after_flush_total [ALPHA] Number of pods that were "
+                      "successfully scheduled after being flushed from unschedulableEntities due to timeout. "
+                      "This metric helps detect potential queueing hint misconfigurations or event handling "
+                      "issues."));
+  CHECK(text.find("scheduler_queued_entities") == std::string::npos);  // no queue has had a pod yet
   // Unlabelled histograms show their buckets from the start, as upstream's.
   for (const char* le : {"0.001", "0.002", "0.004", "0.008", "0.016", "0.032", "0.064", "0.128",
                          "0.256", "0.512", "1.024", "2.048", "4.096", "8.192", "16.384", "+Inf"}) {
@@ -182,9 +190,10 @@ TEST_CASE("component-base's own series: build info, version info and the registr
   CHECK(HasLine(text, "kubernetes_build_info{build_date=\"" + std::string(info.commit_date) + "\",compiler=\"" +
                           std::string(info.compiler) + "\",git_commit=\"" + std::string(info.git_commit) +
                           "\",git_tree_state=\"" + std::string(info.git_tree_state) + "\",git_version=\"v" +
-                          std::string(info.kubernetes_version) + "\",go_version=\"\",major=\"1\",minor=\"34\","
+                          std::string(info.kubernetes_version) + "\",go_version=\"\",major=\"1\",minor=\"37\","
                           "platform=\"" + std::string(info.platform) + "\"} 1"));
-  CHECK(HasLine(text, "version_info{binary=\"1.34.4\",component=\"kube\",emulation=\"1.34\",min_compat=\"1.33\"} 1"));
+  CHECK(HasLine(text, "version_info{binary=\"1.37.2\",component=\"kube\",emulation=\"1.37\",min_compat=\"1.36\"} 1"));
+  CHECK(text.find("# HELP kubernetes_build_info [BETA] A metric with a constant '1' value") != std::string::npos);
   CHECK(HasLine(text, "cardinality_enforcement_unexpected_categorizations_total 0"));
   CHECK(HasLine(text, "disabled_metrics_total 0"));
   CHECK(HasLine(text, "hidden_metrics_total 0"));
@@ -425,13 +434,15 @@ TEST_CASE("upstream's families for preemption goroutines, Permit waits, volume b
                       "goroutines executed."));
   CHECK(HasLine(text, "scheduler_preemption_goroutines_execution_total{result=\"error\"} 1"));
   CHECK(HasLine(text, "scheduler_preemption_goroutines_execution_total{result=\"success\"} 1"));
-  CHECK(HasLine(text, "# HELP scheduler_preemption_goroutines_duration_seconds [ALPHA] Duration in seconds for "
-                      "running goroutines for the preemption."));
+  // Deprecated in v1.37.0 (shown until 1.38 hides it).
+  CHECK(HasLine(text, "# HELP scheduler_preemption_goroutines_duration_seconds [ALPHA] (Deprecated since 1.37.0) "
+                      "Duration in seconds for running goroutines for the preemption."));
+  CHECK(ValueOf(text, "registered_metrics_total{deprecated_version=\"1.37.0\",stability_level=\"ALPHA\"}") == 1);
   // ExponentialBuckets(0.01, 2, 20): 30 ms falls in le=0.04.
   CHECK(HasLine(text, "scheduler_preemption_goroutines_duration_seconds_bucket{result=\"success\",le=\"0.02\"} 0"));
   CHECK(HasLine(text, "scheduler_preemption_goroutines_duration_seconds_bucket{result=\"success\",le=\"0.04\"} 1"));
   CHECK(HasLine(text, "scheduler_preemption_goroutines_duration_seconds_sum{result=\"error\"} 3"));
-  CHECK(HasLine(text, "# HELP scheduler_permit_wait_duration_seconds [ALPHA] Duration of waiting on permit."));
+  CHECK(HasLine(text, "# HELP scheduler_permit_wait_duration_seconds [BETA] Duration of waiting on permit."));
   // ExponentialBuckets(0.001, 2, 15): 1.5 s is above 1.024 and within 2.048.
   CHECK(HasLine(text, "scheduler_permit_wait_duration_seconds_bucket{result=\"Unschedulable\",le=\"1.024\"} 0"));
   CHECK(HasLine(text, "scheduler_permit_wait_duration_seconds_bucket{result=\"Unschedulable\",le=\"2.048\"} 1"));
@@ -624,6 +635,50 @@ TEST_CASE("process network bytes are the namespace's IpExt octets, as client_gol
   CHECK(HasLine(text, "# HELP process_network_transmit_bytes_total Number of bytes sent by the process over the "
                       "network."));
   CHECK(HasLine(text, "process_network_transmit_bytes_total 5.032499362e+09"));
+}
+
+
+TEST_CASE("v1.37 queue families: queued entities, incoming entities, pods scheduled after a flush") {
+  Metrics metrics(NoProcess());
+  metrics::PendingPodsSnapshot pending{0, 0, 0, 0};
+  metrics.SetPendingPodsSource([&pending] { return pending; });
+  CHECK(metrics.SerializeText().find("scheduler_queued_entities") == std::string::npos);
+  // A pod added to activeQ: its queue's series appears, with the pods' count (a pod is its own entity).
+  metrics.QueueIncomingPod(metrics::QueueName::kActive, "PodAdd", true);
+  pending = {1, 0, 0, 0};
+  std::string text = metrics.SerializeText();
+  INFO(text);
+  CHECK(HasLine(text, "# HELP scheduler_queued_entities [ALPHA] Number of queued scheduling entities ('pod' or "
+                      "'podgroup'; 'pod' stands for individual pods that are not members of any podgroup) by the "
+                      "queue type. 'active' means number of entities in activeQ; 'backoff' means number of entities "
+                      "in backoffQ; 'unschedulable' means number of entities in unschedulableEntities that the "
+                      "scheduler attempted to schedule and failed; 'gated' is the number of unschedulable entities "
+                      "that the scheduler never attempted to schedule because they are gated."));
+  CHECK(HasLine(text, "scheduler_queued_entities{queue=\"active\",type=\"pod\"} 1"));
+  CHECK(text.find("scheduler_queued_entities{queue=\"backoff\"") == std::string::npos);
+  CHECK(HasLine(text, "scheduler_queue_incoming_pods_total{event=\"PodAdd\",queue=\"active\"} 1"));
+  CHECK(HasLine(text, "scheduler_queue_incoming_entities_total{event=\"PodAdd\",queue=\"active\",type=\"pod\"} 1"));
+  // Popped and bound: the series stays, at 0, as upstream's recorder child.
+  pending = {0, 0, 0, 0};
+  text = metrics.SerializeText();
+  CHECK(HasLine(text, "scheduler_queued_entities{queue=\"active\",type=\"pod\"} 0"));
+  // A gated pod is seen by its count only.
+  pending = {0, 0, 0, 2};
+  text = metrics.SerializeText();
+  CHECK(HasLine(text, "scheduler_queued_entities{queue=\"gated\",type=\"pod\"} 2"));
+  // A pod that lands where its queueing strategy said counts as an incoming pod, not as an incoming
+  // entity; the strategy-less events count both.
+  metrics.QueueIncomingPod(metrics::QueueName::kActive, "PodAdd", false);
+  metrics.QueueIncomingPod(metrics::QueueName::kUnschedulable, "ScheduleAttemptFailure");
+  metrics.QueueIncomingPod(metrics::QueueName::kActive, "BackoffComplete");
+  text = metrics.SerializeText();
+  CHECK(HasLine(text, "scheduler_queue_incoming_pods_total{event=\"PodAdd\",queue=\"active\"} 2"));
+  CHECK(HasLine(text, "scheduler_queue_incoming_entities_total{event=\"PodAdd\",queue=\"active\",type=\"pod\"} 1"));
+  CHECK(HasLine(text, "scheduler_queue_incoming_pods_total{event=\"ScheduleAttemptFailure\",queue=\"unschedulable\"} 1"));
+  CHECK(text.find("scheduler_queue_incoming_entities_total{event=\"ScheduleAttemptFailure\"") == std::string::npos);
+  CHECK(HasLine(text, "scheduler_queue_incoming_entities_total{event=\"BackoffComplete\",queue=\"active\",type=\"pod\"} 1"));
+  metrics.PodScheduledAfterFlush();
+  CHECK(HasLine(metrics.SerializeText(), "scheduler_pod_scheduled_after_flush_total 1"));
 }
 
 }  // namespace

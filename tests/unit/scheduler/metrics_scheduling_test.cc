@@ -38,6 +38,9 @@ class NullStatusWriter final : public PodStatusWriter {
   void UpdatePodScheduledCondition(std::shared_ptr<const api::Pod> /*pod*/,
                                    api::PodCondition /*condition*/,
                                    std::optional<framework::NominatingInfo> /*nominating*/) override {}
+  absl::Status SetNominatedNodeName(const api::Pod& /*pod*/, const std::string& /*node_name*/) override {
+    return absl::OkStatus();
+  }
 };
 
 // One profile, a real cache and queue (FakeClock) and the loop, all reporting to `metrics`
@@ -212,6 +215,8 @@ TEST_CASE("a scheduled pod is recorded by the loop, the runtime and the queue") 
     INFO(point);
     CHECK(ValueOf(text, ExtensionPoint(point, "Success")) == 1);
   }
+  // v1.35+: the PreFlights run for every pod; without PreBind plugins they all "skip".
+  CHECK(ValueOf(text, ExtensionPoint("PreBindPreFlight", "Skip")) == 1);
   // Upstream's buckets: 0.1 ms doubling, 12 of them.
   for (const char* le : {"0.0001", "0.0002", "0.0004", "0.0008", "0.0016", "0.0032", "0.0064",
                          "0.0128", "0.0256", "0.0512", "0.1024", "0.2048", "+Inf"}) {
@@ -294,6 +299,11 @@ TEST_CASE("an unschedulable pod is recorded by plugin and queue, and leaves the 
   CHECK(ValueOf(text, "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"unschedulable\"}") == 2);
   // Popped (-1) and rejected again (+1).
   CHECK(ValueOf(text, "scheduler_unschedulable_pods{plugin=\"Picky\",profile=\"default-scheduler\"}") == 1);
+
+  // v1.37 (k/k #138482): deleted from the queue, it leaves the gauge (wherever it was queued).
+  harness.queue().Delete(PodBuilder("p1").Obj());
+  text = harness.Text();
+  CHECK(ValueOf(text, "scheduler_unschedulable_pods{plugin=\"Picky\",profile=\"default-scheduler\"}") == 0);
 }
 
 TEST_CASE("a gated pod counts as gated and unschedulable by its gating plugin") {
@@ -311,6 +321,9 @@ TEST_CASE("a gated pod counts as gated and unschedulable by its gating plugin") 
   CHECK(ValueOf(text, Incoming("unschedulable", "UnschedulablePodAdd")) == 1);
   CHECK(ValueOf(text,
                 "scheduler_unschedulable_pods{plugin=\"SchedulingGates\",profile=\"default-scheduler\"}") == 1);
+  harness.queue().Delete(PodBuilder("p1").Obj());
+  CHECK(ValueOf(harness.Text(),
+                "scheduler_unschedulable_pods{plugin=\"SchedulingGates\",profile=\"default-scheduler\"}") == 0);
 }
 
 TEST_CASE("unsampled cycles time extension points but not plugins") {

@@ -86,7 +86,7 @@ QuerySpec Spec(std::string owner = "cputraffic") {
 struct Fixture {
   std::shared_ptr<ScriptedTransport::Shared> shared = std::make_shared<ScriptedTransport::Shared>();
   std::chrono::system_clock::time_point now{std::chrono::seconds(1'700'000'000)};
-  ksched::scheduler::metrics::Metrics metrics{ksched::scheduler::metrics::MetricsOptions{10, "", {}}};
+  ksched::scheduler::metrics::Metrics metrics{ksched::scheduler::metrics::MetricsOptions{10, "", {}, "", ""}};
   std::unique_ptr<PrometheusCollector> collector;
   int transports = 0;
 

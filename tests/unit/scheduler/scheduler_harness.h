@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -33,6 +34,8 @@ struct WrittenCondition {
   std::string pod;  // "ns/name"
   api::PodCondition condition;
   std::optional<framework::NominatingInfo> nominating;
+  // status.nominatedNodeName of the pod written (what a patch is computed against).
+  std::string pod_nominated_node_name = {};
 };
 
 class FakeStatusWriter final : public PodStatusWriter {
@@ -41,16 +44,40 @@ class FakeStatusWriter final : public PodStatusWriter {
                                    std::optional<framework::NominatingInfo> nominating) override {
     std::lock_guard lock(mu_);
     written_.push_back(WrittenCondition{pod->metadata.namespace_ + "/" + pod->metadata.name,
-                                        std::move(condition), std::move(nominating)});
+                                        std::move(condition), std::move(nominating),
+                                        pod->status.nominated_node_name.str()});
+  }
+  absl::Status SetNominatedNodeName(const api::Pod& pod, const std::string& node_name) override {
+    std::lock_guard lock(mu_);
+    nominations_.push_back(pod.metadata.namespace_ + "/" + pod.metadata.name + " -> " + node_name);
+    if (on_nominate_) on_nominate_(pod, node_name);
+    return nominate_answer_;
   }
   std::vector<WrittenCondition> written() const {
     std::lock_guard lock(mu_);
     return written_;
   }
+  // "ns/name -> node" per SetNominatedNodeName call.
+  std::vector<std::string> nominations() const {
+    std::lock_guard lock(mu_);
+    return nominations_;
+  }
+  // What SetNominatedNodeName answers, and a hook it calls (under the writer's lock).
+  void SetNominateAnswer(absl::Status answer) {
+    std::lock_guard lock(mu_);
+    nominate_answer_ = std::move(answer);
+  }
+  void OnNominate(std::function<void(const api::Pod&, const std::string&)> hook) {
+    std::lock_guard lock(mu_);
+    on_nominate_ = std::move(hook);
+  }
 
  private:
   mutable std::mutex mu_;
   std::vector<WrittenCondition> written_;
+  std::vector<std::string> nominations_;
+  absl::Status nominate_answer_;
+  std::function<void(const api::Pod&, const std::string&)> on_nominate_;
 };
 
 // The loop with its collaborators. Members are destroyed in reverse: the scheduler (joining its
@@ -58,7 +85,7 @@ class FakeStatusWriter final : public PodStatusWriter {
 class Harness {
  public:
   explicit Harness(std::vector<ProfileBuilder> builders, FakeClusterApi::BindFn bind = {},
-                   BindMode bind_mode = BindMode::kAsync)
+                   BindMode bind_mode = BindMode::kAsync, bool nominated_node_name_for_expectation = true)
       : cluster_api_(std::move(bind), bind_mode) {
     QueueingHintRegistrations hints;
     std::map<std::string, framework::Framework*, std::less<>> profiles;
@@ -91,6 +118,7 @@ class Harness {
     SchedulerOptions options;
     options.binding_threads = 2;
     options.seed = 1;
+    options.nominated_node_name_for_expectation = nominated_node_name_for_expectation;
     scheduler_ = std::make_unique<Scheduler>(
         options, cache_, *queue_, std::move(profiles),
         [this](std::string_view ns, std::string_view name) -> std::shared_ptr<const api::Pod> {
@@ -145,6 +173,7 @@ class Harness {
   SchedulingQueue& queue() { return *queue_; }
   Scheduler& scheduler() { return *scheduler_; }
   const FakeStatusWriter& writer() const { return writer_; }
+  FakeStatusWriter& writer() { return writer_; }
   const FakeClusterApi& cluster_api() const { return cluster_api_; }
 
  private:

@@ -1,5 +1,5 @@
 // Scheduler: the scheduling loop end to end (upstream schedule_one_test.go TestSchedulerScheduleOne
-// and handleSchedulingFailure, v1.34) over a real Cache, SchedulingQueue (FakeClock) and framework
+// and handleSchedulingFailure, v1.37) over a real Cache, SchedulingQueue (FakeClock) and framework
 // runtimes of fake plugins, with a fake ClusterApi, recording event recorders and status writer,
 // and an informer lookup over a map. Driven by ScheduleOne() and DrainBindings().
 #include "scheduler/scheduler.h"
@@ -146,7 +146,11 @@ TEST_CASE("Scheduler: an unschedulable pod gets FailedScheduling, PodScheduled=F
 
     CHECK(harness.Events() == std::vector<RecordedEvent>{FailedScheduling("ns1/p", fit_message)});
     CheckCondition(harness, "ns1/p", "Unschedulable", fit_message, 3);
-    CHECK_FALSE(harness.writer().written()[0].nominating.has_value());
+    // v1.37 clears a nomination without PostFilter too (v1.34 left it: no NominatingInfo).
+    const std::optional<framework::NominatingInfo> nominating = harness.writer().written()[0].nominating;
+    REQUIRE(nominating.has_value());
+    CHECK(nominating->mode == framework::NominatingMode::kOverride);
+    CHECK(nominating->nominated_node_name.empty());
     CHECK(harness.Where(pod) == QueuedIn::kUnschedulable);
     const std::optional<framework::QueuedPodInfo> queued = harness.queue().GetPod("ns1", "p");
     REQUIRE(queued.has_value());
@@ -346,12 +350,14 @@ TEST_CASE("Scheduler: a failed pod is requeued only while the informer shows it 
   const api::Pod pod = PodBuilder("p").Obj();
   harness.AddPod(pod);
   const std::string message = "0/1 nodes are available: 1 injecting failure for pod p.";
+  bool reported = true;
 
   SECTION("deleted meanwhile") {
     harness.RemoveInformerPod(pod);
   }
-  SECTION("re-created meanwhile under the same name") {
+  SECTION("re-created meanwhile under the same name: v1.37 reports nothing either") {
     harness.SetInformerPod(PodBuilder("p").Uid("another-uid").Obj());
+    reported = false;
   }
   SECTION("bound meanwhile (by another scheduler)") {
     harness.SetInformerPod(PodBuilder("p").Node("node9").Obj());
@@ -359,6 +365,11 @@ TEST_CASE("Scheduler: a failed pod is requeued only while the informer shows it 
   harness.ScheduleOne();
   CHECK(harness.Where(pod) == QueuedIn::kNowhere);
   CHECK(harness.queue().InFlightPods().empty());
+  if (!reported) {
+    CHECK(harness.Events().empty());
+    CHECK(harness.writer().written().empty());
+    return;
+  }
   // The attempt is still reported.
   CHECK(harness.Events() == std::vector<RecordedEvent>{FailedScheduling("ns1/p", message)});
   CheckCondition(harness, "ns1/p", "Unschedulable", message);

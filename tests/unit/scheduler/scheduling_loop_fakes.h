@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -162,6 +163,33 @@ class FakePermit final : public framework::PermitPlugin {
   Fn fn_;
 };
 
+// PreBind with a PreFlight (upstream tf.NewFakePreBindPlugin): `pre_flight` answers the PreFlight,
+// `pre_bind` PreBind (both Success when empty); PreBind calls are counted.
+class FakePreBind final : public framework::PreBindPlugin {
+ public:
+  using Fn = std::function<framework::Status(const api::Pod&, const std::string&)>;
+  FakePreBind(std::string name, Fn pre_flight, Fn pre_bind, std::shared_ptr<std::atomic<int>> calls)
+      : name_(std::move(name)), pre_flight_(std::move(pre_flight)), pre_bind_(std::move(pre_bind)),
+        calls_(std::move(calls)) {}
+  std::string_view Name() const override { return name_; }
+  bool HasPreBindPreFlight() const override { return true; }
+  framework::Status PreBindPreFlight(framework::CycleState& /*state*/, const api::Pod& pod,
+                                     const std::string& node_name) override {
+    return pre_flight_ ? pre_flight_(pod, node_name) : framework::Status();
+  }
+  framework::Status PreBind(framework::CycleState& /*state*/, const api::Pod& pod,
+                            const std::string& node_name) override {
+    if (calls_ != nullptr) calls_->fetch_add(1);
+    return pre_bind_ ? pre_bind_(pod, node_name) : framework::Status();
+  }
+
+ private:
+  std::string name_;
+  Fn pre_flight_;
+  Fn pre_bind_;
+  std::shared_ptr<std::atomic<int>> calls_;
+};
+
 // A profile of fake plugins; every profile gets PrioritySort and DefaultBinder.
 class ProfileBuilder {
  public:
@@ -196,6 +224,11 @@ class ProfileBuilder {
   }
   ProfileBuilder& Permit(const std::string& name, FakePermit::Fn fn) {
     return Add<FakePermit>(name, profile_.plugins.permit, std::move(fn));
+  }
+  ProfileBuilder& PreBind(const std::string& name, FakePreBind::Fn pre_flight, FakePreBind::Fn pre_bind,
+                          std::shared_ptr<std::atomic<int>> calls = nullptr) {
+    return Add<FakePreBind>(name, profile_.plugins.pre_bind, std::move(pre_flight), std::move(pre_bind),
+                            std::move(calls));
   }
   ProfileBuilder& PercentageOfNodesToScore(std::int32_t percentage) {
     profile_.percentage_of_nodes_to_score = percentage;

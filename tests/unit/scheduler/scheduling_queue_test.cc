@@ -66,6 +66,20 @@ TEST_CASE("SchedulingQueue: pops in QueueSort order and nominates pods carrying 
   CHECK(queue->NominatedPodsForNode("node1").size() == 2);
 }
 
+TEST_CASE("SchedulingQueue: a gated pod's nomination is recorded (v1.37, k/k #139057)",
+          "[scheduling_queue]") {
+  FakeClock clock;
+  auto queue = NewQueue(clock, Registrations());
+  queue->Add(PodBuilder("gated").Gates({"g"}).NominatedNode("node1").Info());
+  REQUIRE(WhereIs(*queue, "gated") == QueuedIn::kGated);
+  // Lower-priority pods keep off the nominated room while the pod waits at its gate.
+  CHECK(queue->NominatedPodsForNode("node1").size() == 1);
+  // An update that leaves the nomination keeps it.
+  queue->Update(PodBuilder("gated").Gates({"g"}).NominatedNode("node1").Info(),
+                PodBuilder("gated").Gates({"g"}).NominatedNode("node1").Label("a", "b").Info());
+  CHECK(queue->NominatedPodsForNode("node1").size() == 1);
+}
+
 TEST_CASE("SchedulingQueue: equal priorities pop in arrival order", "[scheduling_queue]") {
   FakeClock clock;
   auto queue = NewQueue(clock, Registrations());

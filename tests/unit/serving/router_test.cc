@@ -93,3 +93,27 @@ TEST_CASE("a handler added after the first request serves the next one", "[servi
 
 }  // namespace
 }  // namespace ksched::serving
+
+namespace ksched::serving {
+namespace {
+
+TEST_CASE("Router::ListedPaths names what Go's PathRecorderMux lists, not the unlisted", "[serving]") {
+  Router router;
+  const Handler ok = [](const ServingRequest&) { return ServingResponse{}; };
+  router.readyz().AddCheck("shutdown", [] { return absl::OkStatus(); });
+  router.Handle("/metrics", ok);
+  router.Handle("/debug/flags", ok, false);
+  router.HandlePrefix("/debug/flags/", ok, false);
+  router.HandlePrefix("/listed/", ok);
+  CHECK(router.ListedPaths() ==
+        std::vector<std::string>{"/healthz", "/healthz/ping", "/listed/", "/livez", "/livez/ping", "/metrics", "/readyz",
+                                 "/readyz/shutdown"});
+  // Unlisted paths are served all the same.
+  ServingRequest request;
+  request.method = "GET";
+  request.path = "/debug/flags";
+  CHECK(router.Serve(request).status == 200);
+}
+
+}  // namespace
+}  // namespace ksched::serving
