@@ -54,7 +54,7 @@ so its delivery lag mostly cancels), reported as p50/p90/p99/max nearest-rank.
 Everything started is stopped by PID (the scheduler: SIGTERM, SIGKILL after 15 s; the control
 plane: stop.sh DIR).
 
-Schedulers: `ours` = BUILD/scheduler/kube-scheduler-cpp, `upstream` = kube-scheduler v1.34.4 from
+Schedulers: `ours` = BUILD/scheduler/kube-scheduler-cpp, `upstream` = kube-scheduler v1.37.2 from
 the control-plane binaries, both with the same configuration file (upstream's whole default profile, nothing disabled); `null` =
 BUILD/bench/ksched-null-binder (round-robin bindings, no scheduling logic, same client settings):
 the API server's ceiling on this machine.
@@ -86,7 +86,7 @@ import urllib.parse
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 CONTROLPLANE = os.path.join(REPO, "tests", "controlplane")
-PAUSE_IMAGE = "registry.k8s.io/pause:3.10.1"  # scheduler_perf v1.34.4 templates
+PAUSE_IMAGE = "registry.k8s.io/pause:3.10.2"  # scheduler_perf v1.37.2 templates (pod-default and the affinity/spread ones)
 INIT_NS, MEASURED_NS, CHURN_NS = "sched-0", "sched-1", "churn"
 QPS = BURST = 5000
 # Upstream v1 default plugins that kube-scheduler-cpp does not compile in: disabled for every
@@ -109,7 +109,7 @@ def log(message):
     print(f"[scheduler_perf {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-# --- templates (scheduler_perf test/integration/scheduler_perf/templates, v1.34.4) ----------------
+# --- templates (scheduler_perf test/integration/scheduler_perf/templates, v1.37.2) ----------------
 
 def container(requests, limits=None):
     c = {"name": "pause", "image": PAUSE_IMAGE, "ports": [{"containerPort": 80}],
@@ -1129,7 +1129,7 @@ def markdown(results, decision, meta):
                    f"median throughput; each run is in `{workload}.<scheduler>.run<K>.json`." if repeated > 1 else ""),
                   ""]
         present = [s for s in SCHEDULERS if s in runs]
-        names = {"ours": "kube-scheduler-cpp", "upstream": "kube-scheduler v1.34.4", "null": "null binder (ceiling)"}
+        names = {"ours": "kube-scheduler-cpp", "upstream": "kube-scheduler v1.37.2", "null": "null binder (ceiling)"}
         lines.append("| | " + " | ".join(names[s] for s in present) + " |")
         lines.append("|---|" + "---:|" * len(present))
         shown = list(rows)

@@ -181,13 +181,14 @@ bool LeaderElector::IsLeaseValid(ElectionClock::time_point now) const {
 }
 
 void LeaderElector::Run() {
-  SPDLOG_INFO("attempting to acquire leader lease {}...", description_);
+  // client-go v0.37's structured lines (leaderelection.go acquire).
+  SPDLOG_INFO("\"Attempting to acquire leader lease...\" lock=\"{}\"", description_);
   bool acquired = false;
   while (!StopRequested()) {
     acquired = TryAcquireOrRenew();
     MaybeReportTransition();
     if (acquired) break;
-    SPDLOG_TRACE("failed to acquire lease {}", description_);
+    SPDLOG_TRACE("\"Failed to acquire lease\" lock=\"{}\"", description_);
     const double jitter = random_() * kLeaderElectionJitterFactor;
     const auto wait = config_.retry_period +
                       std::chrono::nanoseconds(static_cast<std::int64_t>(jitter * static_cast<double>(config_.retry_period.count())));
@@ -199,7 +200,7 @@ void LeaderElector::Run() {
     leading_ = true;
   }
   lock_->RecordEvent("became leader");
-  SPDLOG_INFO("successfully acquired lease {}", description_);
+  SPDLOG_INFO("\"Successfully acquired lease\" lock=\"{}\"", description_);
   callbacks_.on_started_leading();
 
   const LeadershipEnd end = Renew();

@@ -13,12 +13,12 @@ constexpr std::string_view kForceActivate = "ForceActivate";
 }  // namespace
 
 std::string_view EventResourceName(EventResource resource) {
-  // upstream's EventResource strings; AssignedPod and UnschedulablePod are v1.34's internal names
-  // for the two halves of Pod (they appear in event labels such as "UnschedulablePodAdd").
+  // upstream's EventResource strings; AssignedPod and UnscheduledPod are the internal names
+  // for the two halves of Pod (they appear in event labels such as "UnscheduledPodAdd").
   switch (resource) {
     case EventResource::kPod: return "Pod";
     case EventResource::kAssignedPod: return "AssignedPod";
-    case EventResource::kUnscheduledPod: return "UnschedulablePod";
+    case EventResource::kUnscheduledPod: return "UnscheduledPod";
     case EventResource::kNode: return "Node";
     case EventResource::kPersistentVolume: return "PersistentVolume";
     case EventResource::kPersistentVolumeClaim: return "PersistentVolumeClaim";

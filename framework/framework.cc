@@ -865,13 +865,13 @@ bool Framework::FilterPluginIsNodeLocal(std::uint16_t index) const {
   return filter_[index]->NodeLocalResults();
 }
 
-bool Framework::ScorePluginIsNodeLocal(std::uint16_t index) const {
-  return score_[index]->NodeLocalResults();
+bool Framework::ScorePluginIsNodeLocal(std::uint16_t index, const api::Pod& pod) const {
+  return score_[index]->ScoreIsNodeLocalFor(pod);
 }
 
-bool Framework::ScorePluginsAreNodeLocal(std::span<const std::uint16_t> score_plugins) const {
+bool Framework::ScorePluginsAreNodeLocal(std::span<const std::uint16_t> score_plugins, const api::Pod& pod) const {
   for (const std::uint16_t i : score_plugins) {
-    if (!score_[i]->NodeLocalResults()) return false;
+    if (!score_[i]->ScoreIsNodeLocalFor(pod)) return false;
   }
   return true;
 }

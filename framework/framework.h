@@ -220,14 +220,15 @@ class Framework final : public Handle {
   // Whether every listed plugin declares Plugin::NodeLocalResults().
   bool FilterPluginsAreNodeLocal(std::span<const std::uint16_t> filter_plugins) const;
   bool FilterPluginIsNodeLocal(std::uint16_t index) const;
-  bool ScorePluginIsNodeLocal(std::uint16_t index) const;
+  // Score plugins: Plugin::ScoreIsNodeLocalFor(pod).
+  bool ScorePluginIsNodeLocal(std::uint16_t index, const api::Pod& pod) const;
   // RunFilterPlugins restricted to the Filter plugins `filter_plugins` (indexes, in run order):
   // stops at the first rejection or error, which it reports as RunFilterPlugins does, and then
   // stores the index of that plugin in `failed_at` (left untouched on Success). Thread-safe.
   Status RunFilterPluginSubset(const CycleState& state, const api::Pod& pod, const NodeInfo& node,
                                std::span<const std::uint16_t> filter_plugins,
                                std::uint16_t& failed_at) const;
-  bool ScorePluginsAreNodeLocal(std::span<const std::uint16_t> score_plugins) const;
+  bool ScorePluginsAreNodeLocal(std::span<const std::uint16_t> score_plugins, const api::Pod& pod) const;
   // The raw Score of each plugin in `score_plugins` on one node, into `out` (same length).
   // Thread-safe. An error carries upstream's "running Score plugins: ..." text.
   absl::Status ScoreNode(const CycleState& state, const api::Pod& pod, const NodeInfo& node,

@@ -62,6 +62,10 @@ class Plugin {
   // (scheduler/node_result_cache.h); NormalizeScore always runs. Default false: the plugin's Filter
   // and Score run in every cycle (beside the reused results of the node-local plugins).
   virtual bool NodeLocalResults() const { return false; }
+  // Whether the plugin's Score results are node-local, as above, for this pod (and so for every pod
+  // identical to it for scheduling). NodeLocalResults() unless a plugin knows better for some pods:
+  // DynamicResources scores a pod without claims 0 on every node.
+  virtual bool ScoreIsNodeLocalFor(const api::Pod& /*pod*/) const { return NodeLocalResults(); }
 };
 
 // Lets a plugin declare the cluster events that may make a pod it rejected schedulable. A plugin

@@ -26,7 +26,7 @@ inline constexpr std::string_view kUnschedulableTimeout = "UnschedulableTimeout"
 std::string_view ActionTypeName(framework::ActionType action);
 
 // An event with upstream's label (ClusterEvent.Label(): resource name + action name, e.g.
-// "UnschedulablePodUpdate", "NodeAdd", "AssignedPodUpdatePodLabel").
+// "UnscheduledPodUpdate", "NodeAdd", "AssignedPodUpdatePodLabel").
 framework::ClusterEvent MakeClusterEvent(framework::EventResource resource,
                                          framework::ActionType action);
 

@@ -163,7 +163,9 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
       const std::size_t dot = release.find('.');
       const std::string major = release.substr(0, dot);
       const std::string minor = release.substr(dot + 1, release.find('.', dot + 1) - dot - 1);
-      fmt::print("version.Info{{Major:\"{}\", Minor:\"{}\", GitVersion:\"v{}\", GitCommit:\"{}\", "
+      // Upstream's field order; its emulation and min-compatibility fields are empty in --version=raw.
+      fmt::print("version.Info{{Major:\"{}\", Minor:\"{}\", EmulationMajor:\"\", EmulationMinor:\"\", "
+                 "MinCompatibilityMajor:\"\", MinCompatibilityMinor:\"\", GitVersion:\"v{}\", GitCommit:\"{}\", "
                  "Implementation:\"kube-scheduler-cpp v{}\"}}\n",
                  major, minor, info.kubernetes_version, info.git_commit, info.version);
     } else {
@@ -234,6 +236,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   // Outlives everything that reports to it (declared first, destroyed last).
   metrics::MetricsOptions metrics_options;
   metrics_options.disabled_metrics = flags.metrics.disabled_metrics;
+  metrics_options.show_hidden_metrics = !flags.metrics.show_hidden_metrics_for_version.empty();
   metrics_options.emulation_version = versions->emulation.String();
   metrics_options.min_compatibility_version = versions->min_compatibility.String();
   metrics::Metrics metrics(std::move(metrics_options));
@@ -369,8 +372,6 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     server_state.handlers_synced = true;
   }
   if (elector != nullptr) {
-    SPDLOG_INFO("attempting to acquire leader lease {}/{}...", cfg->leader_election.resource_namespace,
-                 cfg->leader_election.resource_name);
     elector->Start();
   } else {
     server_state.leading = true;

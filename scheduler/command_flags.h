@@ -97,7 +97,7 @@ struct LoggingFlags {
 // component-base's metrics options.
 struct MetricsFlags {
   std::vector<std::string> disabled_metrics;        // --disabled-metrics (metrics.h MetricsOptions)
-  std::string show_hidden_metrics_for_version;      // validated; nothing here is hidden
+  std::string show_hidden_metrics_for_version;      // validated; shows the families past their deprecation period
 };
 
 struct CommandFlags {

@@ -241,7 +241,7 @@ void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new
   if (!scheduler_.Responsible(new_pod)) return;
   // Identical objects (a relist) must not send the pod through scheduling twice (k/k #96071).
   if (old_pod.metadata.resource_version == new_pod.metadata.resource_version) return;
-  // Timed under UnschedulablePodUpdate and, as well, under each other label the update amounts to
+  // Timed under UnscheduledPodUpdate and, as well, under each other label the update amounts to
   // (the events are worked out once, here, and handed to the queue). Upstream works them out before
   // it asks whether the pod is assumed, so an assumed pod's update is timed under them too.
   const EventHandlingTimer timer(metrics_, unscheduled_update_.label);

@@ -18,9 +18,9 @@
 // Pods of other schedulers that are not assigned are ignored.
 //
 // With metrics, each handled event is timed into scheduler_event_handling_duration_seconds{event}
-// as upstream's handlers time theirs: the whole handler under UnschedulablePodAdd/Delete,
+// as upstream's handlers time theirs: the whole handler under UnscheduledPodAdd/Delete,
 // AssignedPodAdd/Delete, NodeAdd/Delete; an unscheduled pod's update (unless its resourceVersion is
-// unchanged) under UnschedulablePodUpdate and each other label of its
+// unchanged) under UnscheduledPodUpdate and each other label of its
 // PodSchedulingPropertiesChange; an assigned pod's update under AssignedPodUpdate and, per event
 // it raises, the cache update plus that event's queue move; a node's update likewise per
 // NodeSchedulingPropertiesChange event (none when nothing relevant changed).

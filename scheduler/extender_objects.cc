@@ -27,6 +27,10 @@ absl::StatusOr<std::string> RestExtenderObjects::PodJson(const api::Pod& pod) {
   for (const char* key : {"kind", "apiVersion"}) {
     if (auto it = document.FindMember(key); it != document.MemberEnd()) document.EraseMember(it);
   }
+  // Upstream's pod informer drops metadata.managedFields (its transform in newPodInformer).
+  if (auto meta = document.FindMember("metadata"); meta != document.MemberEnd() && meta->value.IsObject()) {
+    if (auto it = meta->value.FindMember("managedFields"); it != meta->value.MemberEnd()) meta->value.EraseMember(it);
+  }
   rapidjson::StringBuffer buffer;
   api::json::JsonWriter writer(buffer);
   document.Accept(writer);

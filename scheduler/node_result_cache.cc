@@ -330,7 +330,7 @@ absl::Status NodeResultCache::ScorePerCycle(framework::Framework& framework,
   std::vector<std::uint16_t> fresh;
   std::vector<std::size_t> fresh_columns;
   for (std::size_t k = 0; k < active.size(); ++k) {
-    if (framework.ScorePluginIsNodeLocal(active[k])) continue;
+    if (framework.ScorePluginIsNodeLocal(active[k], pod)) continue;
     fresh.push_back(active[k]);
     fresh_columns.push_back(k);
   }
@@ -366,7 +366,7 @@ absl::StatusOr<std::optional<std::size_t>> NodeResultCache::SelectBest(
     std::span<const std::uint16_t> active, std::size_t rotation_start, std::mt19937_64& rng) {
   // Totals kept across cycles need every verdict and raw score to be node-local.
   if (!valid_ || active.empty() || !fresh_plan_.empty() ||
-      !framework.ScorePluginsAreNodeLocal(active)) {
+      !framework.ScorePluginsAreNodeLocal(active, pod)) {
     return std::nullopt;
   }
   std::vector<IncrementalTotals::Column> columns;

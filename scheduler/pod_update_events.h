@@ -3,7 +3,7 @@
 // with these events, and the event handlers raise them for assigned pods.
 //
 // Each scheduling-relevant change is one event, on AssignedPod when the new pod has a node and on
-// UnschedulablePod otherwise:
+// UnscheduledPod otherwise:
 //   labels changed                           -> UpdatePodLabel
 //   a resource request lowered or removed    -> UpdatePodScaleDown (effective requests with the
 //                                               in-place resize status, as the scheduler counts)

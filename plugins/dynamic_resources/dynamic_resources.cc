@@ -381,6 +381,49 @@ framework::Status DynamicResources::Filter(const framework::CycleState& state, c
   return {};
 }
 
+std::pair<std::int64_t, framework::Status> DynamicResources::Score(const framework::CycleState& state,
+                                                                  const api::Pod& pod,
+                                                                  const framework::NodeInfo& node_info) {
+  // Upstream scores a pod without claims 0; decided before the state read, since Score runs on
+  // every feasible node for every pod.
+  if (pod.spec.resource_claims.empty()) return {0, {}};
+  const auto* dra_state = state.ReadAs<DynamicResourcesState>(kStateKey);
+  if (dra_state == nullptr) return {0, MissingState()};
+  CycleData& data = dra_state->data();
+  if (data.claims.empty()) return {0, {}};
+  // upstream computeScore: an allocated claim's own allocation, else this cycle's allocation on
+  // the node (kept by Filter in the order of the claims to allocate).
+  std::lock_guard lock(data.mu);
+  const auto node_it = data.by_node.find(node_info.node()->metadata.name);
+  if (node_it == data.by_node.end()) return {0, {}};
+  const std::vector<api::AllocationResult>& allocations = node_it->second;
+  constexpr std::int64_t kFirstAvailableDeviceRequestMaxSize = 8;
+  std::int64_t score = 0;
+  std::size_t unallocated = 0;
+  for (const ClaimInfo& info : data.claims) {
+    const api::AllocationResult* allocation = nullptr;
+    if (info.claim->status.allocation.has_value()) {
+      allocation = &*info.claim->status.allocation;
+    } else {
+      if (unallocated >= allocations.size()) {
+        return {0, Status::FromError("number of allocations " + std::to_string(allocations.size()) +
+                                     " is smaller than number of claims needing allocation")};
+      }
+      allocation = &allocations[unallocated++];
+    }
+    for (const api::DeviceRequest& request : info.claim->spec.requests) {
+      if (request.exactly.has_value()) continue;
+      for (std::size_t i = 0; i < request.first_available.size(); ++i) {
+        const std::string ref = request.name + "/" + request.first_available[i].name;
+        const bool allocated = std::any_of(allocation->results.begin(), allocation->results.end(),
+                                           [&](const api::DeviceRequestAllocationResult& r) { return r.request == ref; });
+        if (allocated) score += kFirstAvailableDeviceRequestMaxSize - static_cast<std::int64_t>(i);
+      }
+    }
+  }
+  return {score, {}};
+}
+
 std::pair<framework::PostFilterResult, framework::Status> DynamicResources::PostFilter(
     framework::CycleState& state, const api::Pod& pod, const framework::NodeToStatus& /*statuses*/) {
   const auto* dra_state = state.ReadAs<DynamicResourcesState>(kStateKey);

@@ -18,6 +18,10 @@
 //     the node ("cannot allocate all claims"; "timed out trying to allocate devices" after
 //     filterTimeout, 10s by default); the result is kept for Reserve. An allocator error (broken
 //     CEL, missing class) is an error Status, so the pod is retried with backoff.
+//   - Score (DRAPrioritizedList, v1.35+; weight 2 in the default profile): per claim, for each
+//     request with firstAvailable subrequests, 8 - i when the node's allocation (this cycle's, or
+//     the claim's own) used the i-th subrequest; 0 for a pod without claims. Normalized as
+//     upstream's DefaultNormalizeScore (scale to the highest).
 //   - PostFilter: when no node fits and an allocated claim was unavailable on some node and is
 //     reserved for no pod but this one, its allocation is cleared (status PATCH) so that the next
 //     attempt may allocate it elsewhere ("deallocation of ResourceClaim completed").
@@ -42,6 +46,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,6 +58,7 @@
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/registry.h"
+#include "framework/score_normalization.h"
 #include "plugins/dynamic_resources/cel/device_selector.h"
 #include "plugins/dynamic_resources/claim_tracker.h"
 
@@ -74,6 +80,7 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                                public framework::PreFilterPlugin,
                                public framework::FilterPlugin,
                                public framework::PostFilterPlugin,
+                               public framework::ScorePlugin,
                                public framework::ReservePlugin,
                                public framework::PreBindPlugin,
                                public framework::EnqueueExtensions {
@@ -89,6 +96,12 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                            const framework::NodeInfo& node) override;
   std::pair<framework::PostFilterResult, framework::Status> PostFilter(
       framework::CycleState& state, const api::Pod& pod, const framework::NodeToStatus& statuses) override;
+  std::pair<std::int64_t, framework::Status> Score(const framework::CycleState& state, const api::Pod& pod,
+                                                   const framework::NodeInfo& node) override;
+  framework::ScoreExtensions* GetScoreExtensions() override { return &normalization_; }
+  // A pod without claims scores 0 everywhere; with claims, the score reads Filter's allocations,
+  // which depend on the ResourceSlices and claims, not only on the node.
+  bool ScoreIsNodeLocalFor(const api::Pod& pod) const override { return pod.spec.resource_claims.empty(); }
   framework::Status Reserve(framework::CycleState& state, const api::Pod& pod,
                             const std::string& node_name) override;
   void Unreserve(framework::CycleState& state, const api::Pod& pod, const std::string& node_name) override;
@@ -113,6 +126,7 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   framework::Handle& handle_;
   ClaimTracker tracker_;
   SelectorCache cel_cache_{10};
+  framework::StandardNormalization normalization_{framework::ScoreNormalization::kScaleToMax};
 };
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* args,

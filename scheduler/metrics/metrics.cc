@@ -1,12 +1,16 @@
 #include "scheduler/metrics/metrics.h"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string_view>
 #include <map>
 #include <string>
 #include <sstream>
 #include <utility>
 #include <vector>
 
+#include "api/build_info.h"
 #include "scheduler/metrics/buckets.h"
 #include "scheduler/metrics/component_metrics.h"
 #include "scheduler/metrics/rest_client_metrics.h"
@@ -18,6 +22,31 @@ namespace {
 using prometheus::BuildCounter;
 using prometheus::BuildGauge;
 using prometheus::BuildHistogram;
+
+// "1.37.0" -> {1, 37}; nullopt for a version that is not major.minor[.patch...].
+std::optional<std::pair<int, int>> MajorMinorOf(std::string_view version) {
+  int major = 0;
+  int minor = 0;
+  const char* const end = version.data() + version.size();
+  auto [p, ec] = std::from_chars(version.data(), end, major);
+  if (ec != std::errc() || p == end || *p != '.') return std::nullopt;
+  auto [q, ec2] = std::from_chars(p + 1, end, minor);
+  if (ec2 != std::errc()) return std::nullopt;
+  (void)q;
+  return std::make_pair(major, minor);
+}
+
+// component-base's shouldHide (metrics/registry.go, v1.37.2): a family deprecated in `deprecated`
+// is served for 3 more minors when STABLE, 1 when BETA, none when ALPHA, then hidden (a release
+// version, not an alpha.0, is assumed for the binary).
+bool DeprecationPeriodOver(Stability stability, std::string_view deprecated, std::string_view current) {
+  const auto dep = MajorMinorOf(deprecated);
+  const auto cur = MajorMinorOf(current);
+  if (!dep || !cur) return false;
+  const int period = stability == Stability::kStable ? 3 : stability == Stability::kBeta ? 1 : 0;
+  if (dep->first != cur->first) return dep->first < cur->first;
+  return dep->second + period <= cur->second;
+}
 
 // Upstream's buckets (pkg/scheduler/metrics/metrics.go), computed once.
 const std::vector<double>& AttemptBuckets() {  // scheduling attempt and algorithm durations
@@ -445,6 +474,15 @@ Metrics::Metrics(MetricsOptions options)
   disabled_metrics_total_.Increment(static_cast<double>(options_.disabled_metrics.size()));
   for (const std::string& name : options_.disabled_metrics) {
     if (name.starts_with("scheduler_") || name.starts_with("ksched_")) hidden_.insert(name);
+  }
+  if (!options_.show_hidden_metrics) {
+    const std::map<std::string, Stability, std::less<>> stability = families_.Families();
+    for (const auto& [name, version] : families_.DeprecatedVersions()) {
+      const auto it = stability.find(name);
+      if (it != stability.end() && DeprecationPeriodOver(it->second, version, api::GetBuildInfo().kubernetes_version)) {
+        hidden_.insert(name);
+      }
+    }
   }
   // Upstream creates the pending-pods series with the queue (its recorders and the pod-group pools
   // hold them), so they show 0 from the start.

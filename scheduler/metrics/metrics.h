@@ -141,6 +141,11 @@ struct MetricsOptions {
   // "1.37" / "1.36"); empty: derived from the binary version.
   std::string emulation_version;
   std::string min_compatibility_version;
+  // --show-hidden-metrics-for-version given (validated: the previous minor): the families whose
+  // deprecation period is over are served anyway. Otherwise they are hidden as component-base's
+  // shouldHide decides (deprecated version + 3 minors for STABLE, + 1 for BETA, + 0 for ALPHA, at
+  // or before the binary's minor) and counted in hidden_metrics_total.
+  bool show_hidden_metrics = false;
 };
 
 // The result label of scheduler_schedule_attempts_total (upstream ScheduledResult, ...).

@@ -512,7 +512,9 @@ for who in $whos; do
   check_eq "$who: nopre: i kept no node" "[]" "$(preempt_field "$who" i nopre kept)"
 done
 if both_run; then
-  check_eq "pre: the FailedScheduling note equals upstream's" "$(failed_note upstream-pre)" "$(failed_note ours-pre)"
+  # v1.37's preemption message names the node: each scheduler's own (ext-pre-<who>-1).
+  check_eq "pre: the FailedScheduling note equals upstream's (the node's name read for each scheduler)" \
+    "$(failed_note upstream-pre)" "$(failed_note ours-pre | sed 's/ext-pre-ours-/ext-pre-upstream-/g')"
   check_eq "nopre: same reason as upstream" "$(condition upstream-nopre reason)" "$(condition ours-nopre reason)"
   check_eq "nopre: same message as upstream, byte for byte" "$(condition upstream-nopre message)" "$(condition ours-nopre message)"
   for l in g h; do

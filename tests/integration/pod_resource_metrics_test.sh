@@ -60,7 +60,7 @@ up_port=$(free_port)
 pids+=" $!"
 leading() { grep -q "$2" "$cp_dir/logs/$1.log"; }
 check "kube-scheduler-cpp leads its Lease within 60 s" wait_for 60 leading ours "became leader"
-check "upstream leads its Lease within 60 s" wait_for 60 leading upstream "successfully acquired lease"
+check "upstream leads its Lease within 60 s" wait_for 60 leading upstream "Successfully acquired lease"
 # Followers only once the leaders hold their Leases.
 follower_port=$(free_port)
 "$ours" --kubeconfig "$KUBECONFIG_SCHEDULER" "${auth_flags[@]}" --secure-port="$follower_port" --leader-elect=true \

@@ -68,10 +68,11 @@ up_version=$("$upstream" --version 2>&1)
 check_eq "upstream --version names v$K8S_VERSION" "Kubernetes v$K8S_VERSION" "$up_version"
 our_version=$("$ours" --version 2>&1)
 check "ours --version starts as upstream's ('$our_version')" test "${our_version#"$up_version "}" != "$our_version"
-raw_fields() {  # raw_fields TEXT: Major, Minor and GitVersion of a --version=raw line
-  grep -o '\(Major\|Minor\|GitVersion\):"[^"]*"' <<<"$1" | paste -sd' '
+raw_fields() {  # raw_fields TEXT: the version fields of a --version=raw line, up to GitVersion
+  grep -o '[{ ]\(Major\|Minor\|EmulationMajor\|EmulationMinor\|MinCompatibilityMajor\|MinCompatibilityMinor\|GitVersion\):"[^"]*"' <<<"$1" |
+    sed 's/^[{ ]//' | paste -sd' '
 }
-check_eq "--version=raw: Major, Minor and GitVersion as upstream's" \
+check_eq "--version=raw: Major, Minor, the emulation fields and GitVersion as upstream's" \
   "$(raw_fields "$("$upstream" --version=raw 2>&1)")" "$(raw_fields "$("$ours" --version=raw 2>&1)")"
 
 ours_pid="" upstream_pid="" prometheus_pid=""

@@ -22,7 +22,7 @@ TEST_CASE("event resource names are upstream's", "[framework][cluster_event]") {
   const Row rows[] = {
       {EventResource::kPod, "Pod"},
       {EventResource::kAssignedPod, "AssignedPod"},
-      {EventResource::kUnscheduledPod, "UnschedulablePod"},
+      {EventResource::kUnscheduledPod, "UnscheduledPod"},
       {EventResource::kNode, "Node"},
       {EventResource::kPersistentVolume, "PersistentVolume"},
       {EventResource::kPersistentVolumeClaim, "PersistentVolumeClaim"},

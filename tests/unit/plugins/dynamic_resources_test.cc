@@ -365,3 +365,57 @@ TEST_CASE("DynamicResourcesArgs: filterTimeout", "[plugins][dynamic_resources]")
   CHECK(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"-1s"})").status().message() ==
         "DynamicResourcesArgs: filterTimeout: must be zero or positive");
 }
+
+// upstream TestPlugin's prioritized-list scoring (v1.35+): 8 - i for the i-th subrequest a node's
+// allocation used, 0 for a pod without claims; normalized by scaling to the highest.
+TEST_CASE("DynamicResources Score: firstAvailable subrequests, earlier ones score higher",
+          "[plugins][dynamic_resources]") {
+  Fixture f;
+  // Class "fast" matches only the device on node-b (another driver's slice there).
+  ksched::api::DeviceClass fast;
+  fast.metadata.name = "fast";
+  fast.selectors.push_back({std::string("device.driver == \"fast.example.com\"")});
+  f.handle.resources().AddDeviceClass(fast);
+  ksched::api::ResourceSlice slice;
+  slice.metadata.name = "node-b-fast";
+  slice.driver = "fast.example.com";
+  slice.node_name = "node-b";
+  slice.pool = {"node-b-fast", 1, 1};
+  slice.devices.push_back(ksched::api::Device{"fast-0", {}, {}, false, false});
+  f.handle.resources().AddResourceSlice(slice);
+
+  ResourceClaim claim = Claim("c");
+  claim.spec.requests[0].exactly.reset();
+  claim.spec.requests[0].first_available = {{"fast", "fast", {}, std::string(ksched::api::kDeviceAllocationModeExactCount), 1},
+                                            {"any", "gpu", {}, std::string(ksched::api::kDeviceAllocationModeExactCount), 1}};
+  f.handle.resources().AddResourceClaim(claim);
+  const Pod pod = PodWithClaim("p", "c");
+  CycleState state;
+  REQUIRE(f.PreFilter(state, pod).IsSuccess());
+  REQUIRE(f.plugin->Filter(state, pod, Node("node-a")).IsSuccess());
+  REQUIRE(f.plugin->Filter(state, pod, Node("node-b")).IsSuccess());
+  const auto [on_a, status_a] = f.plugin->Score(state, pod, Node("node-a"));
+  const auto [on_b, status_b] = f.plugin->Score(state, pod, Node("node-b"));
+  CHECK(status_a.IsSuccess());
+  CHECK(status_b.IsSuccess());
+  CHECK(on_a == 7);  // the second subrequest
+  CHECK(on_b == 8);  // the first
+  // A node Filter never allocated on scores 0.
+  CHECK(f.plugin->Score(state, pod, Node("node-c")).first == 0);
+
+  const NodeInfo node_a = Node("node-a");
+  const NodeInfo node_b = Node("node-b");
+  std::vector<ksched::framework::NodeScore> scores{{&node_a, on_a}, {&node_b, on_b}};
+  REQUIRE(f.plugin->GetScoreExtensions() != nullptr);
+  REQUIRE(f.plugin->GetScoreExtensions()->NormalizeScore(state, pod, scores).IsSuccess());
+  CHECK(scores[0].score == 87);
+  CHECK(scores[1].score == 100);
+
+  // Without claims: 0, with PreFilter's Skip.
+  const Pod plain = MakePod("plain");
+  CycleState plain_state;
+  CHECK(f.PreFilter(plain_state, plain).code() == Code::kSkip);
+  const auto [plain_score, plain_status] = f.plugin->Score(plain_state, plain, Node("node-a"));
+  CHECK(plain_score == 0);
+  CHECK(plain_status.IsSuccess());
+}

@@ -18,8 +18,8 @@ ClusterEvent E(EventResource resource, framework::ActionType a) {
 }
 
 TEST_CASE("cluster events: labels as upstream's ClusterEvent.Label()", "[cluster_events]") {
-  CHECK(UnscheduledPodAddEvent().label == "UnschedulablePodAdd");
-  CHECK(UnscheduledPodUpdateEvent().label == "UnschedulablePodUpdate");
+  CHECK(UnscheduledPodAddEvent().label == "UnscheduledPodAdd");
+  CHECK(UnscheduledPodUpdateEvent().label == "UnscheduledPodUpdate");
   CHECK(AssignedPodAddEvent().label == "AssignedPodAdd");
   CHECK(MakeClusterEvent(EventResource::kNode, action::kUpdateNodeTaint).label ==
         "NodeUpdateNodeTaint");
@@ -55,9 +55,9 @@ TEST_CASE("cluster events: registered.Match(incoming) as upstream's MatchCluster
        false},
       {"Pod covers AssignedPod", E(EventResource::kPod, action::kAdd),
        E(EventResource::kAssignedPod, action::kAdd), true},
-      {"Pod covers UnschedulablePod", E(EventResource::kPod, action::kUpdatePodLabel),
+      {"Pod covers UnscheduledPod", E(EventResource::kPod, action::kUpdatePodLabel),
        E(EventResource::kUnscheduledPod, action::kUpdatePodLabel), true},
-      {"AssignedPod does not cover UnschedulablePod", E(EventResource::kAssignedPod, action::kAdd),
+      {"AssignedPod does not cover UnscheduledPod", E(EventResource::kAssignedPod, action::kAdd),
        E(EventResource::kUnscheduledPod, action::kAdd), false},
       {"wildcard resource registration", E(EventResource::kWildCard, action::kAdd),
        E(EventResource::kNode, action::kAdd), true},

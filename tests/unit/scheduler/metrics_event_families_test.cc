@@ -98,10 +98,10 @@ TEST_CASE("event handlers time pod events under upstream's labels", "[metrics][e
   handler.OnAdd(PodBuilder("foreign").SchedulerName("other").Obj());  // not ours: not timed
   handler.OnDelete(bound);
   const std::string text = metrics.SerializeText();
-  CHECK(HasLine(text, EventCount("UnschedulablePodAdd", 1)));
-  CHECK(HasLine(text, EventCount("UnschedulablePodUpdate", 1)));
-  CHECK(HasLine(text, EventCount("UnschedulablePodUpdatePodLabel", 1)));
-  CHECK(HasLine(text, EventCount("UnschedulablePodDelete", 1)));  // bound: leaves the queue
+  CHECK(HasLine(text, EventCount("UnscheduledPodAdd", 1)));
+  CHECK(HasLine(text, EventCount("UnscheduledPodUpdate", 1)));
+  CHECK(HasLine(text, EventCount("UnscheduledPodUpdatePodLabel", 1)));
+  CHECK(HasLine(text, EventCount("UnscheduledPodDelete", 1)));  // bound: leaves the queue
   CHECK(HasLine(text, EventCount("AssignedPodAdd", 1)));
   CHECK(HasLine(text, EventCount("AssignedPodDelete", 1)));
 }

@@ -196,7 +196,8 @@ TEST_CASE("component-base's own series: build info, version info and the registr
   CHECK(text.find("# HELP kubernetes_build_info [BETA] A metric with a constant '1' value") != std::string::npos);
   CHECK(HasLine(text, "cardinality_enforcement_unexpected_categorizations_total 0"));
   CHECK(HasLine(text, "disabled_metrics_total 0"));
-  CHECK(HasLine(text, "hidden_metrics_total 0"));
+  // scheduler_preemption_goroutines_duration_seconds: ALPHA, deprecated in 1.37.0, hidden in 1.37.
+  CHECK(HasLine(text, "hidden_metrics_total 1"));
   CHECK(HasLine(text, "# HELP registered_metrics_total [BETA] The count of registered metrics broken by stability "
                       "level and deprecation version."));
   // Every family registered counts once by its help's stability prefix: the three BETA meta
@@ -227,7 +228,7 @@ TEST_CASE("disabled metrics: only the scheduler's own families are hidden, as up
   CHECK(text.find("kubernetes_build_info{") != std::string::npos);
   CHECK(HasLine(text, "rest_client_requests_total{code=\"200\",host=\"127.0.0.1:6443\",method=\"GET\"} 1"));
   CHECK(HasLine(text, "disabled_metrics_total 6"));  // every name given
-  CHECK(HasLine(text, "hidden_metrics_total 2"));    // the registered families they hid
+  CHECK(HasLine(text, "hidden_metrics_total 3"));    // the registered families they hid, and the deprecated one
   // Both hidden families are STABLE: no longer counted as registered.
   CHECK(ValueOf(text, "registered_metrics_total{deprecated_version=\"\",stability_level=\"STABLE\"}") ==
         stable_all - 2);
@@ -412,7 +413,9 @@ TEST_CASE("leader_election_master_status follows On and Off") {
 TEST_CASE("upstream's families for preemption goroutines, Permit waits, volume binding errors and queueing "
           "hints appear with their first observation") {
   using namespace std::chrono_literals;
-  Metrics metrics(NoProcess());
+  MetricsOptions options = NoProcess();
+  options.show_hidden_metrics = true;  // --show-hidden-metrics-for-version=1.36
+  Metrics metrics(options);
   std::string text = metrics.SerializeText();
   for (const char* family : {"scheduler_preemption_goroutines", "scheduler_permit_wait_duration_seconds",
                              "scheduler_volume_scheduling_stage_error_total",
@@ -434,7 +437,7 @@ TEST_CASE("upstream's families for preemption goroutines, Permit waits, volume b
                       "goroutines executed."));
   CHECK(HasLine(text, "scheduler_preemption_goroutines_execution_total{result=\"error\"} 1"));
   CHECK(HasLine(text, "scheduler_preemption_goroutines_execution_total{result=\"success\"} 1"));
-  // Deprecated in v1.37.0 (shown until 1.38 hides it).
+  // Deprecated in v1.37.0, ALPHA: hidden from 1.37 on, shown here by --show-hidden-metrics-for-version.
   CHECK(HasLine(text, "# HELP scheduler_preemption_goroutines_duration_seconds [ALPHA] (Deprecated since 1.37.0) "
                       "Duration in seconds for running goroutines for the preemption."));
   CHECK(ValueOf(text, "registered_metrics_total{deprecated_version=\"1.37.0\",stability_level=\"ALPHA\"}") == 1);
@@ -679,6 +682,18 @@ TEST_CASE("v1.37 queue families: queued entities, incoming entities, pods schedu
   CHECK(HasLine(text, "scheduler_queue_incoming_entities_total{event=\"BackoffComplete\",queue=\"active\",type=\"pod\"} 1"));
   metrics.PodScheduledAfterFlush();
   CHECK(HasLine(metrics.SerializeText(), "scheduler_pod_scheduled_after_flush_total 1"));
+}
+
+TEST_CASE("a family past its deprecation period is hidden, as component-base's shouldHide") {
+  using namespace std::chrono_literals;
+  Metrics metrics(NoProcess());
+  metrics.ObservePreemptionGoroutine(false, 30ms);
+  const std::string text = metrics.SerializeText();
+  INFO(text);
+  CHECK(text.find("scheduler_preemption_goroutines_duration_seconds") == std::string::npos);
+  CHECK(HasLine(text, "scheduler_preemption_goroutines_execution_total{result=\"success\"} 1"));
+  CHECK(text.find("deprecated_version=\"1.37.0\"") == std::string::npos);  // not registered
+  CHECK(HasLine(text, "hidden_metrics_total 1"));
 }
 
 }  // namespace

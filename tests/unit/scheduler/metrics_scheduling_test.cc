@@ -247,7 +247,7 @@ TEST_CASE("a scheduled pod is recorded by the loop, the runtime and the queue") 
   }
 
   // The queue.
-  CHECK(ValueOf(text, Incoming("active", "UnschedulablePodAdd")) == 1);
+  CHECK(ValueOf(text, Incoming("active", "UnscheduledPodAdd")) == 1);
   CHECK(ValueOf(text, Pending("active")) == 0);
   CHECK(ValueOf(text, Pending("unschedulable")) == 0);
 }
@@ -318,7 +318,7 @@ TEST_CASE("a gated pod counts as gated and unschedulable by its gating plugin") 
   CHECK(ValueOf(text, Pending("gated")) == 1);
   CHECK(ValueOf(text, Pending("unschedulable")) == 0);
   CHECK(ValueOf(text, Pending("active")) == 0);
-  CHECK(ValueOf(text, Incoming("unschedulable", "UnschedulablePodAdd")) == 1);
+  CHECK(ValueOf(text, Incoming("unschedulable", "UnscheduledPodAdd")) == 1);
   CHECK(ValueOf(text,
                 "scheduler_unschedulable_pods{plugin=\"SchedulingGates\",profile=\"default-scheduler\"}") == 1);
   harness.queue().Delete(PodBuilder("p1").Obj());

@@ -35,30 +35,30 @@ TEST_CASE("PodSchedulingPropertiesChange: one event per scheduling-relevant chan
   const PodBuilder base = PodBuilder("p").Label("app", "web").Container("cpu", "500m");
   const std::vector<Case> cases = {
       {"nothing relevant: a generic update", base.Obj(),
-       PodBuilder(base).Annotation("a", "b").Obj(), V{"UnschedulablePodUpdate"}},
+       PodBuilder(base).Annotation("a", "b").Obj(), V{"UnscheduledPodUpdate"}},
       {"label added", base.Obj(), PodBuilder(base).Label("tier", "1").Obj(),
-       V{"UnschedulablePodUpdatePodLabel"}},
+       V{"UnscheduledPodUpdatePodLabel"}},
       {"cpu request lowered", base.Obj(),
        PodBuilder("p").Label("app", "web").Container("cpu", "200m").Obj(),
-       V{"UnschedulablePodUpdatePodScaleDown"}},
+       V{"UnscheduledPodUpdatePodScaleDown"}},
       {"cpu request raised: no scale-down", base.Obj(),
        PodBuilder("p").Label("app", "web").Container("cpu", "900m").Obj(),
-       V{"UnschedulablePodUpdate"}},
+       V{"UnscheduledPodUpdate"}},
       {"request removed", base.Obj(), PodBuilder("p").Label("app", "web").Container("", "").Obj(),
-       V{"UnschedulablePodUpdatePodScaleDown"}},
+       V{"UnscheduledPodUpdatePodScaleDown"}},
       {"extended resource lowered", PodBuilder("p").Container("nvidia.com/gpu", "2").Obj(),
        PodBuilder("p").Container("nvidia.com/gpu", "1").Obj(),
-       V{"UnschedulablePodUpdatePodScaleDown"}},
+       V{"UnscheduledPodUpdatePodScaleDown"}},
       {"last gate removed", PodBuilder("p").Gates({"g"}).Obj(), PodBuilder("p").Obj(),
-       V{"UnschedulablePodUpdatePodSchedulingGatesEliminated"}},
+       V{"UnscheduledPodUpdatePodSchedulingGatesEliminated"}},
       {"one of two gates removed: generic", PodBuilder("p").Gates({"a", "b"}).Obj(),
-       PodBuilder("p").Gates({"b"}).Obj(), V{"UnschedulablePodUpdate"}},
+       PodBuilder("p").Gates({"b"}).Obj(), V{"UnscheduledPodUpdate"}},
       {"toleration added", base.Obj(), PodBuilder(base).Toleration("k").Obj(),
-       V{"UnschedulablePodUpdatePodToleration"}},
+       V{"UnscheduledPodUpdatePodToleration"}},
       {"several changes, in upstream's order", base.Obj(),
        PodBuilder("p").Label("app", "db").Container("cpu", "100m").Toleration("k").Obj(),
-       V{"UnschedulablePodUpdatePodLabel", "UnschedulablePodUpdatePodScaleDown",
-         "UnschedulablePodUpdatePodToleration"}},
+       V{"UnscheduledPodUpdatePodLabel", "UnscheduledPodUpdatePodScaleDown",
+         "UnscheduledPodUpdatePodToleration"}},
       {"assigned pod", PodBuilder("p").Node("n1").Obj(),
        PodBuilder("p").Node("n1").Label("x", "y").Obj(), V{"AssignedPodUpdatePodLabel"}},
   };
@@ -78,13 +78,13 @@ TEST_CASE("PodSchedulingPropertiesChange: a change of status.resourceClaimStatus
   const api::Pod none = PodBuilder("p").Obj();
   const api::Pod generated = with_statuses(none, {{"gpu", "p-gpu-x7k2"}});
   // The ResourceClaim controller records the claim it made from the template.
-  CHECK(Labels(PodSchedulingPropertiesChange(generated, none)) == V{"UnschedulablePodUpdatePodGeneratedResourceClaim"});
-  CHECK(Labels(PodSchedulingPropertiesChange(generated, generated)) == V{"UnschedulablePodUpdate"});
+  CHECK(Labels(PodSchedulingPropertiesChange(generated, none)) == V{"UnscheduledPodUpdatePodGeneratedResourceClaim"});
+  CHECK(Labels(PodSchedulingPropertiesChange(generated, generated)) == V{"UnscheduledPodUpdate"});
   // No claim needed (resourceClaimName unset) differs from a claim, and the claim's name counts.
   CHECK(Labels(PodSchedulingPropertiesChange(with_statuses(none, {{"gpu", std::nullopt}}), generated)) ==
-        V{"UnschedulablePodUpdatePodGeneratedResourceClaim"});
+        V{"UnscheduledPodUpdatePodGeneratedResourceClaim"});
   CHECK(Labels(PodSchedulingPropertiesChange(with_statuses(none, {{"gpu", "other"}}), generated)) ==
-        V{"UnschedulablePodUpdatePodGeneratedResourceClaim"});
+        V{"UnscheduledPodUpdatePodGeneratedResourceClaim"});
   // Last in upstream's extractor order; on AssignedPod for a pod with a node.
   api::Pod labelled = PodBuilder("p").Label("x", "y").Node("n").Obj();
   CHECK(Labels(PodSchedulingPropertiesChange(with_statuses(labelled, {{"gpu", "c"}}), PodBuilder("p").Node("n").Obj())) ==
