@@ -132,6 +132,26 @@ void Reflector<T>::SetResourceVersion(std::string rv) {
 }
 
 template <api::DecodableObject T>
+template <typename Deliver>
+void Reflector<T>::Delivered(Deliver&& deliver) {
+  if (options_.observer == nullptr) {
+    deliver();
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  deliver();
+  options_.observer->ObserveProcessing(std::chrono::steady_clock::now() - start);
+  options_.observer->SetQueuedItems(0);
+}
+
+template <api::DecodableObject T>
+void Reflector<T>::ObserveStoreVersion(std::string_view resource_version) {
+  if (options_.observer != nullptr && !resource_version.empty()) {
+    options_.observer->SetStoreResourceVersion(resource_version);
+  }
+}
+
+template <api::DecodableObject T>
 void Reflector<T>::Count(std::uint64_t ReflectorStats::*counter) {
   std::lock_guard<std::mutex> lock(mu_);
   ++(stats_.*counter);
@@ -252,15 +272,18 @@ absl::Status Reflector<T>::ListAndReplace() {
     if (!resource_version.empty()) resource_version_ = resource_version;
     last_list_error_ = absl::OkStatus();  // before HasSynced() can turn true
   }
+  ObserveStoreVersion(resource_version);
   for (const auto& [old, now] : changes) {
-    if (old != nullptr) {
-      handler_->OnUpdateShared(old, now);
-    } else {
-      handler_->OnAddShared(now);
-    }
+    Delivered([&] {
+      if (old != nullptr) {
+        handler_->OnUpdateShared(old, now);
+      } else {
+        handler_->OnAddShared(now);
+      }
+    });
   }
   changes.clear();
-  for (const Shared& gone : deleted) handler_->OnDeleteShared(gone);
+  for (const Shared& gone : deleted) Delivered([&] { handler_->OnDeleteShared(gone); });
   {
     std::lock_guard<std::mutex> lock(mu_);
     synced_ = true;
@@ -331,6 +354,7 @@ template <api::DecodableObject T>
 std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEvent<T>& event) {
   switch (event.type) {
     case api::WatchEventType::kBookmark:
+      ObserveStoreVersion(event.resource_version);
       SetResourceVersion(std::move(event.resource_version));
       return std::nullopt;
     case api::WatchEventType::kError:
@@ -353,11 +377,14 @@ std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEve
           store_.emplace(std::move(key), object);
         }
       }
-      if (old != nullptr) {
-        handler_->OnUpdateShared(old, object);
-      } else {
-        handler_->OnAddShared(object);
-      }
+      ObserveStoreVersion(object->metadata.resource_version);
+      Delivered([&] {
+        if (old != nullptr) {
+          handler_->OnUpdateShared(old, object);
+        } else {
+          handler_->OnAddShared(object);
+        }
+      });
       return std::nullopt;
     }
     case api::WatchEventType::kDeleted: {
@@ -368,7 +395,9 @@ std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEve
         }
         store_.erase(ObjectKey(event.object));
       }
-      handler_->OnDeleteShared(std::make_shared<const T>(std::move(event.object)));
+      ObserveStoreVersion(event.object.metadata.resource_version);
+      auto last_known = std::make_shared<const T>(std::move(event.object));
+      Delivered([&] { handler_->OnDeleteShared(last_known); });
       return std::nullopt;
     }
   }

@@ -60,6 +60,7 @@
 #include "api/resource.h"
 #include "api/workloads.h"
 #include "client/backoff.h"
+#include "client/informer_observer.h"
 #include "client/rest_client.h"
 #include "client/transport.h"
 
@@ -76,6 +77,9 @@ struct ReflectorOptions {
   std::chrono::milliseconds backoff_initial{800};
   std::chrono::milliseconds backoff_cap{30'000};
   std::optional<std::uint64_t> seed;  // of the watch timeouts and backoff jitter; none: random
+  // Told of each delivery and of the store's resourceVersion (client/informer_observer.h); null:
+  // nothing is recorded.
+  std::shared_ptr<InformerObserver> observer;
 };
 
 // Counters, monotonically increasing over the reflector's life.
@@ -162,6 +166,11 @@ class Reflector {
   bool SleepFor(std::chrono::milliseconds delay);
   bool stopping() const;
   void SetResourceVersion(std::string rv);
+  // Calls `deliver` (the handler call for one delta), timed for the observer.
+  template <typename Deliver>
+  void Delivered(Deliver&& deliver);
+  // The store's resourceVersion for the observer (bookmarks, lists and events).
+  void ObserveStoreVersion(std::string_view resource_version);
   void Count(std::uint64_t ReflectorStats::*counter);
 
   std::shared_ptr<RestClient> client_;

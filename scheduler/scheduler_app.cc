@@ -319,22 +319,29 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   impl->pod_handler =
       std::make_shared<PodEventHandler>(*impl->cache, *impl->queue, *impl->scheduler, opts.metrics);
   impl->node_handler = std::make_shared<NodeEventHandler>(*impl->cache, *impl->queue, opts.metrics);
+  // client-go's informer_* metrics of each informer, when there is a registry.
+  auto informer_observer = [metrics = opts.metrics](const std::string& path) {
+    return metrics != nullptr ? metrics->InformerObserverFor(path) : nullptr;
+  };
   client::ReflectorOptions pod_options;
   pod_options.path = "/api/v1/pods";
   pod_options.field_selector = std::string(kNonTerminalPods);
+  pod_options.observer = informer_observer(pod_options.path);
   impl->pod_reflector =
       std::make_unique<client::Reflector<api::Pod>>(impl->client, pod_options, impl->pod_handler);
   client::ReflectorOptions node_options;
   node_options.path = "/api/v1/nodes";
+  node_options.observer = informer_observer(node_options.path);
   impl->node_reflector =
       std::make_unique<client::Reflector<api::Node>>(impl->client, node_options, impl->node_handler);
   impl->informers.push_back(MakeInformer("nodes", impl->node_reflector.get()));
   impl->informers.push_back(MakeInformer("pods", impl->pod_reflector.get()));
   // Every object of these kinds in every namespace, as upstream's shared informers list them.
-  auto add_reflector = [&impl](auto kind, std::string resource, std::string path, auto handler) {
+  auto add_reflector = [&impl, &informer_observer](auto kind, std::string resource, std::string path, auto handler) {
     using T = typename decltype(kind)::type;
     client::ReflectorOptions reflector_options;
     reflector_options.path = std::move(path);
+    reflector_options.observer = informer_observer(reflector_options.path);
     auto reflector = std::make_shared<client::Reflector<T>>(
         impl->client, reflector_options, std::shared_ptr<client::ReflectorHandler<T>>(std::move(handler)));
     impl->informers.push_back(MakeInformer(std::move(resource), reflector.get()));

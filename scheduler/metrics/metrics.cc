@@ -450,6 +450,7 @@ Metrics::Metrics(MetricsOptions options)
                                       "fresh data (missing or stale)."))
                                 .Register(*registry_)),
       rest_client_(std::make_shared<RestClientMetrics>(*registry_, families_)),
+      informer_metrics_(std::make_unique<InformerMetrics>(*registry_, families_)),
       exec_plugin_(std::make_shared<ExecPluginMetrics>(*registry_, families_)),
       process_(options_.proc_self),
       registered_metrics_(BuildCounter()
@@ -624,6 +625,11 @@ void Metrics::QueueIncomingPod(QueueName queue, std::string_view event, std::opt
 }
 
 void Metrics::PodScheduledAfterFlush() { pod_scheduled_after_flush_.Increment(); }
+
+std::shared_ptr<client::InformerObserver> Metrics::InformerObserverFor(std::string_view path) {
+  const GroupVersionResource gvr = GroupVersionResourceOfPath(path);
+  return informer_metrics_->ForInformer(gvr.group, gvr.version, gvr.resource);
+}
 
 void Metrics::AddUnschedulablePods(std::string_view plugin, std::string_view profile,
                                    double delta) {

@@ -114,11 +114,13 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include "client/informer_observer.h"
 #include "client/request_observer.h"
 #include "framework/metrics_recorder.h"
 #include "framework/running_goroutines.h"
 #include "scheduler/metrics/duration_histograms.h"
 #include "scheduler/metrics/exec_plugin_metrics.h"
+#include "scheduler/metrics/informer_metrics.h"
 #include "scheduler/metrics/lazy_children.h"
 #include "scheduler/metrics/process_metrics.h"
 #include "scheduler/metrics/registered_families.h"
@@ -334,6 +336,10 @@ class Metrics final : public framework::MetricsRecorder {
   // --- REST clients -----------------------------------------------------------------------------
   // For RestClientOptions::observer of every client whose requests should be counted.
   std::shared_ptr<client::RequestObserver> rest_client_observer() const { return rest_client_; }
+  // informer_queued_items, informer_processing_latency_seconds and informer_store_resource_version
+  // of the informer of the collection at `path` ("/api/v1/pods"), for its ReflectorOptions
+  // (scheduler/metrics/informer_metrics.h).
+  std::shared_ptr<client::InformerObserver> InformerObserverFor(std::string_view path);
   // For RestClientOptions::exec_observer of the same clients: their credential plugins' runs.
   std::shared_ptr<client::ExecPluginObserver> exec_plugin_observer() const { return exec_plugin_; }
 
@@ -412,6 +418,7 @@ class Metrics final : public framework::MetricsRecorder {
 
   LazyChildren<prometheus::Histogram> sli_children_{16};  // attempts 0..14, "15+"
   std::shared_ptr<client::RequestObserver> rest_client_;
+  std::unique_ptr<InformerMetrics> informer_metrics_;
   std::shared_ptr<ExecPluginMetrics> exec_plugin_;
   ProcessMetrics process_;
 

@@ -11,10 +11,13 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "client/informer_observer.h"
 #include "client/rest_client.h"
 #include "client/transport.h"
 
@@ -681,4 +684,73 @@ TEST_CASE("Stop ends a blocked watch and is idempotent", "[reflector]") {
   reflector.Stop();
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
   CHECK(fake->watch_targets().size() == 1);
+}
+
+namespace {
+
+// Records what the reflector tells its InformerObserver.
+class ObserverRecorder : public ksched::client::InformerObserver {
+ public:
+  void SetQueuedItems(std::size_t items) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    queued_.push_back(items);
+  }
+  void ObserveProcessing(std::chrono::steady_clock::duration elapsed) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (elapsed.count() >= 0) ++processed_;  // (no CHECK off the test's thread)
+  }
+  void SetStoreResourceVersion(std::string_view resource_version) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    versions_.emplace_back(resource_version);
+  }
+  std::vector<std::string> versions() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return versions_;
+  }
+  std::size_t processed() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return processed_;
+  }
+  std::vector<std::size_t> queued() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return queued_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::size_t> queued_;
+  std::size_t processed_ = 0;
+  std::vector<std::string> versions_;
+};
+
+}  // namespace
+
+TEST_CASE("the informer observer sees every delivery and the store's resourceVersion", "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1"), NodeJson("b", "2")}, "10"));
+  fake->WatchStream(Stream({Event("ADDED", NodeJson("c", "11")), Bookmark("20"), Event("DELETED", NodeJson("b", "21"))}));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  auto observer = std::make_shared<ObserverRecorder>();
+  ReflectorOptions options = NodeOptions();
+  options.observer = observer;
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), options, recorder);
+  reflector.Start();
+  REQUIRE(reflector.WaitForSync(milliseconds(5000)));
+  CHECK(recorder->WaitFor(4) == std::vector<std::string>{"add a 1", "add b 2", "add c 11", "delete b 21"});
+  reflector.Stop();
+  // The list's version, then each event's and the bookmark's, in order.
+  CHECK(observer->versions() == std::vector<std::string>{"10", "11", "20", "21"});
+  CHECK(observer->processed() == 4);  // one per delta delivered
+  CHECK(observer->queued() == std::vector<std::size_t>{0, 0, 0, 0});
+}
+
+TEST_CASE("informer_store_resource_version keeps the last 15 digits, as client-go's", "[reflector]") {
+  using ksched::client::ResourceVersionForMetrics;
+  CHECK(ResourceVersionForMetrics("") == std::optional<std::int64_t>(0));
+  CHECK(ResourceVersionForMetrics("12345") == std::optional<std::int64_t>(12345));
+  CHECK(ResourceVersionForMetrics("1234567890123456789") == std::optional<std::int64_t>(567890123456789));
+  CHECK(ResourceVersionForMetrics("+42") == std::optional<std::int64_t>(42));
+  CHECK_FALSE(ResourceVersionForMetrics("abc").has_value());
+  CHECK_FALSE(ResourceVersionForMetrics("12a").has_value());
+  CHECK_FALSE(ResourceVersionForMetrics("+-5").has_value());
 }

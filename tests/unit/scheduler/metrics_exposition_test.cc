@@ -696,5 +696,38 @@ TEST_CASE("a family past its deprecation period is hidden, as component-base's s
   CHECK(HasLine(text, "hidden_metrics_total 1"));
 }
 
+TEST_CASE("client-go's informer families: one series per informer, named kube-scheduler") {
+  using namespace std::chrono_literals;
+  Metrics metrics(NoProcess());
+  CHECK(metrics.SerializeText().find("informer_") == std::string::npos);
+  std::shared_ptr<client::InformerObserver> pods = metrics.InformerObserverFor("/api/v1/pods");
+  std::shared_ptr<client::InformerObserver> replica_sets = metrics.InformerObserverFor("/apis/apps/v1/replicasets");
+  std::string text = metrics.SerializeText();
+  INFO(text);
+  // At 0 from the informer's start, as upstream's FIFO and store create them.
+  CHECK(HasLine(text, "# HELP informer_queued_items [ALPHA] Number of items currently queued in the FIFO."));
+  CHECK(HasLine(text, "informer_queued_items{group=\"\",name=\"kube-scheduler\",resource=\"pods\",version=\"v1\"} 0"));
+  CHECK(HasLine(text, "informer_store_resource_version{group=\"apps\",name=\"kube-scheduler\",resource=\"replicasets\","
+                      "version=\"v1\"} 0"));
+  CHECK(HasLine(text, "informer_processing_latency_seconds_count{group=\"\",name=\"kube-scheduler\",resource=\"pods\","
+                      "version=\"v1\"} 0"));
+  pods->ObserveProcessing(3ms);
+  pods->SetStoreResourceVersion("1234567890123456789");
+  pods->SetStoreResourceVersion("not a number");  // kept
+  text = metrics.SerializeText();
+  CHECK(HasLine(text, "# HELP informer_processing_latency_seconds [ALPHA] Time taken to process events after popping "
+                      "from the queue."));
+  // Buckets 0.001, 0.005, ...: 3 ms falls in le=0.005.
+  CHECK(HasLine(text, "informer_processing_latency_seconds_bucket{group=\"\",name=\"kube-scheduler\",resource=\"pods\","
+                      "version=\"v1\",le=\"0.001\"} 0"));
+  CHECK(HasLine(text, "informer_processing_latency_seconds_bucket{group=\"\",name=\"kube-scheduler\",resource=\"pods\","
+                      "version=\"v1\",le=\"0.005\"} 1"));
+  CHECK(HasLine(text, "# HELP informer_store_resource_version [ALPHA] The 15 least significant digits of the resource "
+                      "version of the store."));
+  CHECK(HasLine(text, "informer_store_resource_version{group=\"\",name=\"kube-scheduler\",resource=\"pods\","
+                      "version=\"v1\"} 5.67890123456789e+14"));
+  (void)replica_sets;
+}
+
 }  // namespace
 }  // namespace ksched::scheduler
