@@ -262,6 +262,35 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
     plugins_.emplace(name, *std::move(plugin));
   }
 
+  // The PodGroup extension points of v1.37 (placementGenerate, placementScore, podGroupPostFilter)
+  // run only for pod groups (GenericWorkload, TopologyAwareWorkloadScheduling: off, and refused
+  // on here). The one upstream plugin extending each is accepted and stays inert; any other name is
+  // refused as upstream refuses it: missing from its registry, or not extending the point.
+  struct PodGroupPoint {
+    const PluginSet* set;
+    std::string_view type;
+    std::string_view upstream_plugin;
+  };
+  const PodGroupPoint pod_group_points[] = {
+      {&plugins.placement_generate, "PlacementGeneratePlugin", "TopologyPlacementGenerator"},
+      {&plugins.placement_score, "PlacementScorePlugin", "PodGroupPodsCount"},
+      {&plugins.pod_group_post_filter, "PodGroupPostFilterPlugin", "DynamicResources"}};
+  constexpr std::string_view kUpstreamWorkloadPlugins[] = {"GangScheduling", "TopologyPlacementGenerator",
+                                                           "PodGroupPodsCount"};
+  for (const PodGroupPoint& point : pod_group_points) {
+    for (const PluginRef& ref : point.set->enabled) {
+      if (ref.name == point.upstream_plugin) continue;
+      const bool known = registry.Find(ref.name) != nullptr ||
+                         std::find(std::begin(kUpstreamWorkloadPlugins), std::end(kUpstreamWorkloadPlugins),
+                                   ref.name) != std::end(kUpstreamWorkloadPlugins);
+      if (!known) {
+        return absl::InvalidArgumentError(std::string(point.type) + " " + Quoted(ref.name) + " does not exist");
+      }
+      return absl::InvalidArgumentError("plugin " + Quoted(ref.name) + " does not extend " +
+                                        std::string(point.type) + " plugin");
+    }
+  }
+
   // Fills one extension point: the specific entries, then multiPoint expansion and upstream's
   // reordering (overrides, then multiPoint-only plugins, then the other specific plugins).
   auto fill = [&]<typename Interface>(const PluginSet& config, std::string_view interface_name,

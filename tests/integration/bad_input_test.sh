@@ -333,6 +333,16 @@ profiles:
       enabled:
       - name: Foo
 Y
+# v1.37's PodGroup extension points: a name there is checked as anywhere else (upstream's words).
+bad_config unknown-placement-score-plugin 'PlacementScorePlugin "Foo" does not exist' <<Y
+$header
+profiles:
+- schedulerName: a
+  plugins:
+    placementScore:
+      enabled:
+      - name: Foo
+Y
 bad_config negative-weight 'weight' <<Y
 $header
 profiles:

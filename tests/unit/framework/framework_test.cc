@@ -679,6 +679,31 @@ TEST_CASE("construction rejects bad profiles with upstream's messages (TestNewFr
          p.plugins.score.enabled = Refs({{kNotScore, 0}});
        },
        "plugin \"plugin-not-implementing-score\" does not extend ScorePlugin plugin"},
+      // v1.37's PodGroup points (upstream's type names); no plugin here extends them.
+      {"placementScore plugin doesn't exist in registry",
+       [&](Registry&, ProfileConfig& p) {
+         with_qs_and_bind(p);
+         p.plugins.placement_score.enabled = Refs({{"Foo", 0}});
+       },
+       "PlacementScorePlugin \"Foo\" does not exist"},
+      {"a registered plugin at placementGenerate does not extend it",
+       [&](Registry&, ProfileConfig& p) {
+         with_qs_and_bind(p);
+         p.plugins.placement_generate.enabled = Refs({{kBindPlugin, 0}});
+       },
+       "plugin \"bind-plugin\" does not extend PlacementGeneratePlugin plugin"},
+      {"upstream's plugin of a PodGroup point elsewhere does not extend it",
+       [&](Registry&, ProfileConfig& p) {
+         with_qs_and_bind(p);
+         p.plugins.placement_score.enabled = Refs({{"TopologyPlacementGenerator", 0}});
+       },
+       "plugin \"TopologyPlacementGenerator\" does not extend PlacementScorePlugin plugin"},
+      {"podGroupPostFilter plugin doesn't exist in registry",
+       [&](Registry&, ProfileConfig& p) {
+         with_qs_and_bind(p);
+         p.plugins.pod_group_post_filter.enabled = Refs({{"Foo", 0}});
+       },
+       "PodGroupPostFilterPlugin \"Foo\" does not exist"},
       {"a Bind plugin listed at Filter does not extend it",
        [&](Registry&, ProfileConfig& p) {
          with_qs_and_bind(p);
@@ -739,6 +764,18 @@ TEST_CASE("construction rejects bad profiles with upstream's messages (TestNewFr
     CHECK(framework.status().code() == absl::StatusCode::kInvalidArgument);
     CHECK(std::string(framework.status().message()) == c.want_error);
   }
+}
+
+TEST_CASE("upstream's own plugin of each PodGroup point is accepted, inert while workload scheduling is off",
+          "[framework][runtime]") {
+  Env env;
+  ProfileConfig profile = Profile();
+  profile.plugins.queue_sort.enabled = Refs({{kQueueSortPlugin, 0}});
+  profile.plugins.bind.enabled = Refs({{kBindPlugin, 0}});
+  profile.plugins.placement_generate.enabled = Refs({{"TopologyPlacementGenerator", 0}});
+  profile.plugins.placement_score.enabled = Refs({{"PodGroupPodsCount", 3}});
+  profile.plugins.pod_group_post_filter.enabled = Refs({{"DynamicResources", 0}});
+  CHECK(env.Create(DefaultRegistry(), profile).ok());
 }
 
 TEST_CASE("Score plugin lists that build (TestInitFrameworkWithScorePlugins)", "[framework][runtime]") {
