@@ -21,11 +21,7 @@ using ksched::framework::PodRequestQuantities;
 using ksched::framework::PodRequestsOptions;
 using ksched::framework::testing::PodFromJson;
 
-Quantity Q(std::string_view text) {
-  auto quantity = Quantity::Parse(text);
-  REQUIRE(quantity.ok());
-  return *quantity;
-}
+using ksched::framework::testing::Q;
 
 // A container (JSON) named `name` with these limits (a JSON object body); `restart`: a sidecar.
 std::string C(const std::string& name, const std::string& limits, bool restart = false) {

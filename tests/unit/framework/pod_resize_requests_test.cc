@@ -23,11 +23,7 @@ using ksched::framework::PodRequestQuantities;
 using ksched::framework::PodRequestsOptions;
 using ksched::framework::testing::PodFromJson;
 
-Quantity Q(std::string_view text) {
-  auto quantity = Quantity::Parse(text);
-  REQUIRE(quantity.ok());
-  return *quantity;
-}
+using ksched::framework::testing::Q;
 
 // upstream PodResourcesOptions{UseStatusResources: true[, InPlacePodLevelResourcesVerticalScalingEnabled]}
 // (overhead counted, as upstream's default; these pods have none).

@@ -26,11 +26,7 @@ using ksched::framework::testing::PodFromJson;
 
 constexpr std::int64_t kMi = 1024 * 1024;
 
-Quantity Q(std::string_view text) {
-  auto quantity = Quantity::Parse(text);
-  REQUIRE(quantity.ok());
-  return *quantity;
-}
+using ksched::framework::testing::Q;
 
 TEST_CASE("scalar and extended resource names follow v1helper and schedutil",
           "[framework][resource]") {

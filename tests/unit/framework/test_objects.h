@@ -11,9 +11,17 @@
 #include "api/json_decode.h"
 #include "api/node.h"
 #include "api/pod.h"
+#include "api/quantity.h"
 #include "framework/pod_info.h"
 
 namespace ksched::framework::testing {
+
+// A Quantity from its text; the test fails on a malformed one.
+inline api::Quantity Q(std::string_view text) {
+  auto quantity = api::Quantity::Parse(text);
+  REQUIRE(quantity.ok());
+  return *quantity;
+}
 
 inline std::shared_ptr<const api::Pod> PodFromJson(std::string_view json) {
   absl::StatusOr<api::Pod> pod = api::DecodePod(json);
