@@ -88,11 +88,12 @@ framework::PluginsConfig DefaultPlugins(const ConfigFeatureGates& gates) {
   return plugins;
 }
 
-framework::PluginsConfig DefaultPluginsFor(std::string_view api_version) {
+framework::PluginsConfig DefaultPluginsFor(std::string_view api_version,
+                                           const ConfigFeatureGates& gates) {
   const bool v1beta3 = api_version == "kubescheduler.config.k8s.io/v1beta3";
   const bool older = api_version == "kubescheduler.config.k8s.io/v1beta2" ||
                      api_version == "kubescheduler.config.k8s.io/v1beta1";
-  if (!v1beta3 && !older) return DefaultPlugins();
+  if (!v1beta3 && !older) return DefaultPlugins(gates);
   // v1beta3 raised these user-preference weights (TaintToleration 1->3, NodeAffinity and
   // InterPodAffinity 1->2).
   const std::int32_t taint_weight = older ? 1 : 3;

@@ -26,12 +26,13 @@ framework::PluginsConfig DefaultPlugins(
     const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 // The default set a configuration of `api_version` is merged into (upstream's getDefaultPlugins of
-// that version): v1 as DefaultPlugins(); v1beta3 as its last release had it under v1.34's feature
+// that version): v1 as DefaultPlugins(gates); v1beta3 as its last release had it under v1.34's feature
 // gates (no SchedulingGates first but appended last, as with PodSchedulingReadiness on; no
 // DynamicResources; the EBS/GCEPD/AzureDisk limits plugins, removed since, left out); v1beta2
 // and v1beta1 as v1beta3 with their weights (TaintToleration, NodeAffinity and InterPodAffinity
 // at 1). Any other version: the v1 set.
-framework::PluginsConfig DefaultPluginsFor(std::string_view api_version);
+framework::PluginsConfig DefaultPluginsFor(
+    std::string_view api_version, const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 // upstream mergePlugins(defaults, custom): per extension point, the custom set merged into the
 // default one (disabled union; defaults kept in order unless disabled or "*"; a custom entry

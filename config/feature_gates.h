@@ -1,8 +1,8 @@
 // The feature gates the configuration layer reads (upstream's defaults and validation consult
-// utilfeature.DefaultFeatureGate), at kube-scheduler v1.37.2's defaults. The scheduler accepts no
-// other value for the gates that change what it runs (scheduler/feature_gates.h
-// CheckImplementedGates), so the configuration is read under these defaults only; a caller that
-// ever supports another value passes its own ConfigFeatureGates to the functions that take one.
+// utilfeature.DefaultFeatureGate): the default plugin set, the gated args defaults and their
+// validation. kDefaultConfigFeatureGates holds kube-scheduler v1.37.2's defaults; the command
+// passes those of --feature-gates at --emulated-version (scheduler/feature_gates.h ConfigGatesOf)
+// to every function that takes one.
 //
 // Thread-safety: a value type.
 #pragma once
@@ -10,7 +10,8 @@
 namespace ksched::config {
 
 struct ConfigFeatureGates {
-  // getDefaultPlugins: NodeDeclaredFeatures appended to multiPoint (GA and locked on in v1.37).
+  // getDefaultPlugins: NodeDeclaredFeatures appended to multiPoint (GA and locked on in v1.37;
+  // off before v1.36).
   bool node_declared_features = true;
   // getDefaultPlugins: DeferredPodScheduling before NodeResourcesFit (alpha, off).
   bool in_place_pod_vertical_scaling_scheduler_preemption = false;
@@ -27,8 +28,8 @@ struct ConfigFeatureGates {
   // on; GA locked on), else forbidden.
   bool dra_device_binding_conditions = true;
   bool dra_resource_claim_device_status = true;
-  // VolumeBindingArgs.shape: defaulted to [{0,10},{100,0}] and validated (beta, on in v1.37),
-  // else forbidden.
+  // VolumeBindingArgs.shape: defaulted to [{0,10},{100,0}] and validated (beta, on in v1.37;
+  // off before), else forbidden.
   bool storage_capacity_scoring = true;
 };
 

@@ -361,7 +361,8 @@ class ConfigDecoder {
 // fields) are returned in `strict_error` for the caller to aggregate.
 absl::Status DecodePluginArgs(std::string_view file_version, std::size_t profile_index,
                               std::size_t entry_index, const DecodedProfile::Entry& entry,
-                              PluginConfig& out, std::optional<std::string>& strict_error) {
+                              const ConfigFeatureGates& gates, PluginConfig& out,
+                              std::optional<std::string>& strict_error) {
   out.name = entry.name;
   const PluginArgsCodec* codec = FindPluginArgsCodec(entry.name);
   if (codec == nullptr) {
@@ -388,7 +389,7 @@ absl::Status DecodePluginArgs(std::string_view file_version, std::size_t profile
                                       std::string(kGroupName));
   }
   StrictDecoder decoder;
-  codec->Decode(entry.args, decoder, out);
+  codec->Decode(entry.args, decoder, out, gates);
   if (absl::Status status = decoder.Result(); !status.ok()) {
     return absl::InvalidArgumentError(where + decoding_args + std::string(status.message()));
   }
@@ -421,7 +422,8 @@ std::vector<std::string> EnabledPluginNames(const framework::PluginsConfig& plug
 // upstream SetDefaults_KubeSchedulerConfiguration (and setDefaults_KubeSchedulerProfile) over the
 // decoded file; the typed args were defaulted as they were decoded.
 KubeSchedulerConfiguration ApplyDefaults(std::string_view api_version, DecodedConfig decoded,
-                                         std::vector<std::vector<PluginConfig>> plugin_configs) {
+                                         std::vector<std::vector<PluginConfig>> plugin_configs,
+                                         const ConfigFeatureGates& gates) {
   KubeSchedulerConfiguration config;
   config.api_version = std::string(api_version);
   config.parallelism = decoded.parallelism.value_or(16);
@@ -433,7 +435,7 @@ KubeSchedulerConfiguration ApplyDefaults(std::string_view api_version, DecodedCo
   if (decoded.profiles.size() == 1 && !decoded.profiles[0].scheduler_name.has_value()) {
     decoded.profiles[0].scheduler_name = std::string(kDefaultSchedulerName);
   }
-  const framework::PluginsConfig defaults = DefaultPluginsFor(api_version);
+  const framework::PluginsConfig defaults = DefaultPluginsFor(api_version, gates);
   for (std::size_t i = 0; i < decoded.profiles.size(); ++i) {
     DecodedProfile& in = decoded.profiles[i];
     KubeSchedulerProfile profile;
@@ -450,7 +452,7 @@ KubeSchedulerConfiguration ApplyDefaults(std::string_view api_version, DecodedCo
       PluginConfig entry;
       entry.name = name;
       StrictDecoder unused;
-      codec->Decode(Value(), unused, entry);
+      codec->Decode(Value(), unused, entry, gates);
       profile.plugin_config.push_back(std::move(entry));
     }
     config.profiles.push_back(std::move(profile));
@@ -498,7 +500,8 @@ std::string Join(const std::vector<std::string>& parts) {
 }  // namespace
 
 absl::StatusOr<KubeSchedulerConfiguration> DecodeConfig(std::string_view yaml,
-                                                        std::vector<std::string>* warnings) {
+                                                        std::vector<std::string>* warnings,
+                                                        const ConfigFeatureGates& gates) {
   absl::StatusOr<Value> root = ReadYaml(yaml);
   if (!root.ok()) return root.status();
   absl::StatusOr<TypeMeta> meta = ReadTypeMeta(*root);
@@ -538,7 +541,7 @@ absl::StatusOr<KubeSchedulerConfiguration> DecodeConfig(std::string_view yaml,
       PluginConfig config;
       std::optional<std::string> strict_error;
       const absl::Status status =
-          DecodePluginArgs(api_version, i, j, entries[j], config, strict_error);
+          DecodePluginArgs(api_version, i, j, entries[j], gates, config, strict_error);
       if (!status.ok()) return status;
       plugin_configs[i].push_back(std::move(config));
       if (strict_error.has_value()) {
@@ -554,18 +557,19 @@ absl::StatusOr<KubeSchedulerConfiguration> DecodeConfig(std::string_view yaml,
     return absl::InvalidArgumentError("strict decoding error: " + Join(strict_errors));
   }
   KubeSchedulerConfiguration config =
-      ApplyDefaults(api_version, std::move(decoded), std::move(plugin_configs));
+      ApplyDefaults(api_version, std::move(decoded), std::move(plugin_configs), gates);
   if (warnings != nullptr) warnings->insert(warnings->end(), notes.begin(), notes.end());
   return config;
 }
 
 absl::StatusOr<KubeSchedulerConfiguration> LoadConfig(std::string_view yaml,
                                                       std::string_view source_name,
-                                                      std::vector<std::string>* warnings) {
+                                                      std::vector<std::string>* warnings,
+                                                      const ConfigFeatureGates& gates) {
   std::vector<std::string> notes;
-  absl::StatusOr<KubeSchedulerConfiguration> config = DecodeConfig(yaml, &notes);
+  absl::StatusOr<KubeSchedulerConfiguration> config = DecodeConfig(yaml, &notes, gates);
   if (!config.ok()) return config.status();
-  if (absl::Status status = ValidateConfig(*config); !status.ok()) return status;
+  if (absl::Status status = ValidateConfig(*config, gates); !status.ok()) return status;
   if (warnings != nullptr) {
     for (const std::string& note : notes) {
       warnings->push_back(std::string(source_name) + ": " + note);
@@ -592,18 +596,20 @@ absl::StatusOr<std::string> ReadConfigFile(const std::string& path) {
 }  // namespace
 
 absl::StatusOr<KubeSchedulerConfiguration> LoadConfigFile(const std::string& path,
-                                                          std::vector<std::string>* warnings) {
+                                                          std::vector<std::string>* warnings,
+                                                          const ConfigFeatureGates& gates) {
   absl::StatusOr<std::string> text = ReadConfigFile(path);
   if (!text.ok()) return text.status();
-  return LoadConfig(*text, path, warnings);
+  return LoadConfig(*text, path, warnings, gates);
 }
 
 absl::StatusOr<KubeSchedulerConfiguration> DecodeConfigFile(const std::string& path,
-                                                            std::vector<std::string>* warnings) {
+                                                            std::vector<std::string>* warnings,
+                                                            const ConfigFeatureGates& gates) {
   absl::StatusOr<std::string> text = ReadConfigFile(path);
   if (!text.ok()) return text.status();
   std::vector<std::string> notes;
-  absl::StatusOr<KubeSchedulerConfiguration> config = DecodeConfig(*text, &notes);
+  absl::StatusOr<KubeSchedulerConfiguration> config = DecodeConfig(*text, &notes, gates);
   if (!config.ok()) return config.status();
   if (warnings != nullptr) {
     for (const std::string& note : notes) warnings->push_back(path + ": " + note);
@@ -611,9 +617,9 @@ absl::StatusOr<KubeSchedulerConfiguration> DecodeConfigFile(const std::string& p
   return config;
 }
 
-KubeSchedulerConfiguration DefaultConfig() {
+KubeSchedulerConfiguration DefaultConfig(const ConfigFeatureGates& gates) {
   absl::StatusOr<KubeSchedulerConfiguration> config = DecodeConfig(
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n", nullptr, gates);
   // The empty v1 document always decodes; anything else is a build defect.
   if (!config.ok()) std::abort();
   return *std::move(config);

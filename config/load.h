@@ -30,30 +30,37 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "config/feature_gates.h"
 #include "config/kube_scheduler_configuration.h"
 
 namespace ksched::config {
 
 // Decode, defaults and merge, without validation (upstream loadConfig). `warnings` (optional)
-// receives notes about the file (an old apiVersion, ignored fields).
+// receives notes about the file (an old apiVersion, ignored fields). Every function here reads the
+// configuration under `gates` (the default plugin set, the gated args defaults and validation);
+// the command passes those of --feature-gates and --emulated-version.
 absl::StatusOr<KubeSchedulerConfiguration> DecodeConfig(
-    std::string_view yaml, std::vector<std::string>* warnings = nullptr);
+    std::string_view yaml, std::vector<std::string>* warnings = nullptr,
+    const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 // DecodeConfig, then ValidateConfig. `source_name` (a path, "<stdin>") prefixes the warnings.
 absl::StatusOr<KubeSchedulerConfiguration> LoadConfig(std::string_view yaml,
                                                       std::string_view source_name,
-                                                      std::vector<std::string>* warnings = nullptr);
+                                                      std::vector<std::string>* warnings = nullptr,
+                                                      const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 // LoadConfig on a file's contents; a read failure reads "open <path>: <reason>" as Go's.
 absl::StatusOr<KubeSchedulerConfiguration> LoadConfigFile(
-    const std::string& path, std::vector<std::string>* warnings = nullptr);
+    const std::string& path, std::vector<std::string>* warnings = nullptr,
+    const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 // DecodeConfig on a file's contents (read errors as LoadConfigFile's): what kube-scheduler does
 // with --config before it applies the leader-election flags and validates.
 absl::StatusOr<KubeSchedulerConfiguration> DecodeConfigFile(
-    const std::string& path, std::vector<std::string>* warnings = nullptr);
+    const std::string& path, std::vector<std::string>* warnings = nullptr,
+    const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 // The configuration kube-scheduler runs with when no file is given: v1 with every default.
-KubeSchedulerConfiguration DefaultConfig();
+KubeSchedulerConfiguration DefaultConfig(const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 }  // namespace ksched::config

@@ -170,7 +170,8 @@ class NodeResourcesFitCodec final : public PluginArgsCodec {
  public:
   std::string_view kind() const override { return "NodeResourcesFitArgs"; }
 
-  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config) const override {
+  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config,
+              const ConfigFeatureGates& /*gates*/) const override {
     auto args = std::make_shared<NodeResourcesFitArgs>();
     decoder.Object(value, "v1.NodeResourcesFitArgs", "NodeResourcesFitArgs",
                    [&](std::string_view key, const Value& field) {
@@ -194,7 +195,7 @@ class NodeResourcesFitCodec final : public PluginArgsCodec {
   }
 
   void Validate(const PluginConfig&, const api::FieldPath&,
-                std::vector<std::string>&) const override {}
+                std::vector<std::string>&, const ConfigFeatureGates& /*gates*/) const override {}
 
   Value ToV1(const PluginConfig& config) const override {
     const auto& args = static_cast<const NodeResourcesFitArgs&>(*config.args);
@@ -282,7 +283,8 @@ class BalancedAllocationCodec final : public PluginArgsCodec {
  public:
   std::string_view kind() const override { return "NodeResourcesBalancedAllocationArgs"; }
 
-  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config) const override {
+  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config,
+              const ConfigFeatureGates& /*gates*/) const override {
     auto args = std::make_shared<NodeResourcesBalancedAllocationArgs>();
     decoder.Object(value, "v1.NodeResourcesBalancedAllocationArgs",
                    "NodeResourcesBalancedAllocationArgs",
@@ -299,7 +301,7 @@ class BalancedAllocationCodec final : public PluginArgsCodec {
   }
 
   void Validate(const PluginConfig& config, const api::FieldPath& path,
-                std::vector<std::string>& errors) const override {
+                std::vector<std::string>& errors, const ConfigFeatureGates& /*gates*/) const override {
     const auto& args = static_cast<const NodeResourcesBalancedAllocationArgs&>(*config.args);
     const absl::Status status = plugins::node_resources::Validate(args);
     if (status.ok()) return;
@@ -454,7 +456,8 @@ class NodeAffinityCodec final : public PluginArgsCodec {
  public:
   std::string_view kind() const override { return "NodeAffinityArgs"; }
 
-  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config) const override {
+  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config,
+              const ConfigFeatureGates& /*gates*/) const override {
     auto args = std::make_shared<NodeAffinityArgs>();
     decoder.Object(value, "v1.NodeAffinityArgs", "NodeAffinityArgs",
                    [&](std::string_view key, const Value& field) {
@@ -472,7 +475,7 @@ class NodeAffinityCodec final : public PluginArgsCodec {
   }
 
   void Validate(const PluginConfig& config, const api::FieldPath& path,
-                std::vector<std::string>& errors) const override {
+                std::vector<std::string>& errors, const ConfigFeatureGates& /*gates*/) const override {
     const auto& args = static_cast<const NodeAffinityArgs&>(*config.args);
     const absl::Status status = plugins::node_affinity::ValidateNodeAffinityArgs(path, args);
     if (status.ok()) return;
@@ -506,7 +509,8 @@ class InterPodAffinityCodec final : public PluginArgsCodec {
  public:
   std::string_view kind() const override { return "InterPodAffinityArgs"; }
 
-  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config) const override {
+  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config,
+              const ConfigFeatureGates& /*gates*/) const override {
     // Default-constructed: hardPodAffinityWeight 1 unless written (an explicit 0 stays).
     auto args = std::make_shared<InterPodAffinityArgs>();
     decoder.Object(value, "v1.InterPodAffinityArgs", "InterPodAffinityArgs",
@@ -526,7 +530,7 @@ class InterPodAffinityCodec final : public PluginArgsCodec {
   }
 
   void Validate(const PluginConfig& config, const api::FieldPath& path,
-                std::vector<std::string>& errors) const override {
+                std::vector<std::string>& errors, const ConfigFeatureGates& /*gates*/) const override {
     const auto& args = static_cast<const InterPodAffinityArgs&>(*config.args);
     const absl::Status status =
         plugins::inter_pod_affinity::ValidateInterPodAffinityArgs(path, args);
@@ -685,7 +689,8 @@ class PodTopologySpreadCodec final : public PluginArgsCodec {
  public:
   std::string_view kind() const override { return "PodTopologySpreadArgs"; }
 
-  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config) const override {
+  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config,
+              const ConfigFeatureGates& /*gates*/) const override {
     auto args = std::make_shared<PodTopologySpreadArgs>();
     decoder.Object(value, "v1.PodTopologySpreadArgs", "PodTopologySpreadArgs",
                    [&](std::string_view key, const Value& field) {
@@ -713,7 +718,7 @@ class PodTopologySpreadCodec final : public PluginArgsCodec {
   }
 
   void Validate(const PluginConfig& config, const api::FieldPath& path,
-                std::vector<std::string>& errors) const override {
+                std::vector<std::string>& errors, const ConfigFeatureGates& /*gates*/) const override {
     const auto& args = static_cast<const PodTopologySpreadArgs&>(*config.args);
     const absl::Status status =
         plugins::pod_topology_spread::ValidatePodTopologySpreadArgs(path, args);
@@ -765,11 +770,13 @@ struct GenericField {
   bool omitempty;
   // Applied when absent (for kString: when empty; for kShape: when empty). Null: no default.
   Value default_value;
+  // When set, default_value applies only where it returns true (a gated default).
+  bool (*defaulted_under)(const ConfigFeatureGates&) = nullptr;
 };
 
 // Upstream's configuration-time validation over the defaulted args (v1 field names).
 using GenericValidator = void (*)(const Value& args, const api::FieldPath& path,
-                                  std::vector<std::string>& errors);
+                                  std::vector<std::string>& errors, const ConfigFeatureGates& gates);
 
 std::int64_t IntField(const Value& args, std::string_view key) {
   const Value* value = args.Find(key);
@@ -782,7 +789,7 @@ std::string InvalidInt(const api::FieldPath& path, std::int64_t value, std::stri
 
 // upstream ValidateDefaultPreemptionArgs.
 void ValidateDefaultPreemption(const Value& args, const api::FieldPath& path,
-                               std::vector<std::string>& errors) {
+                               std::vector<std::string>& errors, const ConfigFeatureGates& /*gates*/) {
   const api::FieldPath percentage_path = path.Child("minCandidateNodesPercentage");
   const api::FieldPath absolute_path = path.Child("minCandidateNodesAbsolute");
   const std::int64_t percentage = IntField(args, "minCandidateNodesPercentage");
@@ -832,16 +839,16 @@ void ValidateShape(const Value& shape, const api::FieldPath& path,
   }
 }
 
-// upstream ValidateVolumeBindingArgs under kDefaultConfigFeatureGates.
+// upstream ValidateVolumeBindingArgs.
 void ValidateVolumeBinding(const Value& args, const api::FieldPath& path,
-                           std::vector<std::string>& errors) {
+                           std::vector<std::string>& errors, const ConfigFeatureGates& gates) {
   const std::int64_t timeout = IntField(args, "bindTimeoutSeconds");
   if (timeout < 0) {
     errors.push_back(InvalidInt(path.Child("bindTimeoutSeconds"), timeout,
                                 "invalid BindTimeoutSeconds, should not be a negative value"));
   }
   const Value* shape = args.Find("shape");
-  if (kDefaultConfigFeatureGates.storage_capacity_scoring) {
+  if (gates.storage_capacity_scoring) {
     ValidateShape(shape != nullptr && shape->is_list() ? *shape : Value::EmptyList(),
                   path.Child("shape"), errors);
     return;
@@ -869,10 +876,9 @@ std::optional<std::chrono::nanoseconds> DurationField(const Value& args, std::st
   return *parsed;
 }
 
-// upstream ValidateDynamicResourcesArgs under kDefaultConfigFeatureGates.
+// upstream ValidateDynamicResourcesArgs.
 void ValidateDynamicResources(const Value& args, const api::FieldPath& path,
-                              std::vector<std::string>& errors) {
-  const ConfigFeatureGates& gates = kDefaultConfigFeatureGates;
+                              std::vector<std::string>& errors, const ConfigFeatureGates& gates) {
   const std::optional<std::chrono::nanoseconds> filter = DurationField(args, "filterTimeout");
   if (gates.dra_scheduler_filter_timeout) {
     if (filter.has_value() && filter->count() < 0) {
@@ -921,7 +927,8 @@ class GenericCodec final : public PluginArgsCodec {
 
   std::string_view kind() const override { return kind_; }
 
-  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config) const override {
+  void Decode(const Value& value, StrictDecoder& decoder, PluginConfig& config,
+              const ConfigFeatureGates& gates) const override {
     Value decoded = Value::EmptyMap();
     const std::string go_type = "v1." + std::string(kind_);
     decoder.Object(value, go_type, kind_, [&](std::string_view key, const Value& field) {
@@ -943,7 +950,8 @@ class GenericCodec final : public PluginArgsCodec {
                                 present->as_string().empty();
       const bool empty_shape = present != nullptr && spec.kind == FieldKind::kShape &&
                                present->as_list().empty();
-      if ((present == nullptr || empty_string || empty_shape) && !spec.default_value.is_null()) {
+      const bool gated_off = spec.defaulted_under != nullptr && !spec.defaulted_under(gates);
+      if ((present == nullptr || empty_string || empty_shape) && !spec.default_value.is_null() && !gated_off) {
         ordered.Set(spec.json_name, spec.default_value);
       } else if (present != nullptr) {
         ordered.Set(spec.json_name, *present);
@@ -953,8 +961,8 @@ class GenericCodec final : public PluginArgsCodec {
   }
 
   void Validate(const PluginConfig& config, const api::FieldPath& path,
-                std::vector<std::string>& errors) const override {
-    if (validator_ != nullptr && config.raw.has_value()) validator_(*config.raw, path, errors);
+                std::vector<std::string>& errors, const ConfigFeatureGates& gates) const override {
+    if (validator_ != nullptr && config.raw.has_value()) validator_(*config.raw, path, errors, gates);
   }
 
   Value ToV1(const PluginConfig& config) const override {
@@ -1070,8 +1078,8 @@ std::vector<std::unique_ptr<PluginArgsCodec>> MakeCodecs() {
            Value::Int(600)},
           // Defaulted only with the StorageCapacityScoring gate (on in v1.37).
           {"shape", "Shape", FieldKind::kShape, "[]v1.UtilizationShapePoint", true,
-           kDefaultConfigFeatureGates.storage_capacity_scoring ? DefaultVolumeBindingShape()
-                                                                : Value()},
+           DefaultVolumeBindingShape(),
+           [](const ConfigFeatureGates& gates) { return gates.storage_capacity_scoring; }},
       },
       ValidateVolumeBinding));
   codecs.push_back(std::make_unique<GenericCodec>(
@@ -1079,15 +1087,15 @@ std::vector<std::unique_ptr<PluginArgsCodec>> MakeCodecs() {
       std::vector<GenericField>{
           // Defaulted with DRASchedulerFilterTimeout (on in v1.37): 10s.
           {"filterTimeout", "FilterTimeout", FieldKind::kDurationPointer, "string", false,
-           kDefaultConfigFeatureGates.dra_scheduler_filter_timeout ? Value::String("10s")
-                                                                    : Value()},
+           Value::String("10s"),
+           [](const ConfigFeatureGates& gates) { return gates.dra_scheduler_filter_timeout; }},
           // Defaulted with DRADeviceBindingConditions and DRAResourceClaimDeviceStatus (both on
           // in v1.37): 10m.
           {"bindingTimeout", "BindingTimeout", FieldKind::kDurationPointer, "string", true,
-           kDefaultConfigFeatureGates.dra_device_binding_conditions &&
-                   kDefaultConfigFeatureGates.dra_resource_claim_device_status
-               ? Value::String("10m0s")
-               : Value()},
+           Value::String("10m0s"),
+           [](const ConfigFeatureGates& gates) {
+             return gates.dra_device_binding_conditions && gates.dra_resource_claim_device_status;
+           }},
       },
       ValidateDynamicResources));
   return codecs;

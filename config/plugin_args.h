@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "api/field_errors.h"
+#include "config/feature_gates.h"
 #include "config/kube_scheduler_configuration.h"
 #include "config/strict_decoder.h"
 #include "config/value.h"
@@ -44,10 +45,12 @@ class PluginArgsCodec {
   virtual std::string_view kind() const = 0;
   // Decodes `args` (null: none written) into config.args or config.raw, defaults applied.
   // Errors go to `decoder` (the args object is its root).
-  virtual void Decode(const Value& args, StrictDecoder& decoder, PluginConfig& config) const = 0;
+  // `gates` decide the gated defaults (VolumeBindingArgs.shape, DynamicResourcesArgs' timeouts).
+  virtual void Decode(const Value& args, StrictDecoder& decoder, PluginConfig& config,
+                      const ConfigFeatureGates& gates) const = 0;
   // Upstream's configuration-time validation; one message per error.
   virtual void Validate(const PluginConfig& config, const api::FieldPath& path,
-                        std::vector<std::string>& errors) const = 0;
+                        std::vector<std::string>& errors, const ConfigFeatureGates& gates) const = 0;
   // The v1 wire form, without apiVersion and kind.
   virtual Value ToV1(const PluginConfig& config) const = 0;
   // The internal type as Go's encoding/json renders it (Go field names), for /configz.

@@ -91,7 +91,8 @@ std::string RemovedPluginError(const FieldPath& path, std::string_view name,
 }
 
 void ValidatePluginConfig(const FieldPath& path, std::string_view api_version,
-                          const KubeSchedulerProfile& profile, std::vector<std::string>& errors) {
+                          const KubeSchedulerProfile& profile, const ConfigFeatureGates& gates,
+                          std::vector<std::string>& errors) {
   const framework::PluginsConfig& p = profile.plugins;
   const std::pair<std::string_view, const framework::PluginSet*> stages[] = {
       {"preEnqueue", &p.pre_enqueue}, {"queueSort", &p.queue_sort}, {"preFilter", &p.pre_filter},
@@ -120,7 +121,7 @@ void ValidatePluginConfig(const FieldPath& path, std::string_view api_version,
     }
     const PluginArgsCodec* codec = FindPluginArgsCodec(entry.name);
     if (codec != nullptr && (entry.args != nullptr || entry.raw.has_value())) {
-      codec->Validate(entry, entry_path.Child("args"), errors);
+      codec->Validate(entry, entry_path.Child("args"), errors, gates);
     }
   }
 }
@@ -209,7 +210,8 @@ void ValidateExtenders(const std::vector<Extender>& extenders, std::vector<std::
 
 }  // namespace
 
-std::vector<std::string> ValidationErrors(const KubeSchedulerConfiguration& config) {
+std::vector<std::string> ValidationErrors(const KubeSchedulerConfiguration& config,
+                                          const ConfigFeatureGates& gates) {
   std::vector<std::string> errors;
   ValidateClientConnection(config.client_connection, errors);
   ValidateLeaderElection(config.leader_election, errors);
@@ -233,7 +235,7 @@ std::vector<std::string> ValidationErrors(const KubeSchedulerConfiguration& conf
       if (profile.scheduler_name.empty()) errors.push_back(Required(path.Child("schedulerName")));
       ValidatePercentage(path.Child("percentageOfNodesToScore"),
                          profile.percentage_of_nodes_to_score, errors);
-      ValidatePluginConfig(path, config.api_version, profile, errors);
+      ValidatePluginConfig(path, config.api_version, profile, gates, errors);
       if (existing.contains(profile.scheduler_name)) {
         // The bad value is a *field.Path, which encoding/json renders as {}.
         errors.push_back(path.Child("schedulerName").String() + ": Duplicate value: {}");
@@ -256,9 +258,9 @@ std::vector<std::string> ValidationErrors(const KubeSchedulerConfiguration& conf
   return errors;
 }
 
-absl::Status ValidateConfig(const KubeSchedulerConfiguration& config) {
+absl::Status ValidateConfig(const KubeSchedulerConfiguration& config, const ConfigFeatureGates& gates) {
   api::FieldErrorList list;
-  for (std::string& error : ValidationErrors(config)) list.Add(std::move(error));
+  for (std::string& error : ValidationErrors(config, gates)) list.Add(std::move(error));
   return list.ToStatus();
 }
 

@@ -8,7 +8,7 @@
 //   [0-100]; the removed AzureDiskLimits/CinderLimits/EBSLimits/GCEPDLimits plugins rejected at
 //   every extension point but multiPoint, placementGenerate and placementScore, and in
 //   pluginConfig; duplicate pluginConfig names; each plugin's args through its validator, under
-//   v1.37.2's default feature gates); a common queueSort plugin and args across profiles;
+//   the feature gates given, v1.37.2's defaults unless told); a common queueSort plugin and args across profiles;
 //   percentageOfNodesToScore in [0-100]; podInitialBackoffSeconds > 0, podMaxBackoffSeconds >=
 //   podInitialBackoffSeconds; extenders (positive weight with prioritizeVerb, at most one binder,
 //   valid unique extended-resource names).
@@ -25,15 +25,18 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "config/feature_gates.h"
 #include "config/kube_scheduler_configuration.h"
 
 namespace ksched::config {
 
 // Every error, one message each ("parallelism: Invalid value: 0: should be ...").
-std::vector<std::string> ValidationErrors(const KubeSchedulerConfiguration& config);
+std::vector<std::string> ValidationErrors(const KubeSchedulerConfiguration& config,
+                                          const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 // OkStatus, or InvalidArgument with upstream's aggregate text: one error bare, several as
 // "[e1, e2]", duplicates dropped.
-absl::Status ValidateConfig(const KubeSchedulerConfiguration& config);
+absl::Status ValidateConfig(const KubeSchedulerConfiguration& config,
+                            const ConfigFeatureGates& gates = kDefaultConfigFeatureGates);
 
 }  // namespace ksched::config

@@ -23,6 +23,7 @@
 #include "api/compact_vector.h"
 #include "api/pod.h"
 #include "api/resource_list.h"
+#include "framework/features.h"
 
 namespace ksched::framework {
 
@@ -81,9 +82,9 @@ struct PodRequestsOptions {
   // UseStatusResources (InPlacePodVerticalScaling, GA): what the kubelet allocated and the runtime
   // applied count as well as the spec (an in-place resize in progress).
   bool use_status_resources = true;
-  // InPlacePodLevelResourcesVerticalScalingEnabled (beta, on in v1.37): read the pod-level
-  // status.allocatedResources / status.resources when the kubelet reported them.
-  bool use_pod_level_status_resources = true;
+  // InPlacePodLevelResourcesVerticalScalingEnabled: read the pod-level status.allocatedResources /
+  // status.resources when the kubelet reported them; the process's gate (framework/features.h).
+  bool use_pod_level_status_resources = ProcessFeatures().in_place_pod_level_resources_vertical_scaling;
 };
 
 // The pod's effective requests (upstream resourcehelper.PodRequests, v0.37.2):

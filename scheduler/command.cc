@@ -29,6 +29,7 @@
 #include "config/kube_scheduler_configuration.h"
 #include "config/profile_configs.h"
 #include "config/write.h"
+#include "framework/features.h"
 #include "plugins/in_tree_registry.h"
 #include "scheduler/command_flags.h"
 #include "scheduler/component_config.h"
@@ -206,8 +207,12 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   for (const std::string& notice : gate_notices) SPDLOG_INFO("{}", notice);
   if (const std::string alpha = gates->AlphaWarning(); !alpha.empty()) SPDLOG_WARN("{}", alpha);
 
+  // What the gates change, set before anything reads it: the framework's and plugins' features
+  // (process-wide, as upstream's DefaultFeatureGate), the configuration's defaults.
+  framework::SetProcessFeatures(FrameworkFeaturesOf(*gates));
   std::vector<std::string> warnings;
-  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(flags, &warnings);
+  absl::StatusOr<config::KubeSchedulerConfiguration> cfg =
+      ResolveComponentConfig(flags, ConfigGatesOf(*gates), &warnings);
   for (const std::string& warning : warnings) SPDLOG_WARN("{}", warning);
   if (!cfg.ok()) return Fail(std::string(cfg.status().message()));
   if (absl::Status applied = ApplyExtenderEffects(*cfg); !applied.ok()) {
@@ -253,6 +258,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   options.queue.pop_from_backoff_q = gates->Enabled("SchedulerPopFromBackoffQ");
   options.metrics = &metrics;
   options.extenders = cfg->extenders;
+  options.nominated_node_name_for_expectation = gates->Enabled("NominatedNodeNameForExpectation");
   absl::StatusOr<std::unique_ptr<SchedulerApp>> app = SchedulerApp::Create(std::move(options), registry);
   if (!app.ok()) {
     return Fail("initializing profiles: " + std::string(app.status().message()));
@@ -346,7 +352,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   std::unique_ptr<serving::SecureServer> server;
   if (flags.serving.secure_port != 0) {
     absl::StatusOr<std::unique_ptr<serving::SecureServer>> made =
-        NewSchedulerServer(flags, *cfg, &metrics, server_state);
+        NewSchedulerServer(flags, *cfg, *gates, &metrics, server_state);
     if (!made.ok()) return Fail(std::string(made.status().message()));
     server = *std::move(made);
     if (absl::Status started = server->Start(); !started.ok()) {

@@ -31,19 +31,20 @@ void ApplyDeprecatedFlags(const CommandFlags& flags, config::KubeSchedulerConfig
 }  // namespace
 
 absl::StatusOr<config::KubeSchedulerConfiguration> ResolveComponentConfig(
-    const CommandFlags& flags, std::vector<std::string>* warnings) {
+    const CommandFlags& flags, const config::ConfigFeatureGates& gates,
+    std::vector<std::string>* warnings) {
   config::KubeSchedulerConfiguration cfg;
   if (flags.config_file.empty()) {
-    cfg = config::DefaultConfig();
+    cfg = config::DefaultConfig(gates);
     ApplyDeprecatedFlags(flags, cfg);
   } else {
     absl::StatusOr<config::KubeSchedulerConfiguration> decoded =
-        config::DecodeConfigFile(flags.config_file, warnings);
+        config::DecodeConfigFile(flags.config_file, warnings, gates);
     if (!decoded.ok()) return decoded.status();
     cfg = *std::move(decoded);
   }
   ApplyLeaderElectionFlags(flags, cfg.leader_election);
-  if (absl::Status valid = config::ValidateConfig(cfg); !valid.ok()) return valid;
+  if (absl::Status valid = config::ValidateConfig(cfg, gates); !valid.ok()) return valid;
   return cfg;
 }
 

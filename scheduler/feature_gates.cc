@@ -48,8 +48,6 @@ constexpr ImplementedValue kImplementedOnly[] = {
     {"AllowParsingUserUIDFromCertAuth", true},
     {"ClientsAllowCBOR", false},
     {"ClientsPreferCBOR", false},
-    {"ComponentFlagz", true},
-    {"ComponentStatusz", true},
     {"CompositePodGroup", false},
     {"CoordinatedLeaderElection", false},
     // DRA features of issue #45 (the five on by default are accepted both ways: see below).
@@ -63,22 +61,25 @@ constexpr ImplementedValue kImplementedOnly[] = {
     {"DRAWorkloadResourceClaims", false},
     // Workload (gang) scheduling is not implemented.
     {"GenericWorkload", false},
-    {"InPlacePodLevelResourcesVerticalScaling", true},
     {"InPlacePodVerticalScalingSchedulerPreemption", false},
     {"InterPodAffinityHostnameFastPath", false},
     {"MatchLabelKeysInPodTopologySpread", true},
-    // Being implemented (nominatedNodeName set before binding): its default only.
-    {"NominatedNodeNameForExpectation", true},
     {"PodGroupPreemptionPolicy", false},
     {"PodLevelResources", true},
     {"SchedulerAsyncAPICalls", false},
     {"SchedulerAsyncPreemption", true},
     {"SchedulerPreQueueingHints", false},
-    {"StorageCapacityScoring", true},
     {"TaintTolerationComparisonOperators", false},
     {"TopologyAwareWorkloadScheduling", false},
-    {"VolumeLimitScaling", true},
 };
+// Read by kube-scheduler and implemented both ways (their values below v1.37 are what
+// --emulated-version 1.34 to 1.36 defaults):
+//   ComponentFlagz, ComponentStatusz: /flagz and /statusz served or not.
+//   InPlacePodLevelResourcesVerticalScaling, NodeDeclaredFeatures, StorageCapacityScoring,
+//     VolumeLimitScaling: framework::Features (FrameworkFeaturesOf); NodeDeclaredFeatures and
+//     StorageCapacityScoring also in the configuration's defaults (ConfigGatesOf).
+//   NominatedNodeNameForExpectation: the scheduler's nominated_node_name_for_expectation.
+//   DRASchedulerFilterTimeout's and DRADeviceBindingConditions' args defaults (ConfigGatesOf).
 // Read by kube-scheduler and accepted both ways:
 //   DRAConsumableCapacity, DRADeviceBindingConditions, DRADeviceTaintRules, DRADeviceTaints,
 //     DRAPartitionableDevices: the allocator is still v1.34's (issue #45), which behaves as these
@@ -567,6 +568,30 @@ absl::Status CheckImplementedGates(const FeatureGates& gates) {
                                       keep + " only");
   }
   return absl::OkStatus();
+}
+
+config::ConfigFeatureGates ConfigGatesOf(const FeatureGates& gates) {
+  config::ConfigFeatureGates out;
+  out.node_declared_features = gates.Enabled("NodeDeclaredFeatures");
+  out.in_place_pod_vertical_scaling_scheduler_preemption =
+      gates.Enabled("InPlacePodVerticalScalingSchedulerPreemption");
+  out.dynamic_resource_allocation = gates.Enabled("DynamicResourceAllocation");
+  out.generic_workload = gates.Enabled("GenericWorkload");
+  out.topology_aware_workload_scheduling = gates.Enabled("TopologyAwareWorkloadScheduling");
+  out.dra_scheduler_filter_timeout = gates.Enabled("DRASchedulerFilterTimeout");
+  out.dra_device_binding_conditions = gates.Enabled("DRADeviceBindingConditions");
+  out.dra_resource_claim_device_status = gates.Enabled("DRAResourceClaimDeviceStatus");
+  out.storage_capacity_scoring = gates.Enabled("StorageCapacityScoring");
+  return out;
+}
+
+framework::Features FrameworkFeaturesOf(const FeatureGates& gates) {
+  framework::Features out;
+  out.storage_capacity_scoring = gates.Enabled("StorageCapacityScoring");
+  out.volume_limit_scaling = gates.Enabled("VolumeLimitScaling");
+  out.node_declared_features = gates.Enabled("NodeDeclaredFeatures");
+  out.in_place_pod_level_resources_vertical_scaling = gates.Enabled("InPlacePodLevelResourcesVerticalScaling");
+  return out;
 }
 
 }  // namespace ksched::scheduler

@@ -46,6 +46,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "config/feature_gates.h"
+#include "framework/features.h"
 
 namespace ksched::scheduler {
 
@@ -121,10 +123,6 @@ class FeatureGates {
   // upstream's info lines for GA and deprecated gates set (one line each, klog's structured text).
   static absl::StatusOr<FeatureGates> Parse(const std::vector<std::string>& flag_values,
                                             const CompatibilityVersions& versions, std::vector<std::string>* notices);
-  static absl::StatusOr<FeatureGates> Parse(const std::vector<std::string>& flag_values,
-                                            std::vector<std::string>* notices) {
-    return Parse(flag_values, CompatibilityVersions{}, notices);
-  }
 
   // Whether a known gate is on. An unknown name is a programming error and aborts.
   bool Enabled(std::string_view name) const;
@@ -157,5 +155,11 @@ class FeatureGates {
 // rather than a setting silently ignored. Gates kube-scheduler does not read are accepted, with no
 // effect, as upstream.
 absl::Status CheckImplementedGates(const FeatureGates& gates);
+
+// The gates as the configuration layer reads them (the default plugin set, gated args defaults
+// and validation).
+config::ConfigFeatureGates ConfigGatesOf(const FeatureGates& gates);
+// The gates as the framework and the in-tree plugins read them (framework::SetProcessFeatures).
+framework::Features FrameworkFeaturesOf(const FeatureGates& gates);
 
 }  // namespace ksched::scheduler

@@ -308,6 +308,7 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
   scheduler_options.seed = opts.seed;
   scheduler_options.metrics = opts.metrics;
   scheduler_options.clock = impl->clock.get();
+  scheduler_options.nominated_node_name_for_expectation = opts.nominated_node_name_for_expectation;
   for (const std::unique_ptr<HttpExtender>& extender : impl->extenders) {
     scheduler_options.extenders.push_back(extender.get());
   }

@@ -56,8 +56,11 @@ struct SchedulerAppOptions {
   std::optional<std::uint64_t> seed;
   // Not owned, nullable; must outlive the app. Every client, profile, the queue and the loop
   // report to it.
-  metrics::Metrics* metrics = nullptr;  // KubeSchedulerConfiguration.extenders (defaults applied), called in this order.
+  metrics::Metrics* metrics = nullptr;
+  // KubeSchedulerConfiguration.extenders (defaults applied), called in this order.
   std::vector<config::Extender> extenders;
+  // The NominatedNodeNameForExpectation gate (SchedulerOptions).
+  bool nominated_node_name_for_expectation = true;
 };
 
 class SchedulerApp {

@@ -103,7 +103,7 @@ serving::StatuszInfo StatuszInfoNow(const serving::SecureServer& server) {
 
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     const CommandFlags& flags, const config::KubeSchedulerConfiguration& cfg,
-    metrics::Metrics* metrics, SchedulerServerState& state) {
+    const FeatureGates& gates, metrics::Metrics* metrics, SchedulerServerState& state) {
   serving::SecureServingOptions serving_options;
   serving_options.bind_address = flags.serving.bind_address;
   serving_options.port = flags.serving.secure_port;
@@ -234,13 +234,10 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
   // The z-pages, each behind its gate (ComponentFlagz, ComponentStatusz: beta, on by default since
   // 1.36), installed last as upstream's newEndpointsHandler does: /statusz lists the paths
   // registered before it.
-  std::vector<std::string> gate_warnings;
-  absl::StatusOr<FeatureGates> gates = FeatureGates::Parse(flags.feature_gates, &gate_warnings);
-  if (!gates.ok()) return gates.status();  // RunSchedulerCommand has refused these already
-  if (gates->Enabled("ComponentFlagz")) {
+  if (gates.Enabled("ComponentFlagz")) {
     server->AddHandler("/flagz", serving::FlagzHandler(std::string(kComponentName), FlagzValues(flags)));
   }
-  if (gates->Enabled("ComponentStatusz")) {
+  if (gates.Enabled("ComponentStatusz")) {
     server->AddHandler("/statusz", serving::StatuszHandler(std::string(kComponentName), StatuszInfoNow(*server)));
   }
   return server;

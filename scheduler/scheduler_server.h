@@ -41,6 +41,7 @@
 #include "config/kube_scheduler_configuration.h"
 #include "scheduler/client_ca_reloader.h"
 #include "scheduler/command_flags.h"
+#include "scheduler/feature_gates.h"
 #include "scheduler/metrics/health_check_metrics.h"
 #include "scheduler/metrics/metrics.h"
 #include "serving/secure_server.h"
@@ -66,7 +67,6 @@ struct SchedulerServerState {
 
 absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
     const CommandFlags& flags, const config::KubeSchedulerConfiguration& cfg,
-    metrics::Metrics* metrics,
-    SchedulerServerState& state);
+    const FeatureGates& gates, metrics::Metrics* metrics, SchedulerServerState& state);
 
 }  // namespace ksched::scheduler

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "framework/features.h"
 #include "plugins/node_declared_features/feature_inference.h"
 
 namespace ksched::plugins::node_declared_features {
@@ -25,6 +26,7 @@ class PreFilterState final : public framework::StateData {
 std::pair<framework::PreFilterResult, framework::Status> NodeDeclaredFeatures::PreFilter(
     framework::CycleState& state, const api::Pod& pod,
     const std::vector<framework::NodeInfo*>& /*nodes*/) {
+  if (!enabled_) return {{}, framework::Status(framework::Code::kSkip)};
   const FeatureSet required = InferForPodScheduling(pod);
   if (required == 0) return {{}, framework::Status(framework::Code::kSkip)};
   state.Write(kPreFilterStateKey, std::make_unique<PreFilterState>(required));
@@ -53,6 +55,7 @@ framework::Status NodeDeclaredFeatures::Filter(const framework::CycleState& stat
 }
 
 std::vector<framework::ClusterEventWithHint> NodeDeclaredFeatures::EventsToRegister() const {
+  if (!enabled_) return {};
   return {
       {framework::ClusterEvent{framework::EventResource::kNode,
                                framework::action::kAdd |
@@ -92,7 +95,7 @@ absl::StatusOr<framework::QueueingHint> IsSchedulableAfterTargetPodUpdate(
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* /*args*/,
                                                        framework::Handle& /*handle*/) {
-  return std::make_unique<NodeDeclaredFeatures>();
+  return std::make_unique<NodeDeclaredFeatures>(framework::ProcessFeatures().node_declared_features);
 }
 
 }  // namespace ksched::plugins::node_declared_features

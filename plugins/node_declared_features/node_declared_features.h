@@ -10,6 +10,8 @@
 //   Events     Node Add|UpdateNodeDeclaredFeature: Queue unless the node's declared features are
 //              unchanged (an add always queues). An update of the pod itself: Queue when its
 //              required features changed.
+// With the NodeDeclaredFeatures gate off (--emulated-version 1.35 or older) the plugin is inert:
+// PreFilter Skips, no events.
 // Upstream's Skip of pods whose resize is deferred belongs to InPlacePodVerticalScalingScheduler-
 // Preemption (alpha, off): not implemented.
 //
@@ -38,6 +40,7 @@ class NodeDeclaredFeatures final : public framework::PreFilterPlugin,
                                    public framework::FilterPlugin,
                                    public framework::EnqueueExtensions {
  public:
+  explicit NodeDeclaredFeatures(bool enabled = true) : enabled_(enabled) {}
   std::string_view Name() const override { return kName; }
   // Reads only the node's NodeInfo (its Node), the pod and its own cycle state.
   bool NodeLocalResults() const override { return true; }
@@ -47,6 +50,9 @@ class NodeDeclaredFeatures final : public framework::PreFilterPlugin,
   framework::Status Filter(const framework::CycleState& state, const api::Pod& pod,
                            const framework::NodeInfo& node) override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister() const override;
+
+ private:
+  bool enabled_;
 };
 
 // Node Add|UpdateNodeDeclaredFeature hint (upstream isSchedulableAfterNodeChange).

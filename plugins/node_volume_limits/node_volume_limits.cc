@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 
+#include "framework/features.h"
 #include "plugins/helper/csi_translation.h"
 #include "plugins/helper/pod_claims.h"
 
@@ -149,7 +150,7 @@ framework::Status NodeVolumeLimits::Filter(const framework::CycleState& /*state*
   // walks a map, so with several such drivers missing it names any one; this names the first
   // volume's in unique-name order.
   for (const auto& [unique_name, driver] : new_volumes) {
-    if (!DriverInstalled(driver, csi_node.get())) {
+    if (volume_limit_scaling_ && !DriverInstalled(driver, csi_node.get())) {
       return framework::Status(framework::Code::kUnschedulable, {driver + " CSI driver is not installed on the node"});
     }
   }
@@ -280,7 +281,8 @@ absl::StatusOr<framework::QueueingHint> IsSchedulableAfterVolumeAttachmentDelete
 
 absl::StatusOr<std::unique_ptr<framework::Plugin>> New(const framework::PluginArgs* /*args*/,
                                                        framework::Handle& handle) {
-  return std::make_unique<NodeVolumeLimits>(handle, RandomPrefix());
+  return std::make_unique<NodeVolumeLimits>(handle, RandomPrefix(),
+                                            framework::ProcessFeatures().volume_limit_scaling);
 }
 
 }  // namespace ksched::plugins::node_volume_limits

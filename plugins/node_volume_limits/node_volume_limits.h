@@ -53,8 +53,11 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
  public:
   // `volume_id_prefix`: the random prefix of the handles made up for unbound claims (upstream:
   // 32 random characters per plugin instance).
-  NodeVolumeLimits(const framework::Handle& handle, std::string volume_id_prefix)
-      : handle_(handle), volume_id_prefix_(std::move(volume_id_prefix)) {}
+  // `volume_limit_scaling`: the VolumeLimitScaling gate (framework/features.h); without it a
+  // driver missing from the node's CSINode is not checked.
+  NodeVolumeLimits(const framework::Handle& handle, std::string volume_id_prefix,
+                   bool volume_limit_scaling = true)
+      : handle_(handle), volume_id_prefix_(std::move(volume_id_prefix)), volume_limit_scaling_(volume_limit_scaling) {}
 
   std::string_view Name() const override { return kName; }
   std::pair<framework::PreFilterResult, framework::Status> PreFilter(
@@ -82,6 +85,7 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin,
 
   const framework::Handle& handle_;
   const std::string volume_id_prefix_;
+  const bool volume_limit_scaling_;
 };
 
 absl::StatusOr<framework::QueueingHint> IsSchedulableAfterCSINodeUpdated(const api::Pod& pod,

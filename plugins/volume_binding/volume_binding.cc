@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "api/json_decode.h"
+#include "framework/features.h"
 #include "framework/raw_plugin_args.h"
 #include "plugins/helper/pod_claims.h"
 #include "plugins/volume_binding/volume_matching.h"
@@ -505,7 +506,7 @@ absl::StatusOr<VolumeBindingArgs> ParseVolumeBindingArgs(std::string_view json) 
 }
 
 VolumeBinding::VolumeBinding(VolumeBindingArgs args, framework::Handle& handle)
-    : args_(std::move(args)), handle_(handle) {
+    : args_(std::move(args)), scores_(framework::ProcessFeatures().storage_capacity_scoring), handle_(handle) {
   // New: each point's 0..10 score becomes 0..100 (MaxNodeScore / MaxCustomPriorityScore).
   constexpr std::int64_t kScoreScale = framework::kMaxNodeScore / 10;
   score_shape_.reserve(args_.shape.size());
@@ -573,8 +574,9 @@ framework::Status VolumeBinding::Filter(const framework::CycleState& state, cons
 
 framework::Status VolumeBinding::PreScore(framework::CycleState& state, const api::Pod& /*pod*/,
                                           const std::vector<const framework::NodeInfo*>& /*nodes*/) {
-  // Upstream: Skip without a scorer or when neither static bindings nor StorageCapacityScoring
-  // ask for scores; the gate is on, so upstream scores every pod that has the state.
+  // Upstream: Skip without a scorer (StorageCapacityScoring off) or when neither static bindings
+  // nor StorageCapacityScoring ask for scores: with the gate on, every pod that has the state.
+  if (!scores_) return framework::Status(framework::Code::kSkip);
   const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
   if (binding_state == nullptr) {
     return framework::Status::FromError("reading \"" + std::string(kStateKey.name()) + "\" from cycleState: not found");
@@ -589,6 +591,7 @@ framework::Status VolumeBinding::PreScore(framework::CycleState& state, const ap
 std::pair<std::int64_t, framework::Status> VolumeBinding::Score(const framework::CycleState& state,
                                                                 const api::Pod& /*pod*/,
                                                                 const framework::NodeInfo& node) {
+  if (!scores_) return {0, {}};
   const auto* binding_state = state.ReadAs<VolumeBindingState>(kStateKey);
   if (binding_state == nullptr) {
     return {0, framework::Status::FromError("reading \"" + std::string(kStateKey.name()) + "\" from cycleState: not found")};

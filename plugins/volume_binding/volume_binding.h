@@ -42,8 +42,8 @@
 //     topology.cinder.csi.openstack.org/zone; see helper/csi_translation.h), in Filter and in
 //     PreBind's checks alike; a volume that does not translate is an error ("could not translate
 //     pv: ..."). Unbound volumes are matched untranslated, as upstream does.
-//   - PreScore/Score (StorageCapacityScoring, beta and on in v1.37): PreScore no longer skips a
-//     pod with claims. (Upstream runs Score for a pod without claims too, scoring 0 on every node;
+//   - PreScore/Score (StorageCapacityScoring, beta and on in v1.37; with it off, as before v1.37,
+//     PreScore skips every pod): PreScore no longer skips a pod with claims. (Upstream runs Score for a pod without claims too, scoring 0 on every node;
 //     here PreScore skips it, which changes no decision, only the Score count of
 //     scheduler_plugin_evaluation_total, and keeps the per-node totals of identical pods
 //     reusable: scheduler/node_result_cache.h.) A node's score groups
@@ -151,6 +151,9 @@ class VolumeBinding final : public framework::PreFilterPlugin,
   framework::Status StageFailed(framework::MetricsRecorder::VolumeStage stage, framework::Status status) const;
 
   VolumeBindingArgs args_;
+  // StorageCapacityScoring (framework/features.h): without it upstream builds no scorer, and
+  // PreScore skips every pod.
+  bool scores_;
   // args_.shape with the scores scaled to 0..100 (MaxNodeScore / MaxCustomPriorityScore).
   std::vector<helper::FunctionShapePoint> score_shape_;
   framework::Handle& handle_;

@@ -286,7 +286,7 @@ TEST_CASE("the PodScheduled condition is patched only when it changes", "[status
   Pod pod = GetPod("unschedulable");
   REQUIRE(pod.status.conditions.size() == 1);
 
-  const std::string message = "0/3 nodes are available: 3 node(s) had untolerated taint {dedicated: gpu}.";
+  const std::string message = "0/3 nodes are available: 3 node(s) had untolerated taint(s).";
   REQUIRE(ksched::scheduler::PatchPodScheduledCondition(client, pod, Unschedulable(pod, message), std::nullopt).ok());
   CHECK(counting->sent() == 1);
   pod = GetPod("unschedulable");

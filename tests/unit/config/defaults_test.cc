@@ -7,6 +7,7 @@
 
 #include "config/default_plugins.h"
 #include "config/load.h"
+#include "config/validation.h"
 #include "config/value.h"
 #include "plugins/inter_pod_affinity/args.h"
 #include "plugins/node_affinity/args.h"
@@ -179,6 +180,54 @@ TEST_CASE("defaults: v1.37's new args fields, and the pod-group extension points
     CHECK(plugins.pod_group_post_filter.disabled == std::vector<std::string>{"*"});
     CHECK(plugins.placement_generate.enabled.empty());
   }
+}
+
+TEST_CASE("defaults and validation follow the feature gates (--emulated-version 1.36 and 1.35)",
+          "[config][defaults]") {
+  // upstream v1.37.2 with --emulated-version=1.36: StorageCapacityScoring off, so no shape; 1.35
+  // also without NodeDeclaredFeatures and DRADeviceBindingConditions.
+  ksched::config::ConfigFeatureGates at_136;
+  at_136.storage_capacity_scoring = false;
+  ksched::config::ConfigFeatureGates at_135 = at_136;
+  at_135.node_declared_features = false;
+  at_135.dra_device_binding_conditions = false;
+
+  const auto v136 = DecodeConfig(kV1, nullptr, at_136);
+  REQUIRE(v136.ok());
+  CHECK(Entry(*v136, "VolumeBinding").raw->Find("shape") == nullptr);
+  CHECK(Entry(*v136, "DynamicResources").raw->Find("bindingTimeout")->as_string() == "10m0s");
+  CHECK(v136->profiles[0].plugins == ksched::config::DefaultPlugins(at_136));
+  CHECK(v136->profiles[0].plugins.multi_point.enabled.back().name == "NodeDeclaredFeatures");
+
+  const auto v135 = DecodeConfig(kV1, nullptr, at_135);
+  REQUIRE(v135.ok());
+  CHECK(Entry(*v135, "DynamicResources").raw->Find("bindingTimeout") == nullptr);
+  CHECK(Entry(*v135, "DynamicResources").raw->Find("filterTimeout")->as_string() == "10s");
+  for (const ksched::framework::PluginRef& plugin : v135->profiles[0].plugins.multi_point.enabled) {
+    CHECK(plugin.name != "NodeDeclaredFeatures");
+  }
+
+  // A shape or bindingTimeout given where its gate is off: upstream's errors.
+  const std::string body = std::string(kV1) + R"(profiles:
+- pluginConfig:
+  - name: VolumeBinding
+    args:
+      shape:
+      - utilization: 0
+        score: 0
+  - name: DynamicResources
+    args:
+      bindingTimeout: 20s
+)";
+  const auto given = DecodeConfig(body, nullptr, at_135);
+  REQUIRE(given.ok());
+  CHECK(ksched::config::ValidationErrors(*given, at_135) ==
+        std::vector<std::string>{
+            "profiles[0].pluginConfig[0].args.shape: Invalid value: [{\"Utilization\":0,\"Score\":0}]: "
+            "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
+            "profiles[0].pluginConfig[1].args.bindingTimeout: Forbidden: DRADeviceBindingConditions or "
+            "DRAResourceClaimDeviceStatus feature gate is disabled"});
+  CHECK(ksched::config::ValidationErrors(*given).empty());  // v1.37.2's gates allow both
 }
 
 TEST_CASE("defaults: scheduler names, profiles and top-level values", "[config][defaults]") {

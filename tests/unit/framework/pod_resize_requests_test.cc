@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "framework/pod_info.h"
 #include "framework/resource.h"
+#include "scoped_features.h"
 #include "test_objects.h"
 
 namespace {
@@ -187,6 +189,25 @@ TEST_CASE("in-place resize: a pending pod reports nothing and counts its spec", 
   CHECK_FALSE(pod->status.resource_status.has_value());
   CHECK(PodRequestQuantities(*pod, Requests(true)) == ResourceList{{"cpu", Q("1")}, {"memory", Q("1Gi")}});
   CHECK(PodLimitQuantities(*pod, Limits(true)) == ResourceList{{"cpu", Q("2")}});
+}
+
+TEST_CASE("in-place resize: the pod-level status counts only with InPlacePodLevelResourcesVerticalScaling",
+          "[framework][resource][resize]") {
+  // --emulated-version 1.35 turns the gate off: the default options, and the requests a PodInfo
+  // (hence a NodeInfo) counts, follow the process's features.
+  auto pod = PodFromJson(R"({"metadata": {"name": "p"},
+      "spec": {"resources": {"requests": {"cpu": "2"}},
+               "containers": [{"name": "c1", "resources": {"requests": {"cpu": "1"}}}]},
+      "status": {"allocatedResources": {"cpu": "3"}, "resources": {"requests": {"cpu": "3.5"}}}})");
+  CHECK(PodRequestsOptions{}.use_pod_level_status_resources);
+  CHECK(PodRequestQuantities(*pod, PodRequestsOptions{}) == ResourceList{{"cpu", Q("3.5")}});
+  CHECK(ksched::framework::PodInfo::Create(pod).value()->requests().milli_cpu == 3500);
+  ksched::framework::Features off;
+  off.in_place_pod_level_resources_vertical_scaling = false;
+  const ksched::framework::testing::ScopedProcessFeatures scoped(off);
+  CHECK_FALSE(PodRequestsOptions{}.use_pod_level_status_resources);
+  CHECK(PodRequestQuantities(*pod, PodRequestsOptions{}) == ResourceList{{"cpu", Q("2")}});
+  CHECK(ksched::framework::PodInfo::Create(pod).value()->requests().milli_cpu == 2000);
 }
 
 }  // namespace

@@ -137,6 +137,14 @@ TEST_CASE("NodeDeclaredFeatures PreFilter (TestPreFilter)", "[plugins][node_decl
   }
 }
 
+TEST_CASE("NodeDeclaredFeatures is inert with its gate off (--emulated-version 1.35)",
+          "[plugins][node_declared_features]") {
+  ndf::NodeDeclaredFeatures plugin(/*enabled=*/false);
+  CycleState state;
+  CHECK(plugin.PreFilter(state, PodNeedingRestartAll(), {}).second.code() == Code::kSkip);
+  CHECK(plugin.EventsToRegister().empty());
+}
+
 TEST_CASE("NodeDeclaredFeatures Filter (TestFilter)", "[plugins][node_declared_features]") {
   FakeHandle handle;
   auto plugin = Build<ndf::NodeDeclaredFeatures>(ndf::New, nullptr, handle);

@@ -249,6 +249,18 @@ TEST_CASE("NodeVolumeLimits: VolumeLimitScaling's preventPodSchedulingIfMissing 
   }
 }
 
+TEST_CASE("NodeVolumeLimits: without VolumeLimitScaling (--emulated-version 1.36) a missing driver is not checked",
+          "[plugins][node_volume_limits]") {
+  FakeHandle handle;
+  AddStorage(handle);
+  handle.storage().Add(Driver(kDriver, true));
+  nvl::NodeVolumeLimits plugin(handle, "prefix", /*volume_limit_scaling=*/false);
+  const Pod pod = PodWithClaims("p", {"csi-0"});
+  CycleState state;
+  REQUIRE(plugin.PreFilter(state, pod, {}).second.IsSuccess());
+  CHECK(plugin.Filter(state, pod, MakeNodeInfo(MakeNode("node-1"))).IsSuccess());
+}
+
 TEST_CASE("NodeVolumeLimits: preventPodSchedulingIfMissing without CSINode, explicit false, other drivers",
           "[plugins][node_volume_limits]") {
   const Status not_installed(Code::kUnschedulable, {"ebs.csi.aws.com CSI driver is not installed on the node"});

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../framework/scoped_features.h"
 #include "fake_handle.h"
 #include "plugins/volume_binding/volume_matching.h"
 #include "test_objects.h"
@@ -788,6 +789,25 @@ TEST_CASE("VolumeBinding Score: storage capacity of dynamically provisioned clai
     f.handle.storage().Add(BoundClaim("bound", "pv-bound"));
     CHECK(Scores(*f.plugin, PodWithClaims("pod-a", {"bound"}), nodes) == std::vector<std::int64_t>{0, 0, 0});
   }
+}
+
+TEST_CASE("VolumeBinding Score: without StorageCapacityScoring (--emulated-version 1.36) nothing is scored",
+          "[plugins][volume_binding]") {
+  // Upstream builds no scorer: PreScore skips every pod, Score gives 0, static bindings too.
+  ksched::framework::Features off;
+  off.storage_capacity_scoring = false;
+  const ksched::framework::testing::ScopedProcessFeatures scoped(off);
+  Fixture f;
+  AddScoringClasses(f.handle);
+  f.handle.storage().Add(Claim("pvc-dynamic", "wait-sc-with-storage-capacity", 10 * kGi));
+  f.handle.storage().Add(NodeCapacity("node-a", 100 * kGi));
+  f.handle.storage().Add(NodeCapacity("node-b", 50 * kGi));
+  const Pod pod = PodWithClaims("pod-a", {"pvc-dynamic"});
+  CycleState state;
+  REQUIRE(f.plugin->PreFilter(state, pod, {}).second.IsSuccess());
+  CHECK(f.plugin->Filter(state, pod, Node("node-a")).IsSuccess());
+  CHECK(f.plugin->PreScore(state, pod, {}).code() == Code::kSkip);
+  CHECK(f.plugin->Score(state, pod, Node("node-a")) == std::pair<std::int64_t, Status>{0, Status()});
 }
 
 TEST_CASE("VolumeBinding Score: a pod without claims skips PreFilter and PreScore, scoring 0 anyway",

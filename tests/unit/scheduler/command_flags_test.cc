@@ -225,7 +225,7 @@ TEST_CASE("without --config: deprecated and leader-election flags apply over the
   CHECK(flags->warnings[0] ==
         "Flag --kubeconfig has been deprecated, set clientConnection.kubeconfig in the file given "
         "to --config instead");
-  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, nullptr);
+  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, config::kDefaultConfigFeatureGates, nullptr);
   REQUIRE(cfg.ok());
   CHECK(cfg->client_connection.kubeconfig == "/k");
   CHECK(cfg->client_connection.qps == 7.0F);
@@ -249,7 +249,7 @@ TEST_CASE("with --config: leader-election flags given override the file, depreca
   REQUIRE(flags.ok());
   REQUIRE(flags->warnings.size() == 1);
   CHECK(flags->warnings[0].find("--kubeconfig is ignored because --config is given") == 0);
-  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, nullptr);
+  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, config::kDefaultConfigFeatureGates, nullptr);
   REQUIRE(cfg.ok());
   CHECK(cfg->client_connection.kubeconfig == "/from-file");
   CHECK(cfg->leader_election.resource_name == "from-file");
@@ -263,14 +263,14 @@ TEST_CASE("leader-election flags are validated with the file") {
                                     "kind: KubeSchedulerConfiguration\n");
   absl::StatusOr<CommandFlags> flags = Parse({"--config=" + path, "--leader-elect-renew-deadline=20s"});
   REQUIRE(flags.ok());
-  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, nullptr);
+  absl::StatusOr<config::KubeSchedulerConfiguration> cfg = ResolveComponentConfig(*flags, config::kDefaultConfigFeatureGates, nullptr);
   REQUIRE_FALSE(cfg.ok());
   CHECK(std::string(cfg.status().message()).find("leaderElection.leaseDuration") != std::string::npos);
   std::remove(path.c_str());
 
   absl::StatusOr<CommandFlags> missing = Parse({"--config=/nonexistent/ksched.yaml"});
   REQUIRE(missing.ok());
-  absl::StatusOr<config::KubeSchedulerConfiguration> none = ResolveComponentConfig(*missing, nullptr);
+  absl::StatusOr<config::KubeSchedulerConfiguration> none = ResolveComponentConfig(*missing, config::kDefaultConfigFeatureGates, nullptr);
   REQUIRE_FALSE(none.ok());
   CHECK(std::string(none.status().message()) ==
         "open /nonexistent/ksched.yaml: no such file or directory");

@@ -219,9 +219,10 @@ TEST_CASE("gates kube-scheduler reads are refused at values not implemented here
         "feature gate GenericWorkload=true is not supported by kube-scheduler-cpp: it implements GenericWorkload=false only");
   CHECK(Implemented({"GenericWorkload=true,TopologyAwareWorkloadScheduling=true"}) ==
         "feature gate GenericWorkload=true is not supported by kube-scheduler-cpp: it implements GenericWorkload=false only");
-  CHECK(Implemented({"NominatedNodeNameForExpectation=false"}) ==
-        "feature gate NominatedNodeNameForExpectation=false is not supported by kube-scheduler-cpp: it implements "
-        "NominatedNodeNameForExpectation=true only");
+  // Implemented both ways (their defaults of 1.34 to 1.36).
+  CHECK(Implemented({"NominatedNodeNameForExpectation=false,StorageCapacityScoring=false"}) == "ok");
+  CHECK(Implemented({"VolumeLimitScaling=false,ComponentFlagz=false,ComponentStatusz=false"}) == "ok");
+  CHECK(Implemented({"InPlacePodLevelResourcesVerticalScaling=false"}) == "ok");
   // The DRA allocator is v1.34's (issue #45): these gates off is what runs, on is their default.
   CHECK(Implemented({"DRAConsumableCapacity=false,DRAFractionalCapacityRange=false"}) == "ok");
   CHECK(Implemented({"DRADeviceTaints=false,DRADeviceTaintRules=false"}) == "ok");
@@ -235,13 +236,11 @@ TEST_CASE("gates kube-scheduler reads are refused at values not implemented here
   CHECK(Implemented({"AllAlpha=true,GenericWorkload=true"}) ==
         "feature gate ClientsAllowCBOR=true (set by AllAlpha=true) is not supported by kube-scheduler-cpp: it "
         "implements ClientsAllowCBOR=false only");
-  // A default that an emulated or minimum compatibility version changes.
-  // At 1.36 StorageCapacityScoring and VolumeLimitScaling were off; this scheduler implements them
-  // on only, so emulating 1.36 is refused by name.
-  const std::string at_136 = Implemented({}, Versions({"1.36"}));
-  CHECK(at_136.starts_with("feature gate "));
-  CHECK(at_136.find("=false (its default at emulated version 1.36, min compatibility version 1.35) is not "
-                    "supported by kube-scheduler-cpp: it implements ") != std::string::npos);
+  // Every version kube-scheduler v1.37 emulates runs with its defaults.
+  CHECK(Implemented({}, Versions({"1.36"})) == "ok");
+  CHECK(Implemented({}, Versions({"1.35"})) == "ok");
+  CHECK(Implemented({}, Versions({"1.34"})) == "ok");
+  // A default that a minimum compatibility version changes.
   CHECK(Implemented({}, Versions({}, {"1.37"})) ==
         "feature gate DRAFractionalCapacityRange=true (its default at emulated version 1.37, min compatibility "
         "version 1.37) is not supported by kube-scheduler-cpp: it implements DRAFractionalCapacityRange=false only");
@@ -251,6 +250,39 @@ TEST_CASE("gates kube-scheduler reads are refused at values not implemented here
   CHECK(Implemented({"WatchListClient=false,InformerResourceVersion=false"}) == "ok");  // client-go internals
   CHECK(Implemented({"CPUManagerPolicyBetaOptions=false,KMSv1=true"}) == "ok");        // not read by a scheduler
   CHECK(Implemented({"ContextualLogging=false,LoggingAlphaOptions=true"}) == "ok");    // no effect on these logs
+}
+
+TEST_CASE("the gates the configuration and the framework read follow the emulated version", "[feature_gates]") {
+  struct Row {
+    std::string version;
+    bool storage_capacity_scoring, volume_limit_scaling, node_declared_features, pod_level_resize,
+        binding_conditions, nominated_node_name;
+  };
+  for (const Row& row : {Row{"1.37", true, true, true, true, true, true},
+                         Row{"1.36", false, false, true, true, true, true},
+                         Row{"1.35", false, false, false, false, false, true},
+                         Row{"1.34", false, false, false, false, false, false}}) {
+    CAPTURE(row.version);
+    absl::StatusOr<FeatureGates> gates = Parse({}, nullptr, Versions({row.version}));
+    REQUIRE(gates.ok());
+    const config::ConfigFeatureGates config_gates = ConfigGatesOf(*gates);
+    CHECK(config_gates.storage_capacity_scoring == row.storage_capacity_scoring);
+    CHECK(config_gates.node_declared_features == row.node_declared_features);
+    CHECK(config_gates.dra_device_binding_conditions == row.binding_conditions);
+    CHECK(config_gates.dra_scheduler_filter_timeout);
+    CHECK(config_gates.dynamic_resource_allocation);
+    const framework::Features features = FrameworkFeaturesOf(*gates);
+    CHECK(features.storage_capacity_scoring == row.storage_capacity_scoring);
+    CHECK(features.volume_limit_scaling == row.volume_limit_scaling);
+    CHECK(features.node_declared_features == row.node_declared_features);
+    CHECK(features.in_place_pod_level_resources_vertical_scaling == row.pod_level_resize);
+    CHECK(gates->Enabled("NominatedNodeNameForExpectation") == row.nominated_node_name);
+  }
+  // A gate set explicitly wins over the emulated version's default.
+  absl::StatusOr<FeatureGates> set = Parse({"StorageCapacityScoring=true"}, nullptr, Versions({"1.36"}));
+  REQUIRE(set.ok());
+  CHECK(ConfigGatesOf(*set).storage_capacity_scoring);
+  CHECK(FrameworkFeaturesOf(*set).storage_capacity_scoring);
 }
 
 TEST_CASE("kubernetes_feature_enabled: one series per gate known at the emulated version", "[feature_gates]") {
