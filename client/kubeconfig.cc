@@ -1,6 +1,9 @@
 #include "client/kubeconfig.h"
 
+#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
+
+#include <cerrno>
 
 #include <exception>
 #include <filesystem>
@@ -565,10 +568,22 @@ absl::StatusOr<RestConfig> LoadKubeconfig(const KubeconfigOptions& options) {
   const std::string& path = options.path;
   if (path.empty()) return absl::InvalidArgumentError("no kubeconfig path given");
 
+  // clientcmd's words: a missing explicit kubeconfig is os.Stat's error, any other failure to
+  // read it LoadFromFile's, wrapped as its parse errors are.
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 && errno == ENOENT) {
+    return absl::NotFoundError(Concat("stat ", path, ": no such file or directory"));
+  }
   absl::StatusOr<std::string> text = ReadFileToString(path);
   if (!text.ok()) {
-    return absl::Status(text.status().code(),
-                        Concat("unable to read kubeconfig ", text.status().message()));
+    // ReadFileToString's "<path>: <strerror>", as Go's "open <path>: <lower-case reason>" (a
+    // directory opens in Go and fails at the read).
+    std::string reason(text.status().message());
+    if (reason.starts_with(path + ": ")) reason.erase(0, path.size() + 2);
+    if (!reason.empty()) reason[0] = absl::ascii_tolower(static_cast<unsigned char>(reason[0]));
+    const bool directory = S_ISDIR(info.st_mode);
+    return absl::Status(text.status().code(), Concat("error loading config file \"", path, "\": ",
+                                                     directory ? "read " : "open ", path, ": ", reason));
   }
   absl::StatusOr<KubeconfigFile> parsed;
   try {

@@ -24,7 +24,9 @@
 //
 // Errors (absl::Status; messages name the file, the context and the offending field):
 //   kNotFound, kPermissionDenied, ...  the kubeconfig cannot be read (the read error's code,
-//                     message "unable to read kubeconfig <path>: <reason>")
+//                     clientcmd's message: "stat <path>: no such file or directory", else
+//                     `error loading config file "<path>": open <path>: permission denied`,
+//                     `... read <path>: is a directory`)
 //   kInvalidArgument  a malformed file (`error loading config file "<path>": ...`),
 //                     a duplicate name in clusters/users/contexts, a requested context that does
 //                     not exist (`context "foo" does not exist in kubeconfig <path>`), or an

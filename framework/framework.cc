@@ -248,10 +248,7 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
   for (const PluginRef& ref : plugins.multi_point.enabled) needed.insert(ref.name);
   for (const std::string& name : needed) {
     const PluginFactory* factory = registry.Find(name);
-    if (factory == nullptr) {
-      // Upstream reports the extension point's type; the name is what the user needs.
-      return absl::InvalidArgumentError("plugin " + Quoted(name) + " does not exist");
-    }
+    if (factory == nullptr) continue;  // refused below, naming the extension point as upstream
     auto args_it = profile.plugin_args.find(name);
     const PluginArgs* args = args_it == profile.plugin_args.end() ? nullptr : args_it->second.get();
     absl::StatusOr<std::unique_ptr<Plugin>> plugin = (*factory)(args, *this);
@@ -260,6 +257,38 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
                                         std::string(plugin.status().message()));
     }
     plugins_.emplace(name, *std::move(plugin));
+  }
+
+  // A name the registry lacks, refused as upstream's updatePluginList and then
+  // expandMultiPointPlugins refuse it: the extension points in upstream's order (getExtensionPoints),
+  // the first one's type named ("FilterPlugin \"Foo\" does not exist"); a multiPoint name with
+  // the first point whose set is not disabled with "*".
+  struct NamedPoint {
+    const PluginSet* set;
+    std::string_view type;
+  };
+  const NamedPoint upstream_order[] = {
+      {&plugins.pre_filter, "PreFilterPlugin"}, {&plugins.filter, "FilterPlugin"},
+      {&plugins.post_filter, "PostFilterPlugin"}, {&plugins.reserve, "ReservePlugin"},
+      {&plugins.pre_score, "PreScorePlugin"},   {&plugins.score, "ScorePlugin"},
+      {&plugins.pre_bind, "PreBindPlugin"},     {&plugins.bind, "BindPlugin"},
+      {&plugins.post_bind, "PostBindPlugin"},   {&plugins.permit, "PermitPlugin"},
+      {&plugins.pre_enqueue, "PreEnqueuePlugin"}, {&plugins.queue_sort, "QueueSortPlugin"}};
+  for (const NamedPoint& point : upstream_order) {
+    for (const PluginRef& ref : point.set->enabled) {
+      if (!plugins_.contains(ref.name)) {
+        return absl::InvalidArgumentError(std::string(point.type) + " " + Quoted(ref.name) + " does not exist");
+      }
+    }
+  }
+  for (const NamedPoint& point : upstream_order) {
+    if (std::find(point.set->disabled.begin(), point.set->disabled.end(), "*") != point.set->disabled.end()) continue;
+    for (const PluginRef& ref : plugins.multi_point.enabled) {
+      if (!plugins_.contains(ref.name)) {
+        return absl::InvalidArgumentError(std::string(point.type) + " " + Quoted(ref.name) + " does not exist");
+      }
+    }
+    break;  // every multiPoint name was checked against the first point expanded
   }
 
   // The PodGroup extension points of v1.37 (placementGenerate, placementScore, podGroupPostFilter)
@@ -380,7 +409,10 @@ absl::Status Framework::Build(const Registry& registry, const ProfileConfig& pro
   weighted.insert(weighted.end(), plugins.multi_point.enabled.begin(),
                   plugins.multi_point.enabled.end());
   for (const PluginRef& ref : weighted) {
-    if (dynamic_cast<ScorePlugin*>(plugins_.at(ref.name).get()) == nullptr) continue;
+    // (A multiPoint name the registry lacks gets here only when every point is disabled with "*":
+    // upstream panics there; it extends nothing.)
+    auto found = plugins_.find(ref.name);
+    if (found == plugins_.end() || dynamic_cast<ScorePlugin*>(found->second.get()) == nullptr) continue;
     if (weights.contains(ref.name)) continue;
     if (ref.weight < 0) {
       return absl::InvalidArgumentError("score plugin " + Quoted(ref.name) +

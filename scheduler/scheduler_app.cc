@@ -257,8 +257,8 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
     absl::StatusOr<std::unique_ptr<framework::Framework>> framework =
         framework::Framework::Create(registry, profile, services);
     if (!framework.ok()) {
-      return absl::InvalidArgumentError("profile \"" + profile.scheduler_name +
-                                        "\": " + std::string(framework.status().message()));
+      return absl::InvalidArgumentError("creating profile for scheduler name " + profile.scheduler_name +
+                                        ": " + std::string(framework.status().message()));
     }
     events[profile.scheduler_name] = (*framework)->registered_events();
     impl->recorders[profile.scheduler_name] = std::move(recorder);

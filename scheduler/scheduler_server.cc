@@ -31,8 +31,11 @@ absl::StatusOr<std::shared_ptr<client::RestClient>> DelegatedClient(
   if (!kubeconfig.empty()) {
     rest = client::BuildConfigFromFlags("", kubeconfig);
     if (!rest.ok()) {
-      return absl::InvalidArgumentError("failed to get delegated " + std::string(purpose) +
-                                        " kubeconfig: " + std::string(rest.status().message()));
+      const std::string prefix = "failed to get delegated " + std::string(purpose) + " kubeconfig: ";
+      // The apiserver library's authentication options wrap getClient's error in the same words
+      // again (authorization's do not): upstream's message says it twice.
+      const std::string twice = purpose == "authentication" ? prefix + prefix : prefix;
+      return absl::InvalidArgumentError(twice + std::string(rest.status().message()));
     }
   } else {
     rest = client::InClusterConfig();

@@ -215,7 +215,12 @@ fi
 # --- files ---------------------------------------------------------------------------------------
 run_bad "missing config file" "open $work/none.yaml: no such file or directory" --config "$work/none.yaml" \
   --bind-address 127.0.0.1 --secure-port 0
-bad "missing kubeconfig" "$work/none.kubeconfig" --config "$(with_kubeconfig "$work/none.kubeconfig")"
+bad "missing kubeconfig" "stat $work/none.kubeconfig: no such file or directory" \
+  --config "$(with_kubeconfig "$work/none.kubeconfig")"
+if [ -x "$upstream" ]; then
+  check_eq "missing kubeconfig: upstream's error" "$(upstream_err --kubeconfig "$work/none.kubeconfig")" \
+    "$(grep -o 'err=".*"$' "$work/raw")"
+fi
 printf 'apiVersion: v1\nkind: Config\nclusters: [ {name: x\n' >"$work/garbage.kubeconfig"
 bad "kubeconfig not YAML" "$work/garbage.kubeconfig" --config "$(with_kubeconfig "$work/garbage.kubeconfig")"
 sed 's/^current-context:.*/current-context: nowhere/' "$KUBECONFIG_SCHEDULER" >"$work/nocontext.kubeconfig"
@@ -223,8 +228,14 @@ bad "kubeconfig context missing" "nowhere" --config "$(with_kubeconfig "$work/no
 bad "certificate file missing" "$work/none.crt" --secure-port "$(free_port)" \
   --tls-cert-file "$work/none.crt" --tls-private-key-file "$work/none.key"
 bad "certificate without key" "--tls-private-key-file" --secure-port "$(free_port)" --tls-cert-file "$work/none.crt"
-bad "authentication kubeconfig missing" "$work/none-authn.kubeconfig" --secure-port "$(free_port)" \
-  --authentication-kubeconfig "$work/none-authn.kubeconfig"
+bad "authentication kubeconfig missing" \
+  "failed to get delegated authentication kubeconfig: failed to get delegated authentication kubeconfig: stat $work/none-authn.kubeconfig: no such file or directory" \
+  --secure-port "$(free_port)" --authentication-kubeconfig "$work/none-authn.kubeconfig"
+if [ -x "$upstream" ]; then
+  check_eq "authentication kubeconfig missing: upstream's error" \
+    "$(upstream_err_serving --kubeconfig "$KUBECONFIG_SCHEDULER" --authentication-kubeconfig "$work/none-authn.kubeconfig")" \
+    "$(grep -o 'err=".*"$' "$work/raw")"
+fi
 bad "client CA file missing" "unable to load client CA provider: open $work/none-ca.crt: no such file or directory" \
   --secure-port "$(free_port)" "${serving_pair[@]}" --client-ca-file "$work/none-ca.crt"
 if [ -x "$upstream" ]; then
@@ -325,7 +336,8 @@ profiles:
       disabled:
       - name: "*"
 Y
-bad_config unknown-plugin '"Foo" does not exist' <<Y
+bad_config unknown-plugin \
+  'initializing profiles: creating profile for scheduler name a: ScorePlugin "Foo" does not exist' <<Y
 $header
 profiles:
 - schedulerName: a
@@ -334,6 +346,10 @@ profiles:
       enabled:
       - name: Foo
 Y
+if [ -x "$upstream" ]; then
+  check_eq "config unknown-plugin: upstream's error" "$(upstream_err --config "$work/unknown-plugin.yaml")" \
+    "$(grep -o 'err=".*"$' "$work/raw")"
+fi
 # v1.37's PodGroup extension points: a name there is checked as anywhere else (upstream's words).
 bad_config unknown-placement-score-plugin 'PlacementScorePlugin "Foo" does not exist' <<Y
 $header

@@ -74,7 +74,7 @@ for path in "$manifests"/configs/*.yaml "$manifests/static-pod/kube-scheduler-co
       bash -c "[ $rc = 0 ] && grep -q 'name: cputraffic' '$work/ours-written-$name'"
   else
     check "ours reads manifests/configs/$name (only its out-of-tree plugins are missing)" \
-      grep -Eq 'plugin \\?"(Binpack|cputraffic|memorytraffic|diskspacetraffic|networktraffic)\\?" does not exist' \
+      grep -Eq 'Plugin \\?"(Binpack|cputraffic|memorytraffic|diskspacetraffic|networktraffic)\\?" does not exist' \
         "$work/ours-$name.log"
   fi
 done

@@ -666,13 +666,31 @@ TEST_CASE("construction rejects bad profiles with upstream's messages (TestNewFr
          with_qs_and_bind(p);
          p.plugins.score.enabled = Refs({{"notExist", 0}});
        },
-       "plugin \"notExist\" does not exist"},
+       "ScorePlugin \"notExist\" does not exist"},
       {"multiPoint plugin doesn't exist in registry",
        [&](Registry&, ProfileConfig& p) {
          with_qs_and_bind(p);
          p.plugins.multi_point.enabled = Refs({{"notExist", 0}});
        },
-       "plugin \"notExist\" does not exist"},
+       // Upstream's expandMultiPointPlugins names the first extension point it expands.
+       "PreFilterPlugin \"notExist\" does not exist"},
+      {"multiPoint plugin doesn't exist, PreFilter disabled with *: the next point is named",
+       [&](Registry&, ProfileConfig& p) {
+         with_qs_and_bind(p);
+         p.plugins.pre_filter.disabled = {"*"};
+         p.plugins.multi_point.enabled = Refs({{"notExist", 0}});
+       },
+       "FilterPlugin \"notExist\" does not exist"},
+      {"multiPoint plugin doesn't exist, the points before Bind disabled with *: Bind is named",
+       [&](Registry&, ProfileConfig& p) {
+         with_qs_and_bind(p);
+         for (PluginSet* set : {&p.plugins.pre_filter, &p.plugins.filter, &p.plugins.post_filter, &p.plugins.reserve,
+                                &p.plugins.pre_score, &p.plugins.score, &p.plugins.pre_bind}) {
+           set->disabled = {"*"};
+         }
+         p.plugins.multi_point.enabled = Refs({{"notExist", 0}});
+       },
+       "BindPlugin \"notExist\" does not exist"},
       {"enabled Score plugin doesn't extend the ScorePlugin interface",
        [&](Registry&, ProfileConfig& p) {
          with_qs_and_bind(p);
