@@ -13,12 +13,14 @@ constexpr std::string_view kForceActivate = "ForceActivate";
 }  // namespace
 
 std::string_view EventResourceName(EventResource resource) {
-  // upstream's EventResource strings; AssignedPod and UnscheduledPod are the internal names
-  // for the two halves of Pod (they appear in event labels such as "UnscheduledPodAdd").
+  // upstream's EventResource strings; AssignedPod, UnscheduledPod and TargetPod are the internal
+  // names for the parts of Pod (they appear in event labels such as "UnscheduledPodAdd" and
+  // "TargetPodUpdatePodLabel").
   switch (resource) {
     case EventResource::kPod: return "Pod";
     case EventResource::kAssignedPod: return "AssignedPod";
     case EventResource::kUnscheduledPod: return "UnscheduledPod";
+    case EventResource::kTargetPod: return "TargetPod";
     case EventResource::kNode: return "Node";
     case EventResource::kPersistentVolume: return "PersistentVolume";
     case EventResource::kPersistentVolumeClaim: return "PersistentVolumeClaim";

@@ -24,7 +24,8 @@ namespace ksched::framework {
 enum class EventResource : std::uint8_t {
   kPod,             // any pod (assigned or not); upstream "Pod"
   kAssignedPod,     // pods bound to a node
-  kUnscheduledPod,  // pods not bound
+  kUnscheduledPod,  // pods not bound, other than the pod the event is replayed for
+  kTargetPod,       // the unscheduled pod itself, when its own update is replayed to its plugins
   kNode,
   kPersistentVolume,
   kPersistentVolumeClaim,
@@ -61,11 +62,13 @@ inline constexpr ActionType kUpdateOther = 1U << 12;
 // A change of node.status.declaredFeatures (upstream UpdateNodeDeclaredFeature, v1.35+; the bit
 // values need not follow upstream's order, only the names are visible).
 inline constexpr ActionType kUpdateNodeDeclaredFeature = 1U << 13;
+// A resource request raised or added (upstream UpdatePodScaleUp, v1.37).
+inline constexpr ActionType kUpdatePodScaleUp = 1U << 14;
 inline constexpr ActionType kUpdate =
     kUpdateNodeAllocatable | kUpdateNodeLabel | kUpdateNodeTaint | kUpdateNodeCondition |
     kUpdateNodeAnnotation | kUpdatePodLabel | kUpdatePodScaleDown | kUpdatePodToleration |
     kUpdatePodSchedulingGatesEliminated | kUpdatePodGeneratedResourceClaim | kUpdateOther |
-    kUpdateNodeDeclaredFeature;
+    kUpdateNodeDeclaredFeature | kUpdatePodScaleUp;
 inline constexpr ActionType kAll = kAdd | kDelete | kUpdate;
 }  // namespace action
 
@@ -80,7 +83,8 @@ struct ClusterEvent {
     const bool resource_ok = resource == EventResource::kWildCard || resource == event.resource ||
                              (resource == EventResource::kPod &&
                               (event.resource == EventResource::kAssignedPod ||
-                               event.resource == EventResource::kUnscheduledPod));
+                               event.resource == EventResource::kUnscheduledPod ||
+                               event.resource == EventResource::kTargetPod));
     // The incoming action must also be no broader than the registered one (upstream: a
     // registration for UpdateNodeLabel does not match a general Update).
     return IsWildCard() || (resource_ok && (action & event.action) != 0 && event.action <= action);

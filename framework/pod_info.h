@@ -111,6 +111,12 @@ struct QueuedPodInfo {
   std::set<std::string, std::less<>> pending_plugins;
   // The PreEnqueue plugin that gates the pod, empty when not gated.
   std::string gating_plugin;
+  // Moved out of the unschedulable pool by its periodic flush (podMaxInUnschedulablePodsDuration)
+  // since its last attempt, and when (upstream WasFlushedFromUnschedulable, FlushTimestamp: a pod
+  // scheduled after a flush is counted in scheduler_pod_scheduled_after_flush_total; a pod that
+  // stays gated is flushed again only a full period after its last flush).
+  bool was_flushed_from_unschedulable = false;
+  Clock::time_point flush_timestamp{};
 
   const api::Pod& pod() const { return pod_info->pod(); }
 };

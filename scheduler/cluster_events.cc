@@ -19,6 +19,7 @@ std::string_view ActionTypeName(ActionType a) {
     case action::kUpdateNodeDeclaredFeature: return "UpdateNodeDeclaredFeature";
     case action::kUpdatePodLabel: return "UpdatePodLabel";
     case action::kUpdatePodScaleDown: return "UpdatePodScaleDown";
+    case action::kUpdatePodScaleUp: return "UpdatePodScaleUp";
     case action::kUpdatePodToleration: return "UpdatePodToleration";
     case action::kUpdatePodSchedulingGatesEliminated: return "UpdatePodSchedulingGatesEliminated";
     case action::kUpdatePodGeneratedResourceClaim: return "UpdatePodGeneratedResourceClaim";

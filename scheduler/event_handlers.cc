@@ -66,13 +66,15 @@ std::map<std::string_view, std::string_view> ConditionStatuses(const api::Node& 
   return statuses;
 }
 
-// The room a nominated pod held (its nomination) is free again: like an assigned pod's deletion.
-// Upstream offers it only to pods of priority <= the pod's (a PreEnqueueCheck the queue does not
-// have); here every pod's queueing hints decide, which at worst retries a pod early.
+// The room a nominated pod held (its nomination) is free again: like an assigned pod's deletion,
+// offered only to pods of priority <= the pod's (upstream getLEPriorityPreCheck): only those had
+// to leave the nominated room to it.
 void NominationReleased(SchedulingQueue& queue, const api::Pod& pod) {
   framework::EventObjects objects;
   objects.old_pod = &pod;
-  queue.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects);
+  const std::int32_t priority = api::PodPriority(pod);
+  queue.MoveAllToActiveOrBackoffQueue(framework::AssignedPodDeleteEvent(), objects,
+                                      [priority](const api::Pod& waiting) { return api::PodPriority(waiting) <= priority; });
 }
 
 }  // namespace
@@ -220,7 +222,7 @@ void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new
                    new_pod.metadata.name, std::string(status.message()));
     }
     const SteadyClock::duration updating = SteadyClock::now() - start;
-    for (const framework::ClusterEvent& event : PodSchedulingPropertiesChange(new_pod, old_pod)) {
+    for (const framework::ClusterEvent& event : PodSchedulingPropertiesChange(new_pod, old_pod, false)) {
       const SteadyClock::time_point start_moving = SteadyClock::now();
       queue_.AssignedPodUpdated(old_info, new_info, event.action);
       if (metrics_ != nullptr) {
@@ -245,7 +247,9 @@ void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new
   // (the events are worked out once, here, and handed to the queue). Upstream works them out before
   // it asks whether the pod is assumed, so an assumed pod's update is timed under them too.
   const EventHandlingTimer timer(metrics_, unscheduled_update_.label);
-  const std::vector<framework::ClusterEvent> events = PodSchedulingPropertiesChange(new_pod, old_pod);
+  // (Upstream times the handling under the UnscheduledPod events; the queue replays the update to
+  // the pod's own plugins as TargetPod events.)
+  const std::vector<framework::ClusterEvent> events = PodSchedulingPropertiesChange(new_pod, old_pod, false);
   struct OtherLabelsTimer {
     metrics::Metrics* metrics;
     std::string_view skipped_label;
@@ -265,7 +269,8 @@ void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new
     }
     return;
   }
-  queue_.Update(MakePodInfo(old_shared), MakePodInfo(new_shared), events);
+  queue_.Update(MakePodInfo(old_shared), MakePodInfo(new_shared),
+                PodSchedulingPropertiesChange(new_pod, old_pod, /*is_target_pod=*/true));
   if (!old_pod.status.nominated_node_name.empty() &&
       old_pod.status.nominated_node_name != new_pod.status.nominated_node_name) {
     NominationReleased(queue_, old_pod);

@@ -26,6 +26,22 @@ bool ScaledDown(const framework::Resource& new_requests, const framework::Resour
   return false;
 }
 
+// Whether any request of `new_requests` is raised or new (upstream extractPodScaleUp).
+bool ScaledUp(const framework::Resource& new_requests, const framework::Resource& old_requests) {
+  if (new_requests.milli_cpu > old_requests.milli_cpu) return true;
+  if (new_requests.memory > old_requests.memory) return true;
+  if (new_requests.ephemeral_storage > old_requests.ephemeral_storage) return true;
+  for (const auto& [name, new_value] : new_requests.scalars) {
+    if (new_value > old_requests.Scalar(name)) return true;
+  }
+  return false;
+}
+
+ActionType ExtractScaleUp(const api::Pod& new_pod, const api::Pod& old_pod) {
+  return ScaledUp(framework::PodRequests(new_pod), framework::PodRequests(old_pod)) ? action::kUpdatePodScaleUp
+                                                                                   : kNone;
+}
+
 ActionType ExtractScaleDown(const api::Pod& new_pod, const api::Pod& old_pod) {
   // The defaults of PodRequestsOptions are the scheduler's: overhead counted, resize status read.
   return ScaledDown(framework::PodRequests(new_pod), framework::PodRequests(old_pod))
@@ -60,14 +76,16 @@ ActionType ExtractGeneratedResourceClaimChange(const api::Pod& new_pod, const ap
 }  // namespace
 
 std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(const api::Pod& new_pod,
-                                                                   const api::Pod& old_pod) {
-  const framework::EventResource resource = new_pod.spec.node_name.empty()
-                                                ? framework::EventResource::kUnscheduledPod
-                                                : framework::EventResource::kAssignedPod;
+                                                                   const api::Pod& old_pod,
+                                                                   bool is_target_pod) {
+  const framework::EventResource resource = !new_pod.spec.node_name.empty() ? framework::EventResource::kAssignedPod
+                                            : is_target_pod                 ? framework::EventResource::kTargetPod
+                                                            : framework::EventResource::kUnscheduledPod;
   // upstream's extractor order, which is also the order of the returned events.
   const ActionType actions[] = {
       ExtractLabelsChange(new_pod, old_pod),
       ExtractScaleDown(new_pod, old_pod),
+      ExtractScaleUp(new_pod, old_pod),
       ExtractSchedulingGatesEliminated(new_pod, old_pod),
       ExtractTolerationChange(new_pod, old_pod),
       ExtractGeneratedResourceClaimChange(new_pod, old_pod),

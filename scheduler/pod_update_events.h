@@ -1,12 +1,14 @@
 // The cluster events a pod update amounts to (upstream framework.PodSchedulingPropertiesChange,
-// v1.34): the scheduling queue replays an unscheduled pod's own update through the queueing hints
-// with these events, and the event handlers raise them for assigned pods.
+// v1.37): the scheduling queue replays an unscheduled pod's own update through the queueing hints
+// with these events (`is_target_pod`), the event handlers raise them for assigned pods and time
+// the handling of an unscheduled pod's update under them.
 //
-// Each scheduling-relevant change is one event, on AssignedPod when the new pod has a node and on
-// UnscheduledPod otherwise:
+// Each scheduling-relevant change is one event, on AssignedPod when the new pod has a node, else
+// on TargetPod for the pod's own replay and on UnscheduledPod otherwise:
 //   labels changed                           -> UpdatePodLabel
 //   a resource request lowered or removed    -> UpdatePodScaleDown (effective requests with the
 //                                               in-place resize status, as the scheduler counts)
+//   a resource request raised or added       -> UpdatePodScaleUp
 //   the last scheduling gate removed         -> UpdatePodSchedulingGatesEliminated
 //   the number of tolerations changed        -> UpdatePodToleration
 //   status.resourceClaimStatuses changed     -> UpdatePodGeneratedResourceClaim (the claims the
@@ -27,6 +29,7 @@
 namespace ksched::scheduler {
 
 std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(const api::Pod& new_pod,
-                                                                   const api::Pod& old_pod);
+                                                                   const api::Pod& old_pod,
+                                                                   bool is_target_pod);
 
 }  // namespace ksched::scheduler

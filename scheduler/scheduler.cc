@@ -513,6 +513,11 @@ void Scheduler::ObserveAttempt(const framework::Framework& framework, metrics::A
 
 void Scheduler::ObservePodScheduled(const framework::QueuedPodInfo& pod_info) {
   if (options_.metrics == nullptr) return;
+  if (pod_info.was_flushed_from_unschedulable) {
+    SPDLOG_DEBUG("Pod scheduled after flush from unschedulableEntities pod=\"{}/{}\"", pod_info.pod().metadata.namespace_,
+                 pod_info.pod().metadata.name);
+    options_.metrics->PodScheduledAfterFlush();
+  }
   if (!pod_info.has_initial_attempt) {
     options_.metrics->ObservePodScheduled(pod_info.attempts, nullptr);
     return;

@@ -117,7 +117,7 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod) {
   const api::Pod& pod = new_pod->pod();
   // Without the old version nothing can be told apart: a generic update.
   const std::vector<ClusterEvent> events =
-      PodSchedulingPropertiesChange(pod, old_pod != nullptr ? old_pod->pod() : pod);
+      PodSchedulingPropertiesChange(pod, old_pod != nullptr ? old_pod->pod() : pod, /*is_target_pod=*/true);
   Update(std::move(old_pod), std::move(new_pod), events);
 }
 
@@ -259,6 +259,9 @@ absl::Status SchedulingQueue::AddUnschedulableIfNotPresent(QueuedPodInfoPtr pod,
   }
   // The backoff runs from this failure.
   pod->timestamp = clock_.Now();
+  // Back after an attempt: no longer "flushed" (upstream clears both here).
+  pod->was_flushed_from_unschedulable = false;
+  pod->flush_timestamp = {};
   AddUnschedulablePodsLocked(*pod, +1);
 
   // Did anything that happened during the attempt resolve the rejection?
@@ -291,30 +294,15 @@ void SchedulingQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
 }
 
 void SchedulingQueue::AssignedPodAdded(const PodInfoPtr& pod) {
-  std::unique_lock lock(mu_);
-  // A pod event cannot resolve single-node rejections: offer it only to cross-topology ones.
-  const SharedEventObjects objects{nullptr, pod->pod_ptr(), nullptr, nullptr};
-  MovePodsLocked(UnschedulableWithCrossTopologyTermLocked(pod->pod()), assigned_pod_add_,
-                 objects.View(), [&objects] { return objects; });
+  // v1.37 (as v1.34 with queueing hints): every unschedulable pod's hints decide, as for any event.
+  MoveAllToActiveOrBackoffQueue(assigned_pod_add_, SharedEventObjects{nullptr, pod->pod_ptr(), nullptr, nullptr});
 }
 
 void SchedulingQueue::AssignedPodUpdated(const PodInfoPtr& old_pod, const PodInfoPtr& new_pod,
                                          framework::ActionType action) {
-  std::unique_lock lock(mu_);
-  const ClusterEvent event = MakeClusterEvent(framework::EventResource::kAssignedPod, action);
-  const SharedEventObjects objects{old_pod != nullptr ? old_pod->pod_ptr() : nullptr,
-                                   new_pod->pod_ptr(), nullptr, nullptr};
-  const ClusterEvent scale_down{framework::EventResource::kPod,
-                                framework::action::kUpdatePodScaleDown, ""};
-  // A scale-down frees resources: it may help pods NodeResourcesFit rejected, anywhere.
-  std::vector<std::string> keys;
-  if (scale_down.Match(event)) {
-    if (!IsEventOfInterest(event)) return;
-    keys = UnschedulableKeysLocked();
-  } else {
-    keys = UnschedulableWithCrossTopologyTermLocked(new_pod->pod());
-  }
-  MovePodsLocked(keys, event, objects.View(), [&objects] { return objects; });
+  MoveAllToActiveOrBackoffQueue(
+      MakeClusterEvent(framework::EventResource::kAssignedPod, action),
+      SharedEventObjects{old_pod != nullptr ? old_pod->pod_ptr() : nullptr, new_pod->pod_ptr(), nullptr, nullptr});
 }
 
 bool SchedulingQueue::ActivateLocked(std::string_view key, const std::string* uid) {
@@ -388,7 +376,12 @@ void SchedulingQueue::FlushUnschedulablePodsLeftover() {
   const Clock::time_point now = clock_.Now();
   std::vector<std::string> keys;
   for (const auto& [key, pod] : unschedulable_) {
-    if (now - pod->timestamp > options_.pod_max_in_unschedulable_pods_duration) {
+    // Counted from the pod's last attempt or, when later, its last flush: a pod that stays gated
+    // after a flush is flushed again only after another full period (upstream FlushTimestamp).
+    const Clock::time_point since = std::max(pod->timestamp, pod->flush_timestamp);
+    if (now - since > options_.pod_max_in_unschedulable_pods_duration) {
+      pod->was_flushed_from_unschedulable = true;
+      pod->flush_timestamp = now;
       keys.push_back(key);
     }
   }
@@ -509,7 +502,7 @@ SchedulingQueue::PendingPodList SchedulingQueue::PendingPods() const {
   for (const auto& [key, pod] : unschedulable_) collect(*pod);
   list.summary = "activeQ:" + std::to_string(active_q_.size()) +
                  "; backoffQ:" + std::to_string(backoff_q_.size() + error_backoff_q_.size()) +
-                 "; unschedulablePods:" + std::to_string(unschedulable_.size());
+                 "; unschedulableEntities:" + std::to_string(unschedulable_.size());
   return list;
 }
 
@@ -577,10 +570,13 @@ void SchedulingQueue::RunPreEnqueueLocked(QueuedPodInfo& pod) {
     SPDLOG_DEBUG("Status after running PreEnqueue plugin pod=\"{}\" plugin=\"{}\" status=\"{}\"",
                  PodQueueKey(pod.pod()), plugin, status.Message());
   }
-  pod.unschedulable_plugins.insert(plugin);
-  if (options_.metrics != nullptr) {
+  // Counted once per plugin (v1.37): a pod that stays gated through many PreEnqueue runs is one
+  // unschedulable pod for its plugin.
+  if (options_.metrics != nullptr && !pod.unschedulable_plugins.contains(plugin) &&
+      !pod.pending_plugins.contains(plugin)) {
     options_.metrics->AddUnschedulablePods(plugin, pod.pod().spec.scheduler_name, +1);
   }
+  pod.unschedulable_plugins.insert(plugin);
   pod.gating_plugin = std::move(plugin);
 }
 
@@ -590,6 +586,9 @@ bool SchedulingQueue::MoveToActiveQLocked(QueuedPodInfoPtr pod, std::string_view
   if (!(options_.pop_from_backoff_q && moves_from_backoff)) RunPreEnqueueLocked(*pod);
   const std::string key = PodQueueKey(pod->pod());
   if (Gated(*pod)) {
+    // Gated pods never attempt scheduling: a flush that woke this one does not count for a later
+    // wake-up by another event.
+    pod->was_flushed_from_unschedulable = false;
     // A second copy of a queued pod (a repeated add) never displaces the first.
     if (FindQueuedLocked(key) != nullptr) return false;
     PutUnschedulableLocked(std::move(pod), event);
@@ -612,6 +611,7 @@ bool SchedulingQueue::MoveToBackoffQLocked(QueuedPodInfoPtr pod, std::string_vie
     // The pod may be popped straight from the backoffQ: it must pass PreEnqueue on the way in.
     RunPreEnqueueLocked(*pod);
     if (Gated(*pod)) {
+      pod->was_flushed_from_unschedulable = false;  // as in MoveToActiveQLocked
       if (unschedulable_.count(key) == 0) PutUnschedulableLocked(std::move(pod), event);
       return false;
     }
@@ -823,8 +823,9 @@ void SchedulingQueue::MovePodsLocked(const std::vector<std::string>& keys,
     if (it == unschedulable_.end()) continue;
     const QueuedPodInfo& pod = *it->second;
     if (precheck && !precheck(pod.pod())) continue;
-    if (Gated(pod)) {
-      // Only the gating plugin's events can lift a gate.
+    // Only the gating plugin's events can lift a gate; and (v1.37) a wildcard event such as the
+    // periodic flush, so that a gated pod whose ungating event was missed is not stuck for ever.
+    if (Gated(pod) && !event.IsWildCard()) {
       auto registered = plugin_events_.find(pod.gating_plugin);
       const std::vector<framework::ClusterEvent>& gate_events =
           registered != plugin_events_.end() ? registered->second : no_events;
@@ -849,31 +850,6 @@ std::vector<std::string> SchedulingQueue::UnschedulableKeysLocked() const {
   std::vector<std::string> keys;
   keys.reserve(unschedulable_.size());
   for (const auto& [key, pod] : unschedulable_) keys.push_back(key);
-  return keys;
-}
-
-std::vector<std::string> SchedulingQueue::UnschedulableWithCrossTopologyTermLocked(
-    const api::Pod& pod) const {
-  std::optional<api::Labels> namespace_labels;
-  if (options_.namespace_labels) {
-    namespace_labels = options_.namespace_labels(pod.metadata.namespace_);
-  }
-  const api::Labels* labels = namespace_labels.has_value() ? &*namespace_labels : nullptr;
-
-  std::vector<std::string> keys;
-  for (const auto& [key, queued] : unschedulable_) {
-    if (queued->unschedulable_plugins.count(kPodTopologySpread) > 0 &&
-        queued->pod().metadata.namespace_ == pod.metadata.namespace_) {
-      keys.push_back(key);
-      continue;
-    }
-    const auto& terms = queued->pod_info->required_affinity_terms();
-    if (std::any_of(terms.begin(), terms.end(), [&](const framework::AffinityTerm& term) {
-          return term.Matches(pod, labels);
-        })) {
-      keys.push_back(key);
-    }
-  }
   return keys;
 }
 

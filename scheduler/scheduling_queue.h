@@ -84,9 +84,6 @@ struct SchedulingQueueOptions {
   // The informer's current pod, for the nominator's liveness check (upstream podLister); empty: no
   // check.
   Nominator::PodLister pod_lister;
-  // A namespace's labels, for affinity terms with namespace selectors (upstream nsLister); empty or
-  // nullopt: no labels.
-  std::function<std::optional<api::Labels>(std::string_view ns)> namespace_labels;
   // Optional: scheduler_pending_pods (read from Counts() at each scrape), scheduler_inflight_events
   // (read from InFlightEventCounts() at each scrape), scheduler_queue_incoming_pods_total and
   // scheduler_unschedulable_pods. Must outlive the queue.
@@ -128,11 +125,12 @@ class SchedulingQueue : public framework::PodNominator {
   // to activeQ, or gated.
   void Add(framework::PodInfoPtr pod);
   // An unscheduled pod changed. In flight: recorded for its attempt. In activeQ/backoffQ: updated
-  // in place. In the unschedulable pool: its own update events (PodSchedulingPropertiesChange) go
-  // through its rejecting plugins' hints. Elsewhere: added to activeQ. `old_pod` may be nullptr.
+  // in place. In the unschedulable pool: its own update events (PodSchedulingPropertiesChange, on
+  // TargetPod) go through its rejecting plugins' hints. Elsewhere: added to activeQ. `old_pod` may
+  // be nullptr.
   void Update(framework::PodInfoPtr old_pod, framework::PodInfoPtr new_pod);
-  // The same with the update's events already worked out by the caller (the event handler, which
-  // also times them): PodSchedulingPropertiesChange(new, old), or a generic update without `old_pod`.
+  // The same with the update's events already worked out by the caller (the event handler):
+  // PodSchedulingPropertiesChange(new, old, true), or a generic update without `old_pod`.
   void Update(framework::PodInfoPtr old_pod, framework::PodInfoPtr new_pod,
               const std::vector<framework::ClusterEvent>& events);
   // Removes the pod from every queue and from the nominator (not from the in-flight set).
@@ -160,12 +158,11 @@ class SchedulingQueue : public framework::PodNominator {
                                      const std::function<bool(const api::Pod&)>& precheck = nullptr);
   void MoveAllToActiveOrBackoffQueue(const framework::ClusterEvent& event,
                                      const SharedEventObjects& objects);
-  // A pod was bound (informer add of an assigned pod): the event AssignedPodAdd, offered only to
-  // the unschedulable pods with a required affinity term matching it or rejected by
-  // PodTopologySpread in its namespace.
+  // A pod was bound (informer add of an assigned pod): the event AssignedPodAdd, offered to every
+  // unschedulable pod's queueing hints (upstream v1.37 MoveAllToActiveOrBackoffQueue).
   void AssignedPodAdded(const framework::PodInfoPtr& pod);
-  // An assigned pod changed (`action` from PodSchedulingPropertiesChange): a scale-down is offered
-  // to every unschedulable pod, anything else as in AssignedPodAdded.
+  // An assigned pod changed (`action` from PodSchedulingPropertiesChange): the same with
+  // AssignedPod<action>.
   void AssignedPodUpdated(const framework::PodInfoPtr& old_pod,
                           const framework::PodInfoPtr& new_pod, framework::ActionType action);
   // Moves the pods from the unschedulable pool or backoffQ to activeQ at once (event
@@ -200,7 +197,7 @@ class SchedulingQueue : public framework::PodNominator {
   PendingPodCounts Counts() const;
   struct PendingPodList {
     std::vector<std::shared_ptr<const api::Pod>> pods;  // activeQ, then backoffQ, then the pool
-    std::string summary;  // "activeQ:1; backoffQ:0; unschedulablePods:2" (upstream's format)
+    std::string summary;  // "activeQ:1; backoffQ:0; unschedulableEntities:2" (upstream v1.37's format)
   };
   PendingPodList PendingPods() const;
   QueuedIn Where(std::string_view ns, std::string_view name) const;
@@ -263,7 +260,6 @@ class SchedulingQueue : public framework::PodNominator {
                       const framework::EventObjects& objects, const ObjectsFn& shared_objects,
                       const std::function<bool(const api::Pod&)>& precheck = nullptr);
   std::vector<std::string> UnschedulableKeysLocked() const;
-  std::vector<std::string> UnschedulableWithCrossTopologyTermLocked(const api::Pod& pod) const;
 
   void RunLoop();
 

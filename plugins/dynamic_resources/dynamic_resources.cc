@@ -552,7 +552,8 @@ std::vector<framework::ClusterEventWithHint> DynamicResources::EventsToRegister(
       {ClusterEvent{EventResource::kNode, action::kAdd | action::kUpdateNodeLabel | action::kUpdateNodeAllocatable,
                     "Node"},
        nullptr},
-      {ClusterEvent{EventResource::kResourceClaim, action::kAdd | action::kUpdate, "ResourceClaim"},
+      // v1.37: deletions too (a claim deleted while still allocated frees its devices).
+      {ClusterEvent{EventResource::kResourceClaim, action::kAdd | action::kUpdate | action::kDelete, "ResourceClaim"},
        [this](const api::Pod& pod, const framework::EventObjects& objects) {
          return IsSchedulableAfterClaimChange(pod, objects);
        }},
@@ -568,10 +569,17 @@ std::vector<framework::ClusterEventWithHint> DynamicResources::EventsToRegister(
 absl::StatusOr<framework::QueueingHint> DynamicResources::IsSchedulableAfterClaimChange(
     const api::Pod& pod, const framework::EventObjects& objects) const {
   const api::ResourceClaim* modified = objects.new_resource_claim;
-  if (modified == nullptr) {
-    return absl::InvalidArgumentError("unexpected object in isSchedulableAfterClaimChange: no new claim");
-  }
   const api::ResourceClaim* original = objects.old_resource_claim;
+  if (modified == nullptr) {
+    // Deleted. The informer hands over the claim's last known state (upstream's tombstone of an
+    // unknown final state queues; here that state is always known): only a claim deleted while
+    // still allocated frees devices.
+    if (original == nullptr) {
+      return absl::InvalidArgumentError("unexpected object in isSchedulableAfterClaimChange: no claim");
+    }
+    return original->status.allocation.has_value() ? framework::QueueingHint::kQueue
+                                                   : framework::QueueingHint::kQueueSkip;
+  }
   bool uses_claim = false;
   if (Impl::ForEachPodClaim(*this, pod, [&](const ClaimPtr& claim) {
         if (claim->metadata.uid == modified->metadata.uid) uses_claim = true;

@@ -33,8 +33,8 @@
 //     resourceVersion), refreshing the claim and retrying on a Conflict as upstream's
 //     RetryOnConflict (5 tries); the written claim is assumed until the informer has it. A pod
 //     without claims skips PreBind (PreBindPreFlight), so it binds without a blocked thread.
-//   - Events (queueing hints on): ResourceClaim Add/Update (a claim the pod uses appeared or its
-//     status changed, or any claim was deallocated), the pod's own
+//   - Events (queueing hints on): ResourceClaim Add/Update/Delete (a claim the pod uses appeared
+//     or its status changed, or any claim was deallocated or deleted while allocated), the pod's own
 //     UpdatePodGeneratedResourceClaim (its template claims were created), DeviceClass and
 //     ResourceSlice Add/Update, Node Add/UpdateNodeLabel/UpdateNodeAllocatable.
 // Differences: upstream picks a random unavailable claim to deallocate in PostFilter and visits

@@ -75,8 +75,8 @@ absl::StatusOr<std::unique_ptr<InterPodAffinity>> InterPodAffinity::Create(
 
 std::vector<framework::ClusterEventWithHint> InterPodAffinity::EventsToRegister() const {
   // Pods: an added or relabelled assigned pod may satisfy the affinity; a deleted or relabelled
-  // one may stop violating an anti-affinity. Nodes: with queueing hints (always on in v1.34)
-  // UpdateNodeTaint is not needed. Labels are upstream's ClusterEvent.Label() of these combined
+  // one may stop violating an anti-affinity; the pod's own relabelling may take it out of another
+  // pod's anti-affinity. Nodes: with queueing hints UpdateNodeTaint is not needed. Labels are upstream's ClusterEvent.Label() of these combined
   // action sets (the resource name alone).
   return {
       {framework::ClusterEvent{framework::EventResource::kPod,
@@ -102,6 +102,9 @@ absl::StatusOr<framework::QueueingHint> InterPodAffinity::IsSchedulableAfterPodC
   if (original == nullptr && modified == nullptr) {
     return absl::InvalidArgumentError("InterPodAffinity: pod event without a pod");
   }
+  // The pod's own labels changed (upstream's TargetPod UpdatePodLabel, v1.37 #135394): another
+  // pod's anti-affinity may have matched the old labels and not the new ones.
+  if (modified != nullptr && modified->metadata.uid == pod.metadata.uid) return Hint::kQueue;
   // Pods neither assigned nor nominated do not change where this pod fits (a nominated pod counts
   // since v1.37: its nomination's release is reported as its deletion).
   const auto unplaced = [](const api::Pod* p) {

@@ -62,10 +62,9 @@ std::vector<framework::ClusterEventWithHint> NodeDeclaredFeatures::EventsToRegis
                                    framework::action::kUpdateNodeDeclaredFeature,
                                "Node"},
        IsSchedulableAfterNodeChange},
-      // The pod's own updates (upstream's TargetPod resource): the queue reports them as
-      // unscheduled-pod updates of the pod itself.
-      {framework::ClusterEvent{framework::EventResource::kUnscheduledPod, framework::action::kUpdate,
-                               "UnscheduledPodUpdate"},
+      // The pod's own updates.
+      {framework::ClusterEvent{framework::EventResource::kTargetPod, framework::action::kUpdate,
+                               "TargetPodUpdate"},
        IsSchedulableAfterTargetPodUpdate},
   };
 }

@@ -19,12 +19,13 @@ std::vector<api::TopologySpreadConstraint> SystemDefaultConstraints() {
   return constraints;
 }
 
-// upstream involvedInTopologySpreading: the incoming pod is the pod itself, or an assigned pod of
-// its namespace.
+// upstream involvedInTopologySpreading: an assigned or (v1.37, #135392) nominated pod of its
+// namespace; here also the pod itself (upstream's TargetPod registration, which this plugin's one
+// Pod registration covers).
 bool InvolvedInTopologySpreading(const api::Pod& incoming, const api::Pod& pod_with_spreading) {
-  return incoming.metadata.uid == pod_with_spreading.metadata.uid ||
-         (!incoming.spec.node_name.empty() &&
-          incoming.metadata.namespace_ == pod_with_spreading.metadata.namespace_);
+  if (incoming.metadata.uid == pod_with_spreading.metadata.uid) return true;
+  if (incoming.spec.node_name.empty() && incoming.status.nominated_node_name.empty()) return false;
+  return incoming.metadata.namespace_ == pod_with_spreading.metadata.namespace_;
 }
 
 bool HasConstraintWithNodeTaintsPolicyHonor(const std::vector<SpreadConstraint>& constraints) {

@@ -320,6 +320,14 @@ TEST_CASE("DynamicResources queueing hints", "[plugins][dynamic_resources]") {
   objects.old_resource_claim = &allocated_other;
   objects.new_resource_claim = &unrelated;
   CHECK(*f.plugin->IsSchedulableAfterClaimChange(pod, objects) == QueueingHint::kQueue);  // deallocated
+  // v1.37: deletions. Only a claim deleted while still allocated frees devices.
+  objects.new_resource_claim = nullptr;
+  objects.old_resource_claim = &allocated_other;
+  CHECK(*f.plugin->IsSchedulableAfterClaimChange(pod, objects) == QueueingHint::kQueue);
+  objects.old_resource_claim = &unrelated;
+  CHECK(*f.plugin->IsSchedulableAfterClaimChange(pod, objects) == QueueingHint::kQueueSkip);
+  objects.old_resource_claim = &allocated_other;
+  objects.new_resource_claim = &unrelated;
 
   Pod templated = MakePod("web-0");
   ksched::api::PodResourceClaim from_template;

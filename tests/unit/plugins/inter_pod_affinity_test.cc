@@ -103,6 +103,10 @@ class PodBuilder {
     pod_.metadata.name = std::move(name);
     return *this;
   }
+  PodBuilder& Uid(std::string uid) {
+    pod_.metadata.uid = std::move(uid);
+    return *this;
+  }
   PodBuilder& Namespace(std::string ns) {
     pod_.metadata.namespace_ = std::move(ns);
     return *this;
@@ -1465,6 +1469,14 @@ TEST_CASE("InterPodAffinity pod event hint", "[plugins][inter_pod_affinity]") {
        MakePod().Node("fake-node").PodAntiAffinityIn("service", "region", {"securityscan"})
            .PodAntiAffinityIn("app", "region", {"web"}).Obj(),
        std::nullopt, QueueingHint::kQueue},
+      // v1.37 (#135394, isSchedulableAfterTargetPodUpdateLabel): the pending pod's own labels
+      // changed; another pod's anti-affinity may no longer match it.
+      {"the target pod's labels change", MakePod().Uid("target").Name("p").Label("service", "new").Obj(),
+       MakePod().Uid("target").Name("p").Label("service", "securityscan").Obj(),
+       MakePod().Uid("target").Name("p").Label("service", "new").Obj(), QueueingHint::kQueue},
+      {"another unscheduled pod's labels change", MakePod().Name("p").Obj(),
+       MakePod().Name("q").Label("service", "securityscan").Obj(),
+       MakePod().Name("q").Label("service", "new").Obj(), QueueingHint::kQueueSkip},
   };
   for (const Case& test : cases) {
     CAPTURE(test.name);

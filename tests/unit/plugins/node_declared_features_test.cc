@@ -231,7 +231,7 @@ TEST_CASE("NodeDeclaredFeatures EventsToRegister (TestEventsToRegister)",
   REQUIRE(events.size() == 2);
   CHECK(events[0].event.resource == EventResource::kNode);
   CHECK(events[0].event.action == (action::kAdd | action::kUpdateNodeDeclaredFeature));
-  CHECK(events[1].event.resource == EventResource::kUnscheduledPod);
+  CHECK(events[1].event.resource == EventResource::kTargetPod);
   CHECK(events[1].event.action == action::kUpdate);
 }
 

@@ -173,6 +173,10 @@ class PodWrapper {
     pod_.spec.node_name = std::move(node);
     return *this;
   }
+  PodWrapper& NominatedNodeName(std::string node) {
+    pod_.status.nominated_node_name = std::move(node);
+    return *this;
+  }
   PodWrapper& Label(std::string key, std::string value) {
     pod_.metadata.labels.Set(std::move(key), std::move(value));
     return *this;
@@ -5714,6 +5718,26 @@ TEST_CASE("PodTopologySpread queueing hint for pod events", "[pod_topology_sprea
       Obj();
     c.old_pod = st::MakePod().UID("p").Name("p").Obj();
     c.new_pod = st::MakePod().UID("p").Name("p").Label("unrelated", "").Obj();
+    c.expected_hint = fwk::kQueueSkip;
+    cases.push_back(std::move(c));
+  }
+  {
+    // v1.37 (#135392): a nominated pod counts like an assigned one (its nomination released is
+    // reported as its deletion).
+    Case c;
+    c.name = "a nominated pod matching the constraint's selector is deleted";
+    c.pod = st::MakePod().UID("p").Name("p").Label("foo", "").
+      SpreadConstraint(1, "zone", v1::kDoNotSchedule, kFooSelector, nullptr, nullptr, nullptr, nullptr).Obj();
+    c.old_pod = st::MakePod().UID("q").Name("q").NominatedNodeName("node-a").Label("foo", "").Obj();
+    c.expected_hint = fwk::kQueue;
+    cases.push_back(std::move(c));
+  }
+  {
+    Case c;
+    c.name = "a pod neither assigned nor nominated is deleted";
+    c.pod = st::MakePod().UID("p").Name("p").Label("foo", "").
+      SpreadConstraint(1, "zone", v1::kDoNotSchedule, kFooSelector, nullptr, nullptr, nullptr, nullptr).Obj();
+    c.old_pod = st::MakePod().UID("q").Name("q").Label("foo", "").Obj();
     c.expected_hint = fwk::kQueueSkip;
     cases.push_back(std::move(c));
   }

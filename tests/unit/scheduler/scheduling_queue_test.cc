@@ -369,8 +369,54 @@ TEST_CASE("SchedulingQueue: the unschedulable pool is flushed after the maximum 
   clock.Step(1s);
   queue->FlushUnschedulablePodsLeftover();
   CHECK(WhereIs(*queue, "p") == QueuedIn::kActive);  // its 1 s backoff is long over
-  // The gate listens only to its own update events.
+  // The flush re-runs PreEnqueue for the gated pod too (v1.37); its gate is still there.
   CHECK(WhereIs(*queue, "gated") == QueuedIn::kGated);
+  QueuedPodInfoPtr flushed = PopOrFail(*queue);
+  CHECK(flushed->pod().metadata.name == "p");
+  CHECK(flushed->was_flushed_from_unschedulable);  // counted in scheduler_pod_scheduled_after_flush_total if bound
+  // Back after an attempt: no longer flushed.
+  flushed->unschedulable_plugins.insert("P");
+  REQUIRE(queue->AddUnschedulableIfNotPresent(std::move(flushed), queue->SchedulingCycle()).ok());
+  CHECK_FALSE(queue->GetPod("ns1", "p")->was_flushed_from_unschedulable);
+}
+
+TEST_CASE("SchedulingQueue: the flush reaches gated pods, once per period (v1.37 FlushTimestamp)",
+          "[scheduling_queue]") {
+  FakeClock clock;
+  // A PreEnqueue plugin whose ungating event never comes (a missed event): only the flush can
+  // re-run it.
+  int pre_enqueue_calls = 0;
+  bool gate = true;
+  SchedulingQueue queue(
+      SchedulingQueueOptions{}, clock, testing::PrioritySortLess(),
+      [&](const api::Pod&) {
+        ++pre_enqueue_calls;
+        return gate ? framework::Status(framework::Code::kUnschedulableAndUnresolvable, {"waiting"}).WithPlugin("G")
+                    : framework::Status();
+      },
+      Registrations({{"G", {NodeAdd(), SkipHint()}}}));
+  queue.Add(PodBuilder("g").Info());
+  REQUIRE(WhereIs(queue, "g") == QueuedIn::kGated);
+  REQUIRE(pre_enqueue_calls == 1);
+  // An event the gate did not register for never re-runs it.
+  queue.MoveAllToActiveOrBackoffQueue(Event(EventResource::kPersistentVolume, action::kAdd), framework::EventObjects{});
+  CHECK(pre_enqueue_calls == 1);
+
+  clock.Step(5min + 1s);
+  queue.FlushUnschedulablePodsLeftover();
+  CHECK(pre_enqueue_calls == 2);
+  CHECK(WhereIs(queue, "g") == QueuedIn::kGated);
+  // Still gated: not flushed again until a full period after that flush.
+  clock.Step(30s);
+  queue.FlushUnschedulablePodsLeftover();
+  CHECK(pre_enqueue_calls == 2);
+  clock.Step(5min);
+  gate = false;  // what the missed event would have reported
+  queue.FlushUnschedulablePodsLeftover();
+  CHECK(pre_enqueue_calls == 3);
+  CHECK(WhereIs(queue, "g") == QueuedIn::kActive);
+  QueuedPodInfoPtr pod = PopOrFail(queue);
+  CHECK(pod->was_flushed_from_unschedulable);
 }
 
 TEST_CASE("SchedulingQueue: the maximum stay is an option", "[scheduling_queue]") {
@@ -615,9 +661,9 @@ TEST_CASE("SchedulingQueue: Update of a pod in the pool replays its own update e
 TEST_CASE("SchedulingQueue: Update of an in-flight pod is replayed when it comes back",
           "[scheduling_queue]") {
   FakeClock clock;
-  // A plugin any update of the pod itself may help (upstream EventUnscheduledPodUpdate).
+  // A plugin any update of the pod itself may help (upstream EventTargetPodUpdate).
   auto queue = NewQueue(clock, Registrations({{"fakePlugin",
-                                               {MakeClusterEvent(EventResource::kUnscheduledPod,
+                                               {MakeClusterEvent(EventResource::kTargetPod,
                                                                  action::kUpdate),
                                                 QueueHint()}}}));
   const PodBuilder original = PodBuilder("test-pod", "test-ns");
@@ -765,26 +811,26 @@ TEST_CASE("SchedulingQueue: Activate of one pod matches it by UID", "[scheduling
   }
 }
 
-TEST_CASE("SchedulingQueue: AssignedPodAdded reaches only pods a pod event can help",
+TEST_CASE("SchedulingQueue: AssignedPodAdded is offered to every unschedulable pod's hints (v1.37)",
           "[scheduling_queue]") {
   FakeClock clock;
   const framework::ClusterEvent pod_add = Event(EventResource::kPod, action::kAdd);
   int affinity_calls = 0;
-  auto queue =
-      NewQueue(clock, Registrations({{"InterPodAffinity", {pod_add, QueueHint(&affinity_calls)}},
-                                     {"PodTopologySpread", {pod_add, QueueHint()}}}));
+  // The hints decide, not a pre-filter on the pod's own affinity terms: an anti-affinity the added
+  // pod's relabelling or a nominated pod may resolve must be asked too.
+  auto queue = NewQueue(clock, Registrations({{"InterPodAffinity", {pod_add, QueueHint(&affinity_calls)}},
+                                              {"PodTopologySpread", {pod_add, SkipHint()}}}));
   AddRejected(*queue, PodBuilder("affine").RequiredAffinity("app", "web"), "InterPodAffinity");
-  AddRejected(*queue, PodBuilder("other-affinity").RequiredAffinity("app", "db"),
-              "InterPodAffinity");
+  AddRejected(*queue, PodBuilder("other-affinity").RequiredAffinity("app", "db"), "InterPodAffinity");
   AddRejected(*queue, PodBuilder("spread"), "PodTopologySpread");
-  AddRejected(*queue, PodBuilder("spread-elsewhere", "ns2"), "PodTopologySpread");
+  AddRejected(*queue, PodBuilder("fit"), "NodeResourcesFit");  // registered for nothing of this
 
   queue->AssignedPodAdded(PodBuilder("web-1").Label("app", "web").Node("node1").Info());
   CHECK(WhereIs(*queue, "affine") == QueuedIn::kBackoff);
-  CHECK(WhereIs(*queue, "spread") == QueuedIn::kBackoff);
-  CHECK(WhereIs(*queue, "other-affinity") == QueuedIn::kUnschedulable);
-  CHECK(WhereIs(*queue, "spread-elsewhere", "ns2") == QueuedIn::kUnschedulable);
-  CHECK(affinity_calls == 1);  // the non-matching pod's hint was never asked
+  CHECK(WhereIs(*queue, "other-affinity") == QueuedIn::kBackoff);
+  CHECK(affinity_calls == 2);
+  CHECK(WhereIs(*queue, "spread") == QueuedIn::kUnschedulable);  // its hint said QueueSkip
+  CHECK(WhereIs(*queue, "fit") == QueuedIn::kUnschedulable);
 }
 
 TEST_CASE("SchedulingQueue: AssignedPodUpdated offers a scale-down to every pod",
@@ -854,7 +900,7 @@ TEST_CASE("SchedulingQueue: PendingPods lists every queued pod with upstream's s
   queue->Add(PodBuilder("gated").Gates({"g"}).Info());
 
   SchedulingQueue::PendingPodList pending = queue->PendingPods();
-  CHECK(pending.summary == "activeQ:1; backoffQ:1; unschedulablePods:2");
+  CHECK(pending.summary == "activeQ:1; backoffQ:1; unschedulableEntities:2");
   std::set<std::string> names;
   for (const auto& pod : pending.pods) names.insert(pod->metadata.name);
   CHECK(names == std::set<std::string>{"active", "backoff", "gated", "pool"});
