@@ -21,6 +21,9 @@
 #     formula would not; ImageLocality counts an image volume's image; NodeDeclaredFeatures rejects
 #     a pod with a RestartAllContainers rule on nodes not declaring the feature, with upstream's
 #     message byte for byte;
+#   - v1.37 requeueing: a pod kept off by another pod's required anti-affinity, or by its own, is
+#     bound soon after the bound pod's or its own labels change (not at the 5-minute flush), as
+#     upstream's;
 #   - SIGTERM stops the scheduler with exit status 0.
 #   - volumes: a claim that does not exist, then one unbound without a class, a bound volume in
 #     one zone, one in a zone without nodes, a ReadWriteOncePod claim in use (and freed), an inline
@@ -380,6 +383,49 @@ check "node declared features: upstream reports the pod as unschedulable" wait_f
 check_eq "node declared features: same message as upstream, byte for byte" \
   "$(condition upstream-restart-all message)" "$(condition ours-restart-all message)"
 note "restart-all: $(condition ours-restart-all message)"
+
+# Requeueing of v1.37: a pod kept off by anti-affinity is retried when that changes, not at the
+# 5-minute flush. Per scheduler two one-node sets: on "requeue" a bound pod app=blocker that the
+# pending pod's required anti-affinity (hostname) avoids; relabelling the bound pod (an AssignedPod
+# UpdatePodLabel event) must bring the pending pod back. On "retarget" a bound pod whose own
+# anti-affinity avoids app=guarded; relabelling the pending pod itself (TargetPod UpdatePodLabel,
+# kubernetes#135394) must bring it back.
+for who in ours upstream; do
+  for set in requeue retarget; do
+    python3 "$repo/tests/controlplane/nodes.py" create --env "$cp_dir/env" --prefix "$set-$who" --count 1 \
+      --cpu 4 --memory 8Gi --taint "$set=$who:NoSchedule" >/dev/null
+  done
+  printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"requeue-%s-blocker","namespace":"default","labels":{"app":"blocker"}},"spec":{"nodeName":"requeue-%s-0","terminationGracePeriodSeconds":0,"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10"}]}}\n' \
+    "$who" "$who" | kubectl_admin apply -f - >/dev/null
+  printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"retarget-%s-guard","namespace":"default"},"spec":{"nodeName":"retarget-%s-0","terminationGracePeriodSeconds":0,"affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"app":"guarded"}},"topologyKey":"kubernetes.io/hostname"}]}},"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10"}]}}\n' \
+    "$who" "$who" | kubectl_admin apply -f - >/dev/null
+done
+sleep 2  # both schedulers' informers have the bound pods
+avoid_blocker=',"affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"app":"blocker"}},"topologyKey":"kubernetes.io/hostname"}]}}'
+for who in ours upstream; do
+  set_pod "$who" requeue avoids-blocker 100m 100Mi "$avoid_blocker"
+  printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s-guarded","namespace":"default","labels":{"app":"guarded"}},"spec":{"schedulerName":"%s","terminationGracePeriodSeconds":0,"nodeSelector":{"kube-scheduler-cpp.test/node-set":"retarget-%s"},"tolerations":[{"key":"retarget","operator":"Exists","effect":"NoSchedule"}],"containers":[{"name":"c","image":"registry.k8s.io/pause:3.10","resources":{"requests":{"cpu":"100m","memory":"100Mi"}}}]}}\n' \
+    "$who" "$(sched_of "$who")" "$who" | kubectl_admin apply -f - >/dev/null
+done
+for pod in avoids-blocker guarded; do
+  for who in ours upstream; do
+    check "requeue: $who reports $pod as unschedulable" wait_for 60 has_condition "$who-$pod"
+  done
+  check_eq "requeue: $pod's message equals upstream's, byte for byte" \
+    "$(condition "upstream-$pod" message)" "$(condition "ours-$pod" message)"
+done
+note "avoids-blocker: $(condition ours-avoids-blocker message)"
+note "guarded: $(condition ours-guarded message)"
+for who in ours upstream; do
+  kubectl_admin label pod "requeue-$who-blocker" app=moved --overwrite >/dev/null
+  kubectl_admin label pod "$who-guarded" app=free --overwrite >/dev/null
+done
+for who in ours upstream; do
+  check "requeue: $who binds avoids-blocker once the bound pod's label changed (well before the 5-minute flush)" \
+    wait_for 45 bound "$who-avoids-blocker"
+  check "requeue: $who binds guarded once its own label changed (well before the 5-minute flush)" \
+    wait_for 45 bound "$who-guarded"
+done
 
 # Volumes. Two nodes of node-set "vol", vol-0 in zone-0 and vol-1 in zone-1; every pod here selects
 # that set. No default StorageClass exists; the PersistentVolume controller binds a claim created
