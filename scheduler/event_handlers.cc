@@ -198,6 +198,14 @@ void PodEventHandler::OnAddShared(const Shared& pod) {
 void PodEventHandler::OnUpdateShared(const Shared& old_shared, const Shared& new_shared) {
   const api::Pod& old_pod = *old_shared;
   const api::Pod& new_pod = *new_shared;
+  if (old_pod.metadata.uid != new_pod.metadata.uid) {
+    // A pod deleted and created again under the same name while the watch was down, seen through
+    // the relist as one update: two pods. The old one leaves (its room freed, or its assumption
+    // dropped), the new one arrives (upstream's cache removes by the old UID and adds by the new).
+    OnDelete(old_pod);
+    OnAddShared(new_shared);
+    return;
+  }
   const bool was_assigned = Assigned(old_pod);
   const bool is_assigned = Assigned(new_pod);
   if (is_assigned) {

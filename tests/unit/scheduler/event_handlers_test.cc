@@ -327,6 +327,58 @@ TEST_CASE("PodEventHandler: deleting a pod waiting at Permit rejects it", "[even
                                  "0/1 nodes are available: 1 removed."}});
 }
 
+TEST_CASE("PodEventHandler: a same-name replacement seen as one update is two pods (issue #44)",
+          "[event_handlers]") {
+  Harness harness({ProfileBuilder()});
+  harness.AddNode("node1");
+  harness.AddNode("node2");
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+  const api::Pod first = WithResourceVersion(PodBuilder("p").Uid("uid-a").Node("node1").Container("cpu", "500m").Obj(), "1");
+  handler.OnAdd(first);
+  REQUIRE(harness.cache().GetNodeInfo("node1")->requested().milli_cpu == 500);
+
+  SECTION("bound again, to the same node") {
+    const api::Pod second = WithResourceVersion(PodBuilder("p").Uid("uid-b").Node("node1").Container("cpu", "300m").Obj(), "9");
+    handler.OnUpdate(first, second);
+    CHECK(harness.cache().PodCount() == 1);
+    CHECK_FALSE(harness.cache().GetPod(first).has_value());
+    CHECK(harness.cache().GetPod(second).has_value());
+    CHECK(harness.cache().GetNodeInfo("node1")->requested().milli_cpu == 300);
+  }
+  SECTION("bound to another node") {
+    const api::Pod second = WithResourceVersion(PodBuilder("p").Uid("uid-b").Node("node2").Container("cpu", "300m").Obj(), "9");
+    handler.OnUpdate(first, second);
+    CHECK(harness.cache().PodCount() == 1);
+    CHECK(harness.cache().GetNodeInfo("node1")->requested().milli_cpu == 0);
+    CHECK(harness.cache().GetNodeInfo("node2")->requested().milli_cpu == 300);
+  }
+  SECTION("not bound yet: the old one leaves the cache, the new one is queued") {
+    const api::Pod second = WithResourceVersion(PodBuilder("p").Uid("uid-b").Container("cpu", "300m").Obj(), "9");
+    handler.OnUpdate(first, second);
+    CHECK(harness.cache().PodCount() == 0);
+    CHECK(harness.cache().GetNodeInfo("node1")->requested().milli_cpu == 0);
+    CHECK(harness.Where(second) == QueuedIn::kActive);
+  }
+}
+
+TEST_CASE("PodEventHandler: a pod bound but deleted before the watch showed it bound is dropped from the cache (issue #44)",
+          "[event_handlers]") {
+  Harness harness({ProfileBuilder()});
+  harness.AddNode("node1");
+  PodEventHandler handler(harness.cache(), harness.queue(), harness.scheduler());
+  const api::Pod pod = WithResourceVersion(PodBuilder("p").Obj(), "1");
+  harness.SetInformerPod(pod);
+  handler.OnAdd(pod);
+  harness.ScheduleOne();
+  harness.DrainBindings();  // the Binding was created (201); the watch has not shown the pod bound
+  REQUIRE(harness.cache().AssumedPodCount() == 1);
+  // A relist delivers its deletion with the last state the informer knew: unassigned.
+  harness.RemoveInformerPod(pod);
+  handler.OnDelete(pod);
+  CHECK(harness.cache().AssumedPodCount() == 0);
+  CHECK(harness.cache().GetNodeInfo("node1")->pods().empty());
+}
+
 TEST_CASE("PodEventHandler: a pod deleted while in PreBind stops holding its node (v1.37, k/k #134157)",
           "[event_handlers]") {
   std::promise<void> release;
