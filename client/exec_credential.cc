@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/outside_json.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
@@ -289,11 +290,8 @@ absl::StatusOr<CertificateValidity> CheckKeyPair(const std::string& cert_pem, co
 absl::StatusOr<Credential> DecodeExecCredential(std::string_view data,
                                                 std::string_view api_version) {
   rapidjson::Document doc;
-  doc.Parse(data.data(), data.size());
-  if (doc.HasParseError()) {
-    return absl::InvalidArgumentError(
-        Concat("decoding stdout: ", rapidjson::GetParseError_En(doc.GetParseError()),
-               " (at offset ", doc.GetErrorOffset(), ")"));
+  if (absl::Status parsed = api::ParseOutsideJson(data, doc); !parsed.ok()) {
+    return absl::InvalidArgumentError(Concat("decoding stdout: ", parsed.message()));
   }
   if (!doc.IsObject()) return absl::InvalidArgumentError("decoding stdout: not a JSON object");
 

@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/outside_json.h"
 #include "client/read_file.h"
 #include "rapidjson/document.h"
 
@@ -26,8 +27,7 @@ absl::StatusOr<std::optional<std::string>> ReadConfigMapClientCa(client::RestCli
     return response.status();
   }
   rapidjson::Document doc;
-  doc.Parse(response->body.data(), response->body.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
+  if (!api::ParseOutsideJson(response->body, doc).ok() || !doc.IsObject()) {
     return absl::InvalidArgumentError(std::string(kConfigMapSource) + ": the answer is not a JSON object");
   }
   const auto data = doc.FindMember("data");

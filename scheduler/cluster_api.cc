@@ -9,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "api/outside_json.h"
 #include "api/json_decode.h"
 #include "client/api_error.h"
 #include "client/request_options.h"
@@ -222,8 +223,7 @@ namespace {
 // metadata.resourceVersion of an API server's response body, or "" when it has none.
 std::string ResourceVersionOf(const std::string& body) {
   rapidjson::Document document;
-  document.Parse(body.data(), body.size());
-  if (document.HasParseError() || !document.IsObject()) return "";
+  if (!api::ParseOutsideJson(body, document).ok() || !document.IsObject()) return "";
   auto metadata = document.FindMember("metadata");
   if (metadata == document.MemberEnd() || !metadata->value.IsObject()) return "";
   auto version = metadata->value.FindMember("resourceVersion");

@@ -2,6 +2,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "api/json_writer.h"
+#include "api/outside_json.h"
 #include "rapidjson/document.h"
 
 namespace ksched::scheduler {
@@ -19,8 +20,7 @@ absl::StatusOr<std::string> RestExtenderObjects::PodJson(const api::Pod& pod) {
   if (!fetched.ok()) return fetched.status();
   // Upstream sends its informer's copy, whose kind and apiVersion are empty (omitted).
   rapidjson::Document document;
-  document.Parse(fetched->data(), fetched->size());
-  if (document.HasParseError() || !document.IsObject()) {
+  if (!api::ParseOutsideJson(*fetched, document).ok() || !document.IsObject()) {
     return absl::InternalError("reading pod " + pod.metadata.namespace_ + "/" + pod.metadata.name +
                                " for an extender: the API server's answer is not a Pod");
   }
@@ -60,8 +60,7 @@ absl::StatusOr<std::shared_ptr<const RestExtenderObjects::NodeMap>> RestExtender
   absl::StatusOr<std::string> list = client_->List("/api/v1/nodes", options);
   if (!list.ok()) return list.status();
   rapidjson::Document document;
-  document.Parse(list->data(), list->size());
-  if (document.HasParseError() || !document.IsObject() || !document.HasMember("items") ||
+  if (!api::ParseOutsideJson(*list, document).ok() || !document.IsObject() || !document.HasMember("items") ||
       !document["items"].IsArray()) {
     return absl::InternalError("listing nodes for an extender: the API server's answer is not a NodeList");
   }

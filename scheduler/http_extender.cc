@@ -3,6 +3,7 @@
 #include <cctype>
 #include <future>
 
+#include "api/outside_json.h"
 #include "absl/container/flat_hash_map.h"
 #include "api/json_writer.h"
 #include "client/http_transport.h"
@@ -63,9 +64,9 @@ absl::Status CannotUnmarshal(const rapidjson::Value& value, std::string_view fie
 // The answer's first JSON value (json.Decoder.Decode reads one value; what follows is ignored).
 absl::StatusOr<rapidjson::Document> Decode(const std::string& body) {
   rapidjson::Document document;
-  document.Parse<rapidjson::kParseStopWhenDoneFlag>(body.data(), body.size());
-  if (document.HasParseError()) {
+  if (absl::Status parsed = api::ParseOutsideJson<rapidjson::kParseStopWhenDoneFlag>(body, document); !parsed.ok()) {
     if (body.find_first_not_of(" \t\r\n") == std::string::npos) return absl::InvalidArgumentError("EOF");
+    if (parsed.message() == "exceeded max depth") return parsed;
     return absl::InvalidArgumentError("invalid character in the extender's answer (offset " +
                                       std::to_string(document.GetErrorOffset()) + ")");
   }

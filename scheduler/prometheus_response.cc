@@ -7,6 +7,8 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include "api/outside_json.h"
+
 namespace ksched::scheduler {
 namespace {
 
@@ -24,10 +26,8 @@ const rapidjson::Value* Member(const rapidjson::Value& object, const char* name)
 
 absl::StatusOr<InstantVector> ParseInstantVector(std::string_view body, std::string_view node_label) {
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
-  if (doc.HasParseError()) {
-    return absl::InvalidArgumentError(std::string("answer is not JSON: ") +
-                                      rapidjson::GetParseError_En(doc.GetParseError()));
+  if (absl::Status parsed = api::ParseOutsideJson(body, doc); !parsed.ok()) {
+    return absl::InvalidArgumentError("answer is not JSON: " + std::string(parsed.message()));
   }
   const rapidjson::Value* status = Member(doc, "status");
   if (status == nullptr || !status->IsString()) {

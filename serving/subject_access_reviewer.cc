@@ -6,6 +6,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "api/outside_json.h"
 #include "client/http_types.h"
 
 namespace ksched::serving {
@@ -68,8 +69,7 @@ std::string SubjectAccessReviewSpecJson(const UserInfo& user, std::string_view v
 
 absl::StatusOr<AccessReviewResult> ParseSubjectAccessReviewResponse(std::string_view json) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
+  if (!api::ParseOutsideJson(json, doc).ok() || !doc.IsObject()) {
     return absl::InternalError("SubjectAccessReview response is not a JSON object");
   }
   AccessReviewResult result;

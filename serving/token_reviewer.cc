@@ -6,6 +6,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "api/outside_json.h"
 #include "client/http_types.h"
 
 namespace ksched::serving {
@@ -34,8 +35,7 @@ std::string TokenReviewRequestJson(std::string_view token) {
 
 absl::StatusOr<TokenReviewResult> ParseTokenReviewResponse(std::string_view json) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
+  if (!api::ParseOutsideJson(json, doc).ok() || !doc.IsObject()) {
     return absl::InternalError("TokenReview response is not a JSON object");
   }
   TokenReviewResult result;

@@ -7,6 +7,8 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include "api/outside_json.h"
+
 namespace ksched::plugins::metrics_traffic {
 namespace {
 
@@ -85,10 +87,8 @@ absl::StatusOr<MetricsTrafficArgs> ParseMetricsTrafficArgs(std::string_view plug
   MetricsTrafficArgs args;
   rapidjson::Document doc;
   if (!json.empty()) {
-    doc.Parse(json.data(), json.size());
-    if (doc.HasParseError()) {
-      return absl::InvalidArgumentError(std::string(plugin) + ": args: not JSON: " +
-                                        rapidjson::GetParseError_En(doc.GetParseError()));
+    if (absl::Status parsed = api::ParseOutsideJson(json, doc); !parsed.ok()) {
+      return absl::InvalidArgumentError(std::string(plugin) + ": args: not JSON: " + std::string(parsed.message()));
     }
     if (!doc.IsObject()) return FieldError(plugin, "", "want an object");
   }

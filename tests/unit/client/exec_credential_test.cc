@@ -216,6 +216,9 @@ TEST_CASE("exec plugin: invalid output is rejected with upstream's messages", "[
       {"two documents", Cred(kV1, R"({"token":"t"})") + " {}",
        "decoding stdout: The document root must not be followed by other values."},
       {"an array", "[]", "decoding stdout: not a JSON object"},
+      // Issue #44: nesting that once overflowed the stack; refused at Go's limit.
+      {"nested 150,000 levels deep", std::string(150000, '[') + std::string(150000, ']'),
+       "decoding stdout: exceeded max depth"},
   };
   for (const Case& tc : cases) {
     DYNAMIC_SECTION(tc.name) {

@@ -284,3 +284,16 @@ TEST_CASE("prometheus response: form encoding", "[scheduler][prometheus]") {
 }
 
 }  // namespace
+
+namespace ksched::scheduler {
+namespace {
+
+TEST_CASE("prometheus answer: nesting past Go's limit is refused, not a crash (issue #44)", "[scheduler][prometheus]") {
+  const std::string deep = R"({"status":"success","data":)" + std::string(150000, '[') + std::string(150000, ']') + "}";
+  const absl::StatusOr<InstantVector> parsed = ParseInstantVector(deep, "instance");
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.status().message() == "answer is not JSON: exceeded max depth");
+}
+
+}  // namespace
+}  // namespace ksched::scheduler
