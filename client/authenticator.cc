@@ -4,6 +4,7 @@
 
 #include "absl/strings/escaping.h"
 #include "client/concat.h"
+#include "client/header_value.h"
 
 namespace ksched::client {
 
@@ -60,6 +61,13 @@ absl::StatusOr<std::shared_ptr<Authenticator>> Authenticator::Create(const RestC
 }
 
 absl::StatusOr<std::string> Authenticator::Authorization() {
+  absl::StatusOr<std::string> header = AuthorizationUnchecked();
+  // A token (static, from a file or from an exec plugin) with CR LF would add headers of its own.
+  if (header.ok() && !ValidHeaderFieldValue(*header)) return InvalidHeaderFieldValue("Authorization");
+  return header;
+}
+
+absl::StatusOr<std::string> Authenticator::AuthorizationUnchecked() {
   switch (kind_) {
     case Kind::kNone: return std::string();
     case Kind::kToken:

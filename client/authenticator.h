@@ -63,7 +63,10 @@ class Authenticator : public std::enable_shared_from_this<Authenticator> {
   Authenticator(const Authenticator&) = delete;
   Authenticator& operator=(const Authenticator&) = delete;
 
-  // The Authorization header value for the next request ("Bearer ...", "Basic ...", or "").
+  // The Authorization header value for the next request ("Bearer ...", "Basic ...", or ""). A
+  // credential that is no valid header value (control characters: CR LF would inject headers) is
+  // an error, as Go's net/http refuses to send it: `net/http: invalid header field value for
+  // "Authorization"`.
   absl::StatusOr<std::string> Authorization();
   // The exec plugin's client certificate for new TLS connections (see above); null when the kind
   // is not kExec or the plugin never returned one.
@@ -79,6 +82,7 @@ class Authenticator : public std::enable_shared_from_this<Authenticator> {
 
  private:
   Authenticator(Kind kind, const RestConfig& config, ExecProviderOptions exec_options);
+  absl::StatusOr<std::string> AuthorizationUnchecked();
 
   // The exec credential (cached or fresh); notes its generation and certificate.
   absl::StatusOr<Credential> ExecCredential();

@@ -38,6 +38,7 @@
 #include <charconv>
 #include "api/build_info.h"
 #include "client/concat.h"
+#include "client/header_value.h"
 #include "client/http2_codec.h"
 #include "client/server_url.h"
 #include "client/tls_stream.h"
@@ -337,6 +338,9 @@ class HttpTransport::Impl {
     if (auth_) {
       absl::StatusOr<std::string> authorization = auth_();
       if (!authorization.ok()) return authorization.status();
+      // Any source (kubeconfig, token file, exec plugin, a metrics plugin's token): never sent
+      // with control characters that would add headers of their own.
+      if (!ValidHeaderFieldValue(*authorization)) return InvalidHeaderFieldValue("Authorization");
       if (!authorization->empty()) req.set(http::field::authorization, *authorization);
     }
     if (client_certificate_ && url_.tls) {
@@ -345,8 +349,12 @@ class HttpTransport::Impl {
       *certificate = std::move(*cert);
     }
     if (!config_.impersonate_user.empty()) {
+      if (!ValidHeaderFieldValue(config_.impersonate_user)) return InvalidHeaderFieldValue("Impersonate-User");
       req.set("Impersonate-User", config_.impersonate_user);
-      for (const std::string& group : config_.impersonate_groups) req.insert("Impersonate-Group", group);
+      for (const std::string& group : config_.impersonate_groups) {
+        if (!ValidHeaderFieldValue(group)) return InvalidHeaderFieldValue("Impersonate-Group");
+        req.insert("Impersonate-Group", group);
+      }
     }
     if (!request.content_type.empty()) req.set(http::field::content_type, request.content_type);
     req.body() = request.body;

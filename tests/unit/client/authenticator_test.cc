@@ -118,6 +118,24 @@ TEST_CASE("static bearer token", "[auth]") {
   CHECK(*source() == "Bearer abc");
 }
 
+TEST_CASE("a credential that would inject headers is refused, as Go's net/http (issue #44)", "[auth]") {
+  for (const char* token : {"abc\r\nX-Injected: yes", "abc\n", "a\x7f", "a\x01"}) {
+    RestConfig config;
+    config.bearer_token = token;
+    auto auth = Authenticator::Create(config);
+    REQUIRE(auth.ok());
+    const absl::StatusOr<std::string> header = (*auth)->Authorization();
+    REQUIRE_FALSE(header.ok());
+    CHECK(header.status().message() == "net/http: invalid header field value for \"Authorization\"");
+  }
+  // A tab and bytes >= 0x80 are valid in a field value.
+  RestConfig config;
+  config.bearer_token = "a\tb\xc3\xa9";
+  auto auth = Authenticator::Create(config);
+  REQUIRE(auth.ok());
+  CHECK((*auth)->Authorization().ok());
+}
+
 TEST_CASE("basic auth is base64(user:password), with a token it is refused", "[auth]") {
   RestConfig config;
   config.username = "admin";
