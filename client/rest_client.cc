@@ -76,7 +76,17 @@ struct Call {
   std::chrono::steady_clock::time_point start;  // for the observer's latency
   int retries = 0;
   bool auth_retried = false;
+  // The waits between attempts so far (RestClientOptions::retry_budget).
+  TokenBucket::Clock::duration waited{0};
 };
+
+// Whether `call` may wait `delay` more before its next attempt (the retry budget).
+bool WithinRetryBudget(Call& call, TokenBucket::Clock::duration delay) {
+  const std::chrono::milliseconds budget = call.core->options.retry_budget;
+  if (budget.count() > 0 && call.waited + delay > budget) return false;
+  call.waited += delay;
+  return true;
+}
 
 void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> result);
 
@@ -136,8 +146,11 @@ void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> re
     const absl::Status& status = result.status();
     if (may_retry && status.code() == absl::StatusCode::kUnavailable &&
         (idempotent || WasNotSent(status))) {
-      ++call->retries;
-      return Dispatch(call, NextBackoff(*call));
+      const TokenBucket::Clock::duration delay(NextBackoff(*call));
+      if (WithinRetryBudget(*call, delay)) {
+        ++call->retries;
+        return Dispatch(call, delay);
+      }
     }
     return Finish(call, std::move(result));
   }
@@ -150,11 +163,16 @@ void OnResult(const std::shared_ptr<Call>& call, absl::StatusOr<HttpResponse> re
   }
   const bool retryable = code == 429 || (code >= 500 && code < 600 && code != 501 && idempotent);
   if (may_retry && retryable) {
-    ++call->retries;
+    // A server's Retry-After is waited at most max_retry_after: one absurd answer (2^31 s) must
+    // not hold the request, and whatever waits on it, for decades.
     const TokenBucket::Clock::duration delay =
-        result->retry_after.has_value() ? TokenBucket::Clock::duration(*result->retry_after)
-                                        : TokenBucket::Clock::duration(NextBackoff(*call));
-    return Dispatch(call, delay);
+        result->retry_after.has_value()
+            ? TokenBucket::Clock::duration(std::min<std::chrono::seconds>(*result->retry_after, options.max_retry_after))
+            : TokenBucket::Clock::duration(NextBackoff(*call));
+    if (WithinRetryBudget(*call, delay)) {
+      ++call->retries;
+      return Dispatch(call, delay);
+    }
   }
   FinishAnswered(call, *std::move(result));
 }

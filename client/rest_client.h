@@ -10,13 +10,16 @@
 //   - 429 (the server did not process the request): any verb, up to max_retries times;
 //   - 5xx other than 501: GET, PUT and DELETE only (a POST or PATCH may have taken effect), up to
 //     max_retries times;
-//     the wait is the response's Retry-After (seconds) when it has one, else the next exponential
-//     backoff delay (backoff_initial doubling up to backoff_cap, with jitter);
+//     the wait is the response's Retry-After (seconds, at most max_retry_after) when it has one,
+//     else the next exponential backoff delay (backoff_initial doubling up to backoff_cap, with
+//     jitter);
 //   - a transport failure with kUnavailable (refused, reset, closed): GET, PUT and DELETE, and any
 //     verb when the transport reports that the request was not written (WasNotSent), with backoff,
 //     up to max_retries times;
 //   - 401 with an authenticator: Authenticator::OnUnauthorized() (an exec credential is dropped
-//     and re-obtained) and one immediate retry; a second 401 is returned.
+//     and re-obtained) and one immediate retry; a second 401 is returned;
+//   - all of a call's waits add up to at most retry_budget (2 minutes): past it, the last answer.
+
 //   client-go retries only responses with Retry-After (10 times) and only GETs on connection
 //   errors; this client also backs off on 5xx without Retry-After for idempotent verbs.
 //
@@ -67,6 +70,13 @@ struct RestClientOptions {
   double backoff_jitter = 0.1;
   std::optional<std::uint64_t> backoff_seed;  // none: random
   std::chrono::milliseconds timeout{0};       // per request when the request sets none; 0: transport default
+  // A response's Retry-After is waited at most this long (client-go waits whatever the server
+  // says; a hostile or broken server's 2147483647 would hold the request for 68 years).
+  std::chrono::seconds max_retry_after{30};
+  // The waits between one call's attempts add up to at most this; the retry that would exceed it
+  // is not made and the last answer is the result (so a binding fails and its pod is requeued
+  // instead of holding a binding slot). 0: no budget.
+  std::chrono::milliseconds retry_budget{120'000};
   // Told about 401 responses; null: a 401 is final. Usually also the transport's AuthorizationSource.
   std::shared_ptr<Authenticator> authenticator;
   // The token bucket's clock; empty: steady_clock::now. Tests inject a fake one.

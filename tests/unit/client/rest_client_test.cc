@@ -73,6 +73,28 @@ TEST_CASE("429 with Retry-After is retried after that many seconds, for any verb
   CHECK(sent[2].request.body == "{}");
 }
 
+TEST_CASE("an absurd Retry-After is capped, and a call's waits are budgeted (issue #44)", "[rest]") {
+  auto fake = std::make_shared<FakeTransport>();
+  // 2^31 - 1 seconds: waited 30 s at most; then the 2-minute budget ends the retries.
+  for (int i = 0; i < 10; ++i) fake->Respond(429, "{}", 2147483647);
+  RestClient client(fake, Instant());
+  auto body = client.Create("/api/v1/namespaces/default/pods/p/binding", "{}");
+  REQUIRE_FALSE(body.ok());
+  CHECK(body.status().code() == absl::StatusCode::kResourceExhausted);  // the last 429
+  const auto sent = fake->sent();
+  REQUIRE(sent.size() == 5);  // 4 waits of 30 s fit in 120 s, a fifth would not
+  for (std::size_t i = 1; i < sent.size(); ++i) CHECK(sent[i].delay == seconds(30));
+
+  // Without a budget, max_retries alone bounds them.
+  auto unbounded = std::make_shared<FakeTransport>();
+  for (int i = 0; i < 12; ++i) unbounded->Respond(429, "{}", 2147483647);
+  RestClientOptions options = Instant();
+  options.retry_budget = milliseconds(0);
+  RestClient patient(unbounded, options);
+  REQUIRE_FALSE(patient.Create("/api/v1/namespaces/default/pods/p/binding", "{}").ok());
+  CHECK(unbounded->sent().size() == 11);
+}
+
 TEST_CASE("500 and 503 on a GET are retried with exponential backoff", "[rest]") {
   auto fake = std::make_shared<FakeTransport>();
   fake->Respond(500).Respond(503).Respond(503).Respond(200, "ok");
