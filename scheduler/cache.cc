@@ -1,6 +1,7 @@
 #include "scheduler/cache.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
@@ -69,7 +70,11 @@ void Cache::Corrupted(std::string_view message) const {
   // Always on stderr too: the process is about to die and the log may be buffered.
   spdlog::default_logger_raw()->flush();
   fmt::print(stderr, "scheduler cache: {}\nscheduler cache: {}\n", message, kCorrupted);
-  std::abort();
+  std::fflush(stderr);
+  // Upstream's klog.FlushAndExit(..., 1): what the API server showed is at odds with what the
+  // cache holds; exit 1 for the kubelet (or supervisor) to restart the scheduler with a fresh
+  // list, not a core dump. _Exit: the other threads still run, no static destructor may race them.
+  std::_Exit(1);
 }
 
 // --- The NodeInfo list ---------------------------------------------------------------------------

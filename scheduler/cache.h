@@ -43,7 +43,7 @@
 // Errors: an event that does not fit the state machine (assume twice, forget a pod that is not
 // assumed, update or remove an unknown pod, an empty UID) is a Status value; the caller logs it.
 // A pod updated onto, or removed from, a node other than the one the cache has it on means the
-// cache is corrupted: the process aborts, as upstream exits.
+// cache is corrupted: the process exits 1 with the message flushed, as upstream's FlushAndExit.
 //
 // Ownership: the cache owns its NodeInfos; PodInfos and nodes are immutable and shared.
 // Thread-safety: every method may be called from any thread; one mutex (mu_) guards all state.
