@@ -21,6 +21,14 @@ bool IsGone(const absl::Status& status) {
   return http.has_value() && *http == 410;
 }
 
+// client-go's isWatchErrorRetriable: a watch that could not be opened is tried again from the same
+// resourceVersion only when the connection failed or the server said 429; any other answer (a 500
+// for a resourceVersion it cannot serve, a 400, a 403) would come again, so the reflector relists.
+bool WatchRetriable(const absl::Status& status) {
+  const std::optional<int> http = HttpStatusOf(status);
+  return !http.has_value() || *http == 429;
+}
+
 }  // namespace
 
 template <api::DecodableObject T>
@@ -304,7 +312,12 @@ typename Reflector<T>::WatchEnd Reflector<T>::WatchOnce() {
   absl::StatusOr<std::unique_ptr<LineStream>> stream = client_->Watch(options_.path, watch_options);
   if (!stream.ok()) {
     if (stopping()) return WatchEnd::kStopped;
-    return IsGone(stream.status()) ? WatchEnd::kGone : WatchEnd::kFailed;
+    if (IsGone(stream.status())) return WatchEnd::kGone;
+    if (WatchRetriable(stream.status())) return WatchEnd::kFailed;
+    // client-go: "failed to watch <type>: <error>", then a relist after the backoff.
+    spdlog::warn("failed to watch {} from resourceVersion {}: {}; relisting", options_.path,
+                 watch_options.resource_version, std::string(stream.status().message()));
+    return WatchEnd::kError;
   }
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -496,6 +496,31 @@ TEST_CASE("an HTTP 410 on the watch request relists", "[reflector]") {
   CHECK(reflector.stats().gone == 1);
 }
 
+TEST_CASE("a watch request the server refuses relists: a bad bookmark cannot silence the watch (issue #44)",
+          "[reflector]") {
+  auto fake = std::make_shared<StreamFake>();
+  fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
+  // A hostile server's bookmark with resourceVersion -1; every watch from it is then refused.
+  fake->WatchStream(Stream({Bookmark("-1")}, ScriptedStream::End::kClean));
+  ScriptedStream refused;
+  refused.status = 500;
+  refused.body = R"({"kind":"Status","status":"Failure","message":"invalid resource version","code":500})";
+  fake->WatchStream(refused);
+  fake->ListResponse(200, NodeList({NodeJson("b", "30")}, "30"));
+  auto recorder = std::make_shared<Recorder<Node>>();
+  Reflector<Node> reflector(std::make_shared<RestClient>(fake, NoThrottle()), NodeOptions(), recorder);
+  reflector.Start();
+  CHECK(recorder->WaitFor(3) == std::vector<std::string>{"add a 1", "add b 30", "delete a 1"});
+  for (int i = 0; i < 500 && fake->watch_targets().size() < 3; ++i) std::this_thread::sleep_for(milliseconds(10));
+  reflector.Stop();
+  const auto watches = fake->watch_targets();
+  REQUIRE(watches.size() == 3);
+  CHECK(Contains(watches[1], "resourceVersion=-1"));
+  CHECK(Contains(watches[2], "resourceVersion=30"));  // from the relist
+  CHECK(reflector.stats().relists == 1);
+  CHECK(fake->list_targets().size() == 2);
+}
+
 TEST_CASE("an ERROR 410 event counts as gone and relists", "[reflector]") {
   auto fake = std::make_shared<StreamFake>();
   fake->ListResponse(200, NodeList({NodeJson("a", "1")}, "10"));
