@@ -236,6 +236,10 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
+  // SIGUSR2 dumps the cache and the queue (upstream's cache debugger); SIGUSR1 is ignored, as the
+  // Go runtime ignores it. Neither may kill the daemon.
+  sigaddset(&signals, SIGUSR1);
+  sigaddset(&signals, SIGUSR2);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   // Outlives everything that reports to it (declared first, destroyed last).
@@ -385,7 +389,15 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   }
 
   int signal_number = 0;
-  sigwait(&signals, &signal_number);
+  for (;;) {
+    if (sigwait(&signals, &signal_number) != 0) continue;
+    if (signal_number == SIGUSR2) {
+      scheduler.LogDebugDump();
+      continue;
+    }
+    if (signal_number == SIGUSR1) continue;
+    break;
+  }
   SPDLOG_INFO("received {}, stopping", signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
   server_state.shutting_down = true;
   // Scheduling stops and the binds in flight finish before the Lease is released, so that the

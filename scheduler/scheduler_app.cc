@@ -1,5 +1,6 @@
 #include "scheduler/scheduler_app.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
@@ -417,6 +418,20 @@ absl::StatusOr<std::unique_ptr<SchedulerApp>> SchedulerApp::Create(
 
 std::vector<std::shared_ptr<const api::Pod>> SchedulerApp::InformerPods() const {
   return impl_->pod_reflector->SharedList();
+}
+
+void SchedulerApp::LogDebugDump() const {
+  // upstream debugger CacheDumper.DumpAll: the cached NodeInfos, then the scheduling queue, one
+  // line per pending pod as its printPod.
+  SPDLOG_INFO("Dump of cached NodeInfo nodes=\"{}\"", impl_->cache->Dump());
+  const SchedulingQueue::PendingPodList pending = impl_->queue->PendingPods();
+  std::string pods;
+  for (const std::shared_ptr<const api::Pod>& pod : pending.pods) {
+    pods += fmt::format("name: {}, namespace: {}, uid: {}, phase: {}, nominated node: {}\n", pod->metadata.name,
+                        pod->metadata.namespace_, pod->metadata.uid, pod->status.phase.view(),
+                        pod->status.nominated_node_name);
+  }
+  SPDLOG_INFO("Dump of scheduling queue summary=\"{}\" pods=\"{}\"", pending.summary, pods);
 }
 
 bool SchedulerApp::synced() const {

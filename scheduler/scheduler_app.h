@@ -91,6 +91,9 @@ class SchedulerApp {
   // scheduler, as the API server last showed it (an assumed pod still without its node), as
   // upstream's pod lister lists them for /metrics/resources. Safe from any thread.
   std::vector<std::shared_ptr<const api::Pod>> InformerPods() const;
+  // Logs the cache's NodeInfos and the pending pods, as upstream's cache debugger does on SIGUSR2.
+  // Safe from any thread.
+  void LogDebugDump() const;
 
  private:
   class Impl;

@@ -24,7 +24,8 @@
 #   - v1.37 requeueing: a pod kept off by another pod's required anti-affinity, or by its own, is
 #     bound soon after the bound pod's or its own labels change (not at the 5-minute flush), as
 #     upstream's;
-#   - SIGTERM stops the scheduler with exit status 0.
+#   - SIGUSR1 and SIGUSR2 leave it running (SIGUSR2 logs the cache and queue dump); SIGTERM stops
+#     the scheduler with exit status 0.
 #   - volumes: a claim that does not exist, then one unbound without a class, a bound volume in
 #     one zone, one in a zone without nodes, a ReadWriteOncePod claim in use (and freed), an inline
 #     GCE disk in use on the node: the same nodes or, byte for byte, the same messages as upstream's
@@ -892,6 +893,13 @@ for who in ours upstream; do
   check "csi migration: the CSINode update lets $who bind the pod on mig-1" wait_for 60 bound "$who-mig-1"
 done
 
+# SIGUSR1 is ignored and SIGUSR2 dumps the cache and the queue (upstream's cache debugger);
+# neither stops the daemon.
+kill -USR1 "$ours_pid"
+kill -USR2 "$ours_pid"
+check "SIGUSR2 logs the cache's NodeInfos and the scheduling queue" \
+  wait_for 10 bash -c "grep -q 'Dump of cached NodeInfo' '$cp_dir/logs/ours.log' && grep -q 'Dump of scheduling queue' '$cp_dir/logs/ours.log'"
+check "SIGUSR1 and SIGUSR2 leave kube-scheduler-cpp running" kill -0 "$ours_pid"
 kill -TERM "$ours_pid"
 wait_for 30 bash -c "! kill -0 $ours_pid 2>/dev/null"
 rc=0; wait "$ours_pid" || rc=$?
