@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <thread>
 #include <system_error>
 #include <vector>
 
@@ -208,13 +209,32 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const SubprocessSpec& spec) {
     if (!failure.ok()) break;
   }
 
+  // Both pipes closed, but the child may run on (it closed its output and kept going): the
+  // deadline holds for its exit too.
+  int status = -1;
+  if (failure.ok() && has_deadline) {
+    for (;;) {
+      const pid_t r = ::waitpid(pid, &status, WNOHANG);
+      if (r == pid) break;
+      if (r < 0 && errno != EINTR) {
+        status = -1;
+        break;
+      }
+      if (std::chrono::steady_clock::now() >= deadline) {
+        failure = absl::DeadlineExceededError(Concat(
+            program, ": did not finish within ", spec.timeout.count(), "ms and was killed"));
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
   if (!failure.ok()) {
     ::kill(-pid, SIGKILL);  // the child leads its own process group
     ::kill(pid, SIGKILL);
     WaitFor(pid);
     return failure;
   }
-  const int status = WaitFor(pid);
+  if (!has_deadline) status = WaitFor(pid);
   if (status == -1) return absl::InternalError(Concat("waitpid ", program, ": ", ErrnoText(errno)));
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);

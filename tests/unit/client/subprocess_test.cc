@@ -81,6 +81,23 @@ TEST_CASE("subprocess: limits and spawn errors", "[client][subprocess]") {
     CHECK(result.status().code() == absl::StatusCode::kDeadlineExceeded);
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
   }
+  SECTION("timeout of a child that closed its output and runs on (issue #44)") {
+    SubprocessSpec spec = Shell("exec >&- 2>&-; sleep 30");
+    spec.timeout = std::chrono::milliseconds(200);
+    const auto start = std::chrono::steady_clock::now();
+    const absl::StatusOr<SubprocessResult> result = RunSubprocess(spec);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.status().code() == absl::StatusCode::kDeadlineExceeded);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+  }
+  SECTION("a child that closed its output and then exits within the deadline") {
+    SubprocessSpec spec = Shell("echo out; exec >&-; sleep 0.2; exit 3");
+    spec.timeout = std::chrono::seconds(10);
+    const absl::StatusOr<SubprocessResult> result = RunSubprocess(spec);
+    REQUIRE(result.ok());
+    CHECK(result->exit_code == 3);
+    CHECK(result->stdout_data == "out\n");
+  }
   SECTION("not found") {
     SubprocessSpec spec;
     spec.argv = {"ksched-definitely-not-a-program"};
