@@ -155,9 +155,85 @@ std::string KeyText(const Value& key, const std::string& raw) {
   }
 }
 
+// go-yaml's limits.
+constexpr std::size_t kMaxDepth = 10000;
+// Values converted beyond which a document that is mostly aliases is refused. go-yaml compares the
+// aliases decoded with all nodes decoded (allowedAliasRatio); yaml-cpp does not say which nodes
+// are aliases, but a document cannot hold more nodes than bytes unless aliases repeat them.
+constexpr std::size_t kAliasCheckFrom = 400'000;
+
+// go-yaml's reader refuses non-printable characters anywhere in the stream: ASCII controls but tab,
+// line feed and carriage return; DEL; the C1 controls (U+0080..U+009F) but NEL (U+0085).
+bool HasControlCharacters(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x20 && b != '\t' && b != '\n' && b != '\r') return true;
+    if (b == 0x7f) return true;
+    if (b == 0xc2 && i + 1 < text.size()) {
+      const auto next = static_cast<unsigned char>(text[i + 1]);
+      if (next >= 0x80 && next <= 0x9f && next != 0x85) return true;
+    }
+  }
+  return false;
+}
+
+// The 1-based line where flow collections ('[', '{') first nest deeper than kMaxDepth, outside
+// quoted scalars and comments; nullopt when they never do.
+std::optional<std::size_t> DeepFlowNestingLine(std::string_view text) {
+  std::size_t depth = 0;
+  std::size_t line = 1;
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (quote != 0) {
+      if (quote == '"' && c == '\\') {
+        ++i;
+      } else if (c == quote) {
+        quote = 0;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"':
+      case '\'':
+        quote = c;
+        break;
+      case '#':
+        while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+        break;
+      case '[':
+      case '{':
+        if (++depth > kMaxDepth) return line;
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) --depth;
+        break;
+      default:
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
 class Converter {
  public:
+  explicit Converter(std::size_t source_bytes) : source_bytes_(source_bytes) {}
+
   absl::StatusOr<Value> Convert(const YAML::Node& node) {
+    if (++converted_ > kAliasCheckFrom && converted_ > 10 * source_bytes_) {
+      return absl::InvalidArgumentError("yaml: document contains excessive aliasing");
+    }
+    if (depth_ >= kMaxDepth) {
+      return absl::InvalidArgumentError("yaml: line " + std::to_string(node.Mark().line + 1) +
+                                        ": exceeded max depth of " + std::to_string(kMaxDepth));
+    }
+    struct Nested {
+      std::size_t& depth;
+      explicit Nested(std::size_t& d) : depth(++d) {}
+      ~Nested() { --depth; }
+    } const nested(depth_);
     switch (node.Type()) {
       case YAML::NodeType::Undefined:
       case YAML::NodeType::Null:
@@ -209,11 +285,19 @@ class Converter {
   }
 
   std::vector<std::string> duplicates_;
+  const std::size_t source_bytes_;
+  std::size_t converted_ = 0;
+  std::size_t depth_ = 0;
 };
 
 }  // namespace
 
 absl::StatusOr<Value> ReadYaml(std::string_view text) {
+  if (HasControlCharacters(text)) return absl::InvalidArgumentError("yaml: control characters are not allowed");
+  if (const std::optional<std::size_t> line = DeepFlowNestingLine(text); line.has_value()) {
+    return absl::InvalidArgumentError("yaml: line " + std::to_string(*line) + ": exceeded max depth of " +
+                                      std::to_string(kMaxDepth));
+  }
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
@@ -223,7 +307,7 @@ absl::StatusOr<Value> ReadYaml(std::string_view text) {
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(std::string("yaml: ") + e.what());
   }
-  Converter converter;
+  Converter converter(text.size());
   absl::StatusOr<Value> value;
   try {
     value = converter.Convert(root);

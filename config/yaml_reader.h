@@ -10,7 +10,12 @@
 //         line 4: key "parallelism" already set in map
 //   - a syntax error reads "yaml: line <n>: <yaml-cpp's description>" (upstream has the same shape
 //     with go-yaml's wording);
-//   - .inf and .nan have no JSON form: an error ("json: unsupported value: +Inf").
+//   - .inf and .nan have no JSON form: an error ("json: unsupported value: +Inf");
+//   - input go-yaml refuses is refused with its words, before yaml-cpp (which would accept or
+//     crash on it) reads it: control characters ("yaml: control characters are not allowed"),
+//     flow collections nested deeper than 10,000 ("yaml: line 3: exceeded max depth of 10000");
+//     and aliases expanding the document without bound (a "billion laughs") stop the conversion:
+//     "yaml: document contains excessive aliasing".
 //
 // Errors: InvalidArgument. Thread-safety: reentrant.
 #pragma once

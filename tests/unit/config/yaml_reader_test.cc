@@ -1,7 +1,9 @@
 // ReadYaml: YAML 1.1 scalar resolution as go-yaml v2 does it, duplicate keys, first document only,
 // errors.
 #include <catch2/catch.hpp>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "config/value.h"
 #include "config/yaml_reader.h"
@@ -121,3 +123,43 @@ TEST_CASE("yaml: syntax errors name the line, .inf has no JSON form", "[config][
 }
 
 }  // namespace
+
+// Concatenation without std::string temporaries (GCC 12 warns falsely about their operator+).
+static std::string Cat(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (std::string_view part : parts) out.append(part);
+  return out;
+}
+
+TEST_CASE("yaml: what go-yaml refuses is refused before yaml-cpp reads it (issue #44)", "[config][yaml]") {
+  const auto error = [](const std::string& text) {
+    const auto value = ReadYaml(text);
+    return value.ok() ? std::string("ok") : std::string(value.status().message());
+  };
+  // Control characters anywhere (yaml-cpp dropped them silently: a path changed meaning).
+  CHECK(error("kubeconfig: /etc/kube\x01config\n") == "yaml: control characters are not allowed");
+  CHECK(error("a: \"x\x7fy\"\n") == "yaml: control characters are not allowed");
+  CHECK(error("a: \xc2\x9b\n") == "yaml: control characters are not allowed");
+  CHECK(error("a: b\tc\r\nd: \xc2\x85 \xc2\xa0 \xc3\xa9\n") == "ok");  // tab, CR, NEL, NBSP, other text
+  // Flow collections nested past 10,000 levels, on the line where it happens.
+  const std::string opens(20000, '[');
+  const std::string closes(20000, ']');
+  CHECK(error(Cat({"a: 1\nb: 2\nx: ", opens, closes, "\n"})) == "yaml: line 3: exceeded max depth of 10000");
+  CHECK(error(Cat({"x: ", std::string(100, '['), std::string(100, ']'), "\n"})) == "ok");
+  // Brackets in quoted scalars and comments do not nest.
+  CHECK(error(Cat({"a: \"", opens, "\"  # ", std::string(20000, '{'), "\nb: '[['\n"})) == "ok");
+  // A billion laughs: nine levels of ten aliases each.
+  std::string bomb = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  std::string previous = "a";
+  for (int i = 1; i <= 8; ++i) {
+    std::string name = "x";
+    name.append(std::to_string(i));
+    bomb.append(Cat({name, ": &", name, " ["}));
+    for (int j = 0; j < 10; ++j) bomb.append(Cat({j == 0 ? "*" : ", *", previous}));
+    bomb.append("]\n");
+    previous = name;
+  }
+  CHECK(error(bomb) == "yaml: document contains excessive aliasing");
+  // Modest aliasing stays allowed.
+  CHECK(error("a: &a {b: 1}\nc: *a\nd: *a\n") == "ok");
+}
