@@ -4,6 +4,7 @@
 // bad input (flags, configuration, files, kubeconfig), a failed start or a lost Lease, as
 // upstream's kube-scheduler.
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 
@@ -27,9 +28,21 @@ void TuneMalloc() {
   if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr) mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }
 
+// As every Go program since Go 1.19 (upstream's kube-scheduler included): the soft limit on open
+// files raised to the hard one, so that a few thousand connections to the secure port (a flood, or
+// many scrapers) do not run the daemon out of descriptors at a container's default 1024.
+void RaiseOpenFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    (void)setrlimit(RLIMIT_NOFILE, &limit);  // best effort, as Go's
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   TuneMalloc();  // before any thread starts
+  RaiseOpenFileLimit();
   return ksched::scheduler::RunSchedulerCommand(argc, argv);
 }

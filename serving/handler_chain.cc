@@ -149,35 +149,59 @@ HandlerChain::HandlerChain(RequestAuthenticator& authenticator, RequestAuthorize
                            const Router& router, ChainObservers observers)
     : authenticator_(authenticator), authorizer_(authorizer), router_(router), observers_(std::move(observers)) {}
 
-ServingResponse HandlerChain::Handle(const ServingRequest& request) const {
+ServingResponse HandlerChain::Handle(const ServingRequest& request, Pending pending) const {
+  return *Decide(request, pending, true);
+}
+
+std::variant<ServingResponse, HandlerChain::Pending> HandlerChain::TryHandleLocally(
+    const ServingRequest& request) const {
+  Pending pending;
+  if (std::optional<ServingResponse> response = Decide(request, pending, false)) return *std::move(response);
+  return pending;
+}
+
+std::optional<ServingResponse> HandlerChain::Decide(const ServingRequest& request, Pending& pending,
+                                                    bool may_review) const {
   ServingResponse response;
-  const auto authn_start = std::chrono::steady_clock::now();
-  absl::StatusOr<UserInfo> user = authenticator_.Authenticate(request.authorization, request.peer_certificates);
-  if (observers_.authentication) {
-    observers_.authentication(user.ok() ? &user->name : nullptr, std::chrono::steady_clock::now() - authn_start);
-  }
-  if (!user.ok()) {
-    SPDLOG_ERROR("\"Unable to authenticate the request\" remote=\"{}\" err=\"{}\"", request.remote,
-                  std::string(user.status().message()));
-    response = JsonStatus(401, StatusJson("Unauthorized", "Unauthorized", 401, false, IsPrettyPrint(request)), false);
-  } else {
-    const std::string verb = LowerCase(request.method);
-    const auto authz_start = std::chrono::steady_clock::now();
-    const AuthorizationResult result = authorizer_.Authorize(*user, verb, request.path);
-    if (observers_.authorization) observers_.authorization(result, std::chrono::steady_clock::now() - authz_start);
-    if (result.decision == AuthorizationDecision::kAllow) {
-      response = router_.Serve(request);
-    } else if (!result.error.ok()) {
-      response = ServingResponse::Error(
-          500, Sanitize(fmt::format("Internal Server Error: {}: {}", GoQuote(request.target),
-                                    std::string(result.error.message()))));
-    } else {
-      SPDLOG_TRACE("Forbidden URI={} reason={}", request.target, result.reason);
-      std::string message = "forbidden: " + Sanitize(fmt::format("User {} cannot {} path {}", GoQuote(user->name),
-                                                                 verb, GoQuote(request.path)));
-      if (!result.reason.empty()) message += ": " + result.reason;
-      response = JsonStatus(403, StatusJson(message, "Forbidden", 403, true, IsPrettyPrint(request)), true);
+  if (!pending.user) {
+    const auto authn_start = std::chrono::steady_clock::now();
+    std::optional<absl::StatusOr<UserInfo>> user =
+        may_review ? std::optional<absl::StatusOr<UserInfo>>(
+                         authenticator_.Authenticate(request.authorization, request.peer_certificates))
+                   : authenticator_.TryAuthenticateLocally(request.authorization, request.peer_certificates);
+    if (!user) return std::nullopt;  // a TokenReview is needed
+    if (observers_.authentication) {
+      observers_.authentication(user->ok() ? &(*user)->name : nullptr, std::chrono::steady_clock::now() - authn_start);
     }
+    if (!user->ok()) {
+      SPDLOG_ERROR("\"Unable to authenticate the request\" remote=\"{}\" err=\"{}\"", request.remote,
+                   std::string(user->status().message()));
+      response = JsonStatus(401, StatusJson("Unauthorized", "Unauthorized", 401, false, IsPrettyPrint(request)), false);
+      AddCacheControl(response);
+      return response;
+    }
+    pending.user = **std::move(user);
+  }
+  const UserInfo& user = *pending.user;
+  const std::string verb = LowerCase(request.method);
+  const auto authz_start = std::chrono::steady_clock::now();
+  std::optional<AuthorizationResult> result =
+      may_review ? std::optional<AuthorizationResult>(authorizer_.Authorize(user, verb, request.path))
+                 : authorizer_.TryAuthorizeLocally(user, verb, request.path);
+  if (!result) return std::nullopt;  // a SubjectAccessReview is needed
+  if (observers_.authorization) observers_.authorization(*result, std::chrono::steady_clock::now() - authz_start);
+  if (result->decision == AuthorizationDecision::kAllow) {
+    response = router_.Serve(request);
+  } else if (!result->error.ok()) {
+    response = ServingResponse::Error(
+        500, Sanitize(fmt::format("Internal Server Error: {}: {}", GoQuote(request.target),
+                                  std::string(result->error.message()))));
+  } else {
+    SPDLOG_TRACE("Forbidden URI={} reason={}", request.target, result->reason);
+    std::string message = "forbidden: " + Sanitize(fmt::format("User {} cannot {} path {}", GoQuote(user.name),
+                                                               verb, GoQuote(request.path)));
+    if (!result->reason.empty()) message += ": " + result->reason;
+    response = JsonStatus(403, StatusJson(message, "Forbidden", 403, true, IsPrettyPrint(request)), true);
   }
   AddCacheControl(response);
   return response;

@@ -13,6 +13,11 @@
 //   bodies are indented when upstream's negotiation would pretty-print: ?pretty=<true>, or a
 //   User-Agent starting with curl, Wget or Mozilla/5.0.
 //
+// Lanes: TryHandleLocally answers what needs no TokenReview or SubjectAccessReview (probes, cached
+// tokens and decisions, client certificates) and hands back the rest, with its authentication
+// when that was already decided, for Handle on a thread that may wait for the reviews. The server
+// runs the two on separate workers so that requests waiting for reviews never delay the others.
+//
 // ChainObservers see each request's authentication (the user, or its failure) and authorization
 // (the result), with the time each took.
 //
@@ -22,8 +27,10 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "serving/http_exchange.h"
 #include "serving/request_authenticator.h"
@@ -46,12 +53,24 @@ class HandlerChain {
   HandlerChain(RequestAuthenticator& authenticator, RequestAuthorizer& authorizer, const Router& router,
                ChainObservers observers = {});
 
-  ServingResponse Handle(const ServingRequest& request) const;
+  // What TryHandleLocally leaves to Handle: the user, when authentication was decided locally (so
+  // that it is neither repeated nor observed twice).
+  struct Pending {
+    std::optional<UserInfo> user;
+  };
+
+  // The whole chain, waiting for reviews where needed; resumes from `pending`.
+  ServingResponse Handle(const ServingRequest& request, Pending pending = {}) const;
+  // The response when no review is needed; otherwise what Handle resumes from.
+  std::variant<ServingResponse, Pending> TryHandleLocally(const ServingRequest& request) const;
 
  private:
   RequestAuthenticator& authenticator_;
   RequestAuthorizer& authorizer_;
   const Router& router_;
+  // nullopt only when `may_review` is false and a review is needed (`pending` then says how far it got).
+  std::optional<ServingResponse> Decide(const ServingRequest& request, Pending& pending, bool may_review) const;
+
   const ChainObservers observers_;
 };
 

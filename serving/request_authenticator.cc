@@ -53,6 +53,16 @@ RequestAuthenticator::RequestAuthenticator(std::shared_ptr<TokenReviewer> review
 
 absl::StatusOr<UserInfo> RequestAuthenticator::Authenticate(std::string_view authorization_header,
                                                             const std::vector<std::string>& peer_certificates) {
+  return *Decide(authorization_header, peer_certificates, Reviews::kAllowed);
+}
+
+std::optional<absl::StatusOr<UserInfo>> RequestAuthenticator::TryAuthenticateLocally(
+    std::string_view authorization_header, const std::vector<std::string>& peer_certificates) {
+  return Decide(authorization_header, peer_certificates, Reviews::kNotAllowed);
+}
+
+std::optional<absl::StatusOr<UserInfo>> RequestAuthenticator::Decide(
+    std::string_view authorization_header, const std::vector<std::string>& peer_certificates, Reviews reviews) {
   std::string certificate_error;
   if (options_.client_certificates != nullptr && !peer_certificates.empty()) {
     absl::StatusOr<std::optional<UserInfo>> by_certificate = options_.client_certificates->Authenticate(peer_certificates);
@@ -62,22 +72,26 @@ absl::StatusOr<UserInfo> RequestAuthenticator::Authenticate(std::string_view aut
       return WithAuthenticatedGroup(**std::move(by_certificate));
     }
   }
-  std::optional<absl::StatusOr<UserInfo>> by_token = AuthenticateToken(authorization_header);
-  if (by_token.has_value() && by_token->ok()) return **std::move(by_token);
+  absl::StatusOr<UserInfo> by_token = AuthenticateToken(authorization_header, reviews);
+  if (by_token.ok()) return *std::move(by_token);
+  if (absl::IsUnavailable(by_token.status())) return std::nullopt;  // only a review can tell
+  const bool has_token = !absl::IsNotFound(by_token.status());
   // Upstream's union: every authenticator's error, then (FailOnError) no fallback to anonymous.
   if (!certificate_error.empty()) {
     // utilerrors.Aggregate: one error as itself, several as "[a, b]".
-    if (!by_token.has_value()) return absl::UnauthenticatedError(certificate_error);
-    return absl::UnauthenticatedError("[" + certificate_error + ", " + std::string(by_token->status().message()) + "]");
+    if (!has_token) return absl::StatusOr<UserInfo>(absl::UnauthenticatedError(certificate_error));
+    return absl::StatusOr<UserInfo>(absl::UnauthenticatedError(
+        "[" + certificate_error + ", " + std::string(by_token.status().message()) + "]"));
   }
-  if (by_token.has_value()) return *std::move(by_token);
+  if (has_token) return by_token;
   return UserInfo::Anonymous();
 }
 
-std::optional<absl::StatusOr<UserInfo>> RequestAuthenticator::AuthenticateToken(std::string_view authorization_header) {
-  if (reviewer_ == nullptr) return std::nullopt;
+absl::StatusOr<UserInfo> RequestAuthenticator::AuthenticateToken(std::string_view authorization_header,
+                                                                 Reviews reviews) {
+  if (reviewer_ == nullptr) return absl::NotFoundError("no token reviewer");
   const std::string_view token = BearerToken(authorization_header);
-  if (token.empty()) return std::nullopt;
+  if (token.empty()) return absl::NotFoundError("no bearer token");
 
   const TokenCacheObserver& observer = options_.observer;
   const auto start = std::chrono::steady_clock::now();
@@ -86,6 +100,8 @@ std::optional<absl::StatusOr<UserInfo>> RequestAuthenticator::AuthenticateToken(
   if (std::optional<CachedReview> cached = cache_.Get(key)) {
     if (observer.request) observer.request(true, std::chrono::steady_clock::now() - start);
     review = TokenReviewResult{cached->authenticated, std::move(cached->user), {}};
+  } else if (reviews == Reviews::kNotAllowed) {
+    return absl::UnavailableError("a TokenReview is needed");
   } else {
     if (observer.active_fetches) observer.active_fetches("blocked", +1);
     review = fetches_.Do(key, [&] { return Fetch(key, token); });
@@ -95,12 +111,11 @@ std::optional<absl::StatusOr<UserInfo>> RequestAuthenticator::AuthenticateToken(
   }
 
   if (!review.ok()) {
-    return absl::StatusOr<UserInfo>(
-        absl::UnauthenticatedError("TokenReview failed: " + std::string(review.status().message())));
+    return absl::UnauthenticatedError("TokenReview failed: " + std::string(review.status().message()));
   }
-  if (review->authenticated) return absl::StatusOr<UserInfo>(WithAuthenticatedGroup(std::move(review->user)));
-  if (!review->error.empty()) return absl::StatusOr<UserInfo>(absl::UnauthenticatedError(review->error));
-  return absl::StatusOr<UserInfo>(absl::UnauthenticatedError("invalid bearer token"));
+  if (review->authenticated) return WithAuthenticatedGroup(std::move(review->user));
+  if (!review->error.empty()) return absl::UnauthenticatedError(review->error);
+  return absl::UnauthenticatedError("invalid bearer token");
 }
 
 absl::StatusOr<TokenReviewResult> RequestAuthenticator::Fetch(const std::string& key, std::string_view token) {

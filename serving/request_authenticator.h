@@ -23,6 +23,10 @@
 //     without a TokenReviewer.
 //   Request-header (front-proxy) authentication is not implemented.
 //
+// TryAuthenticateLocally decides without a TokenReview when it can (no token to review, or the
+// token's verdict cached) and answers nullopt otherwise, so that the server can keep requests
+// that need a review from delaying those that do not (probes under a flood of unknown tokens).
+//
 // Errors: kUnauthenticated with the reason, for the log (the client only sees "Unauthorized").
 // Thread-safety: Authenticate may be called concurrently; the reviewer must allow it too.
 #pragma once
@@ -77,6 +81,9 @@ class RequestAuthenticator {
   // `peer_certificates`: what the client sent in the TLS handshake, leaf first (DER).
   absl::StatusOr<UserInfo> Authenticate(std::string_view authorization_header,
                                         const std::vector<std::string>& peer_certificates = {});
+  // As Authenticate, or nullopt (nothing counted, nothing asked) when that would take a TokenReview.
+  std::optional<absl::StatusOr<UserInfo>> TryAuthenticateLocally(
+      std::string_view authorization_header, const std::vector<std::string>& peer_certificates = {});
 
  private:
   struct CachedReview {
@@ -87,8 +94,13 @@ class RequestAuthenticator {
   // One fetch for the token with cache key `key`: the cache again (a fetch may have just filled
   // it), else a review, whose answer is cached as the header comment says.
   absl::StatusOr<TokenReviewResult> Fetch(const std::string& key, std::string_view token);
-  // The bearer token's verdict: nullopt when there is none to review (no reviewer, no token).
-  std::optional<absl::StatusOr<UserInfo>> AuthenticateToken(std::string_view authorization_header);
+  enum class Reviews { kAllowed, kNotAllowed };
+  // Authenticate's decision; nullopt only with Reviews::kNotAllowed when a review is needed.
+  std::optional<absl::StatusOr<UserInfo>> Decide(std::string_view authorization_header,
+                                                 const std::vector<std::string>& peer_certificates, Reviews reviews);
+  // The bearer token's verdict: kNotFound when there is none to review (no reviewer, no token),
+  // kUnavailable when only a review can tell and `reviews` forbids one.
+  absl::StatusOr<UserInfo> AuthenticateToken(std::string_view authorization_header, Reviews reviews);
 
   const std::shared_ptr<TokenReviewer> reviewer_;
   const RequestAuthenticatorOptions options_;

@@ -62,22 +62,33 @@ bool RequestAuthorizer::IsAlwaysAllowedPath(std::string_view path) const {
 
 AuthorizationResult RequestAuthorizer::Authorize(const UserInfo& user, std::string_view verb,
                                                  std::string_view path) {
+  return *Decide(user, verb, path, Reviews::kAllowed);
+}
+
+std::optional<AuthorizationResult> RequestAuthorizer::TryAuthorizeLocally(const UserInfo& user, std::string_view verb,
+                                                                          std::string_view path) {
+  return Decide(user, verb, path, Reviews::kNotAllowed);
+}
+
+std::optional<AuthorizationResult> RequestAuthorizer::Decide(const UserInfo& user, std::string_view verb,
+                                                             std::string_view path, Reviews reviews) {
   for (const std::string& group : user.groups) {
     if (std::find(options_.always_allow_groups.begin(), options_.always_allow_groups.end(), group) !=
         options_.always_allow_groups.end()) {
-      return {AuthorizationDecision::kAllow, "", absl::OkStatus()};
+      return AuthorizationResult{AuthorizationDecision::kAllow, "", absl::OkStatus()};
     }
   }
-  if (IsAlwaysAllowedPath(path)) return {AuthorizationDecision::kAllow, "", absl::OkStatus()};
-  if (reviewer_ == nullptr) return {};
+  if (IsAlwaysAllowedPath(path)) return AuthorizationResult{AuthorizationDecision::kAllow, "", absl::OkStatus()};
+  if (reviewer_ == nullptr) return AuthorizationResult{};
 
   const std::string key = SubjectAccessReviewSpecJson(user, verb, path);
   std::optional<AccessReviewResult> review = cache_.Get(key);
   if (!review) {
+    if (reviews == Reviews::kNotAllowed) return std::nullopt;
     absl::StatusOr<AccessReviewResult> fresh = reviewer_->Review(user, verb, path);
     if (!fresh.ok()) {
       SPDLOG_ERROR("Failed to make webhook authorizer request: {}", std::string(fresh.status().message()));
-      return {AuthorizationDecision::kNoOpinion, "", fresh.status()};
+      return AuthorizationResult{AuthorizationDecision::kNoOpinion, "", fresh.status()};
     }
     review = *std::move(fresh);
     if (verb.size() + path.size() < kMaxCachedAttributeBytes) {
@@ -85,12 +96,12 @@ AuthorizationResult RequestAuthorizer::Authorize(const UserInfo& user, std::stri
     }
   }
   if (review->denied && review->allowed) {
-    return {AuthorizationDecision::kDeny, review->reason,
-            absl::InternalError("webhook subject access review returned both allow and deny response")};
+    return AuthorizationResult{AuthorizationDecision::kDeny, review->reason,
+                               absl::InternalError("webhook subject access review returned both allow and deny response")};
   }
-  if (review->denied) return {AuthorizationDecision::kDeny, review->reason, absl::OkStatus()};
-  if (review->allowed) return {AuthorizationDecision::kAllow, review->reason, absl::OkStatus()};
-  return {AuthorizationDecision::kNoOpinion, review->reason, absl::OkStatus()};
+  if (review->denied) return AuthorizationResult{AuthorizationDecision::kDeny, review->reason, absl::OkStatus()};
+  if (review->allowed) return AuthorizationResult{AuthorizationDecision::kAllow, review->reason, absl::OkStatus()};
+  return AuthorizationResult{AuthorizationDecision::kNoOpinion, review->reason, absl::OkStatus()};
 }
 
 }  // namespace ksched::serving

@@ -12,11 +12,15 @@
 //   Review results are cached by their spec: allowed for `allowed_ttl`, not allowed for
 //   `denied_ttl` (upstream: 10s each, --authorization-webhook-cache-{,un}authorized-ttl).
 //
-// Thread-safety: Authorize may be called concurrently; the reviewer must allow it too.
+// TryAuthorizeLocally decides without a SubjectAccessReview when it can (steps 1, 2, 4, or a cached
+// review) and answers nullopt otherwise.
+//
+// Thread-safety: Authorize and TryAuthorizeLocally may be called concurrently; the reviewer must allow it too.
 #pragma once
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,11 +59,17 @@ class RequestAuthorizer {
       std::shared_ptr<SubjectAccessReviewer> reviewer, RequestAuthorizerOptions options = {});
 
   AuthorizationResult Authorize(const UserInfo& user, std::string_view verb, std::string_view path);
+  // As Authorize, or nullopt (nothing asked) when that would take a SubjectAccessReview.
+  std::optional<AuthorizationResult> TryAuthorizeLocally(const UserInfo& user, std::string_view verb,
+                                                         std::string_view path);
 
  private:
   RequestAuthorizer(std::shared_ptr<SubjectAccessReviewer> reviewer, RequestAuthorizerOptions options,
                     std::vector<std::string> exact_paths, std::vector<std::string> prefixes);
   bool IsAlwaysAllowedPath(std::string_view path) const;
+  enum class Reviews { kAllowed, kNotAllowed };
+  std::optional<AuthorizationResult> Decide(const UserInfo& user, std::string_view verb, std::string_view path,
+                                            Reviews reviews);
 
   const std::shared_ptr<SubjectAccessReviewer> reviewer_;
   const RequestAuthorizerOptions options_;

@@ -7,12 +7,14 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
@@ -23,6 +25,7 @@
 #include <optional>
 #include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -111,14 +114,18 @@ http::response<http::string_body> ToBeastResponse(ServingResponse response, unsi
 class SecureServer::Impl {
  public:
   Impl(std::unique_ptr<RequestAuthenticator> authenticator, std::unique_ptr<RequestAuthorizer> authorizer,
-       const Router& router, ChainObservers observers, std::unique_ptr<ssl::context> tls, int worker_threads)
+       const Router& router, ChainObservers observers, std::unique_ptr<ssl::context> tls,
+       const SecureServingOptions& options)
       : authenticator_(std::move(authenticator)),
         authorizer_(std::move(authorizer)),
         chain_(*authenticator_, *authorizer_, router, std::move(observers)),
         tls_(std::move(tls)),
-        workers_(static_cast<std::size_t>(worker_threads < 1 ? 1 : worker_threads)),
+        local_workers_(static_cast<std::size_t>(std::max(1, options.local_threads))),
+        review_workers_(static_cast<std::size_t>(std::max(1, options.worker_threads))),
+        max_waiting_for_review_(std::max(1, options.max_waiting_for_review)),
         work_(net::make_work_guard(ioc_)),
-        acceptor_(ioc_) {}
+        acceptor_(ioc_),
+        accept_retry_(ioc_) {}
 
   ~Impl() { Stop(); }
 
@@ -161,7 +168,10 @@ class SecureServer::Impl {
       });
       closed.get_future().wait();
     }
-    workers_.join();  // running handlers finish; their replies are posted to the I/O thread
+    // Running handlers finish; their replies are posted to the I/O thread. Reviews first: they
+    // hand nothing to the local lane.
+    review_workers_.join();
+    local_workers_.join();
     work_.reset();
     ioc_.stop();
     if (io_thread_.joinable()) io_thread_.join();
@@ -174,12 +184,56 @@ class SecureServer::Impl {
     acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
       if (ec) {
         if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
-        SPDLOG_WARN("serving: accept failed: {}", ec.message());
-      } else {
-        StartSession(std::move(socket));
+        // Out of file descriptors or memory: as Go's http.Server, wait 5 ms, doubling to 1 s,
+        // rather than spin on the same error.
+        accept_delay_ = accept_delay_ == std::chrono::milliseconds(0) ? std::chrono::milliseconds(5)
+                                                                       : std::min(accept_delay_ * 2, std::chrono::milliseconds(1000));
+        SPDLOG_WARN("http: Accept error: {}; retrying in {}ms", ec.message(), accept_delay_.count());
+        accept_retry_.expires_after(accept_delay_);
+        accept_retry_.async_wait([this](boost::system::error_code wait_ec) {
+          if (!wait_ec && acceptor_.is_open()) DoAccept();
+        });
+        return;
       }
+      accept_delay_ = std::chrono::milliseconds(0);
+      StartSession(std::move(socket));
       DoAccept();
     });
+  }
+
+  // Runs `request` on the local lane, then (when it needs a review) on the review lane or shed;
+  // `reply` gets the response on a worker thread.
+  template <typename Reply>
+  void Dispatch(ServingRequest request, Reply reply) {
+    net::post(local_workers_, [this, request = std::move(request), reply = std::move(reply)]() mutable {
+      std::variant<ServingResponse, HandlerChain::Pending> local = chain_.TryHandleLocally(request);
+      if (ServingResponse* response = std::get_if<ServingResponse>(&local)) {
+        reply(std::move(*response));
+        return;
+      }
+      if (waiting_for_review_.fetch_add(1) >= max_waiting_for_review_) {
+        waiting_for_review_.fetch_sub(1);
+        if (const std::uint64_t shed = shed_.fetch_add(1); shed % 1000 == 0) {
+          SPDLOG_WARN("serving: {} requests already wait for a TokenReview or SubjectAccessReview; answering 429 "
+                      "(shed so far: {})", max_waiting_for_review_, shed + 1);
+        }
+        reply(TooManyRequests());
+        return;
+      }
+      net::post(review_workers_, [this, request = std::move(request), pending = std::get<HandlerChain::Pending>(std::move(local)),
+                                  reply = std::move(reply)]() mutable {
+        ServingResponse response = chain_.Handle(request, std::move(pending));
+        waiting_for_review_.fetch_sub(1);
+        reply(std::move(response));
+      });
+    });
+  }
+
+  // The apiserver's max-in-flight refusal (tooManyRequests).
+  static ServingResponse TooManyRequests() {
+    ServingResponse response = ServingResponse::Error(429, "Too many requests, please try again later.");
+    response.headers.emplace_back("Retry-After", "1");
+    return response;
   }
 
   void StartSession(tcp::socket socket);
@@ -190,9 +244,15 @@ class SecureServer::Impl {
   HandlerChain chain_;
   std::unique_ptr<ssl::context> tls_;
   net::io_context ioc_;
-  net::thread_pool workers_;
+  net::thread_pool local_workers_;   // requests decided without a review
+  net::thread_pool review_workers_;  // requests waiting for a TokenReview or SubjectAccessReview
+  const int max_waiting_for_review_;
+  std::atomic<int> waiting_for_review_{0};
+  std::atomic<std::uint64_t> shed_{0};
   net::executor_work_guard<net::io_context::executor_type> work_;
   tcp::acceptor acceptor_;            // I/O thread only (after Listen)
+  net::steady_timer accept_retry_;    // I/O thread only
+  std::chrono::milliseconds accept_delay_{0};  // I/O thread only
   std::vector<std::weak_ptr<Session>> sessions_;  // I/O thread only
   std::thread io_thread_;
   std::atomic<int> port_{0};
@@ -200,7 +260,7 @@ class SecureServer::Impl {
 };
 
 // One TLS connection: handshake, then request -> worker -> response, repeated while keep-alive.
-// All its socket operations run on the I/O thread; only chain_.Handle runs on a worker.
+// All its socket operations run on the I/O thread; only the chain runs on a worker (Dispatch).
 class SecureServer::Impl::Session : public std::enable_shared_from_this<Session> {
  public:
   Session(Impl& server, tcp::socket socket)
@@ -265,8 +325,7 @@ class SecureServer::Impl::Session : public std::enable_shared_from_this<Session>
       Respond(ServingResponse::Error(400, "400 Bad Request"), version, false);
       return;
     }
-    net::post(server_.workers_, [self = shared_from_this(), request = *std::move(request), version, keep_alive] {
-      ServingResponse response = self->server_.chain_.Handle(request);
+    server_.Dispatch(*std::move(request), [self = shared_from_this(), version, keep_alive](ServingResponse response) {
       net::post(self->server_.ioc_, [self, response = std::move(response), version, keep_alive]() mutable {
         self->Respond(std::move(response), version, keep_alive);
       });
@@ -439,7 +498,7 @@ absl::Status SecureServer::Start() {
   if (!authorizer.ok()) return authorizer.status();
 
   auto impl = std::make_unique<Impl>(std::move(authenticator), *std::move(authorizer), router_,
-                                     auth_.chain_observers, std::move(tls), serving_.worker_threads);
+                                     auth_.chain_observers, std::move(tls), serving_);
   if (absl::Status listening = impl->Listen(serving_.bind_address, serving_.port); !listening.ok()) {
     return listening;  // impl's destructor stops its (unstarted) threads
   }

@@ -20,9 +20,10 @@
 // the authenticator (client_certificate_authenticator.h). Without one, none is asked for.
 //
 // Threads: one I/O thread owns the sockets (accept, TLS, HTTP parsing); authentication,
-// authorization (which may block on TokenReview / SubjectAccessReview calls) and handlers run on a
-// pool of SecureServingOptions::worker_threads threads. Handlers and checks must be thread-safe and
-// return promptly.
+// authorization and handlers run on two pools (SecureServingOptions): requests decided without a
+// TokenReview or SubjectAccessReview on the local lane, the others on the review lane, bounded, so
+// that probes answer at once under a flood of anonymous or unknown-token requests. Handlers and
+// checks must be thread-safe and return promptly.
 //
 // Errors: Start returns kInvalidArgument for bad options (certificate files: naming the file; bind
 // address; always-allow paths; the client CA source's errors), kFailedPrecondition when the port

@@ -28,7 +28,13 @@ struct SecureServingOptions {
   // upstream's words, offered as the handshake's key exchange groups (those this build's OpenSSL
   // has; Go picks from the list in its own order, OpenSSL in the list's). Empty: OpenSSL's default.
   std::vector<std::int32_t> curve_preferences;
-  int worker_threads = 4;  // threads running authentication, authorization and handlers
+  // Requests that need no TokenReview or SubjectAccessReview (probes, cached verdicts, client
+  // certificates) run on `local_threads`; those that wait for a review on `worker_threads`, at most
+  // `max_waiting_for_review` queued or running: past that they are shed with upstream's 429 ("Too
+  // many requests, please try again later.", Retry-After: 1) rather than queued without bound.
+  int local_threads = 2;
+  int worker_threads = 4;
+  int max_waiting_for_review = 256;
 };
 
 }  // namespace ksched::serving

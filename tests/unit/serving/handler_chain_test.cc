@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "fake_reviewers.h"
@@ -18,6 +19,18 @@ std::string Header(const ServingResponse& response, const std::string& name) {
     if (n == name) return v;
   }
   return "<none>";
+}
+
+// Observers that write what they see into `seen`, one line per call.
+ChainObservers Recording(std::vector<std::string>& seen) {
+  ChainObservers observers;
+  observers.authentication = [&seen](const std::string* user, std::chrono::steady_clock::duration) {
+    seen.push_back(user != nullptr ? "authn " + *user : "authn failed");
+  };
+  observers.authorization = [&seen](const AuthorizationResult& result, std::chrono::steady_clock::duration) {
+    seen.push_back(result.decision == AuthorizationDecision::kAllow ? "authz allow" : "authz not allowed");
+  };
+  return observers;
 }
 
 struct Fixture {
@@ -146,13 +159,7 @@ TEST_CASE("handler chain: observers see each request's user or failure and its a
           "[serving]") {
   Fixture f;
   std::vector<std::string> seen;  // Handle runs on this thread here
-  ChainObservers observers;
-  observers.authentication = [&seen](const std::string* user, std::chrono::steady_clock::duration) {
-    seen.push_back(user != nullptr ? "authn " + *user : "authn failed");
-  };
-  observers.authorization = [&seen](const AuthorizationResult& result, std::chrono::steady_clock::duration) {
-    seen.push_back(result.decision == AuthorizationDecision::kAllow ? "authz allow" : "authz not allowed");
-  };
+  const ChainObservers observers = Recording(seen);
   HandlerChain chain(f.authenticator, *f.authorizer, f.router, observers);
   auto send = [&chain](std::string path, std::string authorization) {
     ServingRequest request;
@@ -169,6 +176,63 @@ TEST_CASE("handler chain: observers see each request's user or failure and its a
   CHECK(seen == std::vector<std::string>{"authn system:anonymous", "authz allow", "authn failed",
                                          "authn system:serviceaccount:monitoring:prometheus", "authz allow",
                                          "authn system:anonymous", "authz not allowed"});
+}
+
+TEST_CASE("handler chain: the local lane decides without reviews and hands the rest on, authenticated once",
+          "[serving]") {
+  Fixture f;
+  std::vector<std::string> seen;
+  const ChainObservers observers = Recording(seen);
+  HandlerChain chain(f.authenticator, *f.authorizer, f.router, observers);
+  auto request = [](std::string path, std::string authorization) {
+    ServingRequest r;
+    r.method = "GET";
+    r.target = path;
+    r.path = std::move(path);
+    r.authorization = std::move(authorization);
+    return r;
+  };
+
+  // A probe: anonymous, an always-allowed path: answered locally, no review.
+  auto probe = chain.TryHandleLocally(request("/healthz", ""));
+  REQUIRE(std::holds_alternative<ServingResponse>(probe));
+  CHECK(std::get<ServingResponse>(probe).status == 200);
+  CHECK(seen == std::vector<std::string>{"authn system:anonymous", "authz allow"});
+  seen.clear();
+
+  // An unknown token: handed on before anything is asked or observed.
+  auto unknown = chain.TryHandleLocally(request("/metrics", "Bearer prom-token"));
+  REQUIRE(std::holds_alternative<HandlerChain::Pending>(unknown));
+  CHECK_FALSE(std::get<HandlerChain::Pending>(unknown).user.has_value());
+  CHECK(f.tokens->calls == 0);
+  CHECK(seen.empty());
+  CHECK(chain.Handle(request("/metrics", "Bearer prom-token"), std::get<HandlerChain::Pending>(unknown)).status == 200);
+  CHECK(f.tokens->calls == 1);
+  CHECK(f.access->calls == 1);
+
+  // Both verdicts cached now: the same request is answered locally.
+  auto cached = chain.TryHandleLocally(request("/metrics", "Bearer prom-token"));
+  REQUIRE(std::holds_alternative<ServingResponse>(cached));
+  CHECK(std::get<ServingResponse>(cached).status == 200);
+  CHECK(f.tokens->calls == 1);
+  CHECK(f.access->calls == 1);
+
+  // A cached token on a path not yet reviewed: authenticated locally, handed on with its user,
+  // and Handle does not authenticate (or observe) it again.
+  seen.clear();
+  auto half = chain.TryHandleLocally(request("/configz", "Bearer prom-token"));
+  REQUIRE(std::holds_alternative<HandlerChain::Pending>(half));
+  REQUIRE(std::get<HandlerChain::Pending>(half).user.has_value());
+  CHECK(std::get<HandlerChain::Pending>(half).user->name == "system:serviceaccount:monitoring:prometheus");
+  CHECK(chain.Handle(request("/configz", "Bearer prom-token"), std::get<HandlerChain::Pending>(half)).status == 403);
+  CHECK(seen == std::vector<std::string>{"authn system:serviceaccount:monitoring:prometheus", "authz not allowed"});
+  CHECK(f.access->calls == 2);
+
+  // A token known to be invalid (cached) is refused locally with 401.
+  CHECK(chain.Handle(request("/metrics", "Bearer garbage")).status == 401);
+  auto refused = chain.TryHandleLocally(request("/metrics", "Bearer garbage"));
+  REQUIRE(std::holds_alternative<ServingResponse>(refused));
+  CHECK(std::get<ServingResponse>(refused).status == 401);
 }
 
 TEST_CASE("error bodies are indented for curl and ?pretty, byte for byte as upstream", "[serving]") {

@@ -5,6 +5,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -256,6 +260,76 @@ TEST_CASE("certificate files: served when good, errors naming the file when not"
     CHECK_THAT(std::string(status.message()), Catch::Contains(c.want));
     CHECK(server.port() == 0);
   }
+}
+
+// A SubjectAccessReviewer that holds every review until released, as an API server under load.
+class HeldAccessReviewer : public SubjectAccessReviewer {
+ public:
+  absl::StatusOr<AccessReviewResult> Review(const UserInfo&, std::string_view, std::string_view) override {
+    std::unique_lock<std::mutex> lock(mu_);
+    ++entered_;
+    entered_cv_.notify_all();
+    released_cv_.wait(lock, [this] { return released_; });
+    return AccessReviewResult{};
+  }
+  bool WaitEntered(int n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return entered_cv_.wait_for(lock, std::chrono::seconds(10), [&] { return entered_ >= n; });
+  }
+  void Release() {
+    std::lock_guard<std::mutex> lock(mu_);
+    released_ = true;
+    released_cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable entered_cv_, released_cv_;
+  int entered_ = 0;
+  bool released_ = false;
+};
+
+TEST_CASE("requests waiting for reviews neither delay probes nor queue without bound", "[serving]") {
+  TempDir dir;
+  SecureServingOptions serving;
+  serving.bind_address = "127.0.0.1";
+  serving.port = 0;
+  serving.cert_dir = (dir.path / "certs").string();
+  serving.worker_threads = 1;
+  serving.max_waiting_for_review = 1;
+  auto reviewer = std::make_shared<HeldAccessReviewer>();
+  DelegatingAuthOptions auth;
+  auth.access_reviewer = reviewer;
+  SecureServer server(serving, auth);
+  REQUIRE(server.Start().ok());
+  const std::string ca = Slurp(dir.path / "certs" / "kube-scheduler.crt");
+
+  // An anonymous request for a path that needs a SubjectAccessReview holds the only review slot.
+  auto held_client = ClientFor(server.port(), ca);
+  auto held = std::async(std::launch::async, [&] { return Get(*held_client, "/flood/1"); });
+  REQUIRE(reviewer->WaitEntered(1));
+
+  // The probe does not wait behind it.
+  auto probe_client = ClientFor(server.port(), ca);
+  auto probe = std::async(std::launch::async, [&] { return Get(*probe_client, "/healthz"); });
+  REQUIRE(probe.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  CHECK(probe.get().status == 200);
+
+  // Another request that needs a review is shed with the apiserver's 429 rather than queued.
+  auto shed_client = ClientFor(server.port(), ca);
+  auto shed = std::async(std::launch::async, [&] { return Get(*shed_client, "/flood/2"); });
+  REQUIRE(shed.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  const client::HttpResponse refused = shed.get();
+  CHECK(refused.status == 429);
+  CHECK(refused.body == "Too many requests, please try again later.\n");
+  REQUIRE(refused.retry_after.has_value());
+  CHECK(*refused.retry_after == std::chrono::seconds(1));
+
+  reviewer->Release();
+  CHECK(held.get().status == 403);
+  // The slot is free again: the review lane answers (the fake reviewer has no opinion -> 403).
+  CHECK(Get(*shed_client, "/flood/3").status == 403);
+  server.Stop();
 }
 
 TEST_CASE("bad bind address, busy port and bad always-allow path fail Start", "[serving]") {
