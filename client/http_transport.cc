@@ -763,6 +763,7 @@ class HttpTransport::Impl {
     // a stream is one long exchange whose only deadline is "some byte every N seconds".
     std::optional<net::steady_timer> idle_timer_;
     Clock::time_point last_activity_{};
+    std::chrono::milliseconds idle_timeout_{0};  // set before the stream opens
   };
 
   void OpenStream(const std::shared_ptr<StreamReader>& reader, std::chrono::milliseconds timeout) {
@@ -810,7 +811,7 @@ class HttpTransport::Impl {
     if (!reader->idle_timer_) {
       reader->idle_timer_.emplace(ioc_);
       reader->last_activity_ = Clock::now();
-      ArmIdleTimer(reader, options_.stream_idle_timeout);
+      ArmIdleTimer(reader, reader->idle_timeout_);
     }
     reader->conn_->Visit([&](auto& stream) {
       http::async_read_some(stream, reader->conn_->buffer, reader->parser_,
@@ -833,16 +834,35 @@ class HttpTransport::Impl {
     });
   }
 
-  // Fires when nothing arrived for stream_idle_timeout; re-arms for the remainder otherwise.
+  // Fires when nothing arrived for the reader's idle timeout; re-arms for the remainder otherwise.
+  // Time spent paused for a lagging consumer does not count: we were not reading.
   void ArmIdleTimer(const std::shared_ptr<StreamReader>& reader, Clock::duration wait) {
     reader->idle_timer_->expires_after(wait);
     reader->idle_timer_->async_wait([this, reader](beast::error_code ec) {
       if (ec || reader->closed_) return;
+      const Clock::duration limit = reader->idle_timeout_;
+      bool paused;
+      {
+        std::lock_guard<std::mutex> lock(reader->shared_->mu);
+        paused = reader->shared_->paused;
+      }
+      if (paused) {
+        reader->last_activity_ = Clock::now();
+        return ArmIdleTimer(reader, limit);
+      }
       const Clock::duration idle = Clock::now() - reader->last_activity_;
-      if (idle < options_.stream_idle_timeout) return ArmIdleTimer(reader, options_.stream_idle_timeout - idle);
+      if (idle < limit) return ArmIdleTimer(reader, limit - idle);
       EndStream(*reader, absl::DeadlineExceededError(Concat("stream GET ", config_.server, reader->target_,
                                                          ": nothing received for ",
-                                                         options_.stream_idle_timeout.count(), " ms")));
+                                                         reader->idle_timeout_.count(), " ms")));
+      // A connection gone silent is most likely a network path that drops everything without a
+      // FIN or RST; the idle pooled connections took the same path and would swallow the next
+      // requests (a Binding) until their timeout. New ones are cheap next to that.
+      if (!idle_.empty()) {
+        spdlog::info("{}: {} idle connection(s) closed after a silent stream", config_.server, idle_.size());
+        for (auto& conn : idle_) conn->Close();
+        idle_.clear();
+      }
     });
   }
 
@@ -909,7 +929,10 @@ class HttpTransport::Impl {
 
   // Called by the consumer after it drained a paused stream below half of the buffer.
   void Resume(const std::shared_ptr<StreamReader>& reader) {
-    PostUnlessStopped([this, reader] { ReadBody(reader); });
+    PostUnlessStopped([this, reader] {
+      reader->last_activity_ = Clock::now();
+      ReadBody(reader);
+    });
   }
   void Cancel(const std::shared_ptr<StreamReader>& reader) {
     PostUnlessStopped([this, reader] { CloseReader(*reader); });
@@ -1538,6 +1561,8 @@ absl::StatusOr<std::unique_ptr<LineStream>> HttpTransport::OpenLineStream(HttpRe
       impl_->BuildRequest(request, &reader->certificate_);
   if (!req.ok()) return req.status();
   reader->req_ = std::move(*req);
+  reader->idle_timeout_ = request.stream_idle_timeout.count() > 0 ? request.stream_idle_timeout
+                                                                   : impl_->options().stream_idle_timeout;
   const auto timeout = request.timeout.count() > 0 ? request.timeout : impl_->options().request_timeout;
   net::post(impl_->ioc(), [impl = impl_.get(), reader, timeout] {
     impl->ForgetClosedStreams();

@@ -29,6 +29,9 @@ struct HttpRequest {
   std::string accept = "application/json";
   // Whole exchange (connect, write, read). Zero: the transport's default for its kind of call.
   std::chrono::milliseconds timeout{0};
+  // Streams only: silent this long (while the consumer keeps up), the stream is dead and ends
+  // with kDeadlineExceeded. Zero: TransportOptions::stream_idle_timeout.
+  std::chrono::milliseconds stream_idle_timeout{0};
 };
 
 // A Retry-After header in whole seconds ("3"); nullopt for anything else (an HTTP date included,

@@ -299,6 +299,7 @@ void RestClient::CreateBindingAsync(std::string_view namespace_name, std::string
 
 absl::StatusOr<std::unique_ptr<LineStream>> RestClient::Watch(std::string_view path, const ListOptions& options) {
   HttpRequest request = MakeRequest(HttpMethod::kGet, Concat(path, ListQuery(options, /*watch=*/true)));
+  request.stream_idle_timeout = kWatchIdleTimeout;
   const std::string what = Concat("GET ", transport_->server(), request.target);
   for (bool auth_retried = false;; auth_retried = true) {
     const TokenBucket::Clock::duration wait = core_->bucket.Reserve();

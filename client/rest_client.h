@@ -133,7 +133,13 @@ class RestClient {
   // GET path?allowWatchBookmarks=true&...&watch=1, throttled (this call sleeps for its token).
   // A non-2xx response head is returned as its Status (the body read whole); a 401 with an
   // authenticator is retried once, as for other calls.
+  // The stream ends (kDeadlineExceeded) after kWatchIdleTimeout without a byte: the API server's
+  // watch cache sends every watcher that allows bookmarks one every minute (defaultBookmarkFrequency,
+  // dispatched in 1 s +-25 % ticks), so a silent watch is a dead connection, one a network
+  // partition froze without a FIN or RST (client-go finds those by HTTP/2 PINGs after 30 s + 15 s).
+  // A bookmark late past the margin costs one rewatch from the last resourceVersion.
   absl::StatusOr<std::unique_ptr<LineStream>> Watch(std::string_view path, const ListOptions& options = {});
+  static constexpr std::chrono::milliseconds kWatchIdleTimeout{65'000};
 
   const std::string& server() const;
   // Whether per-pod writes go as protobuf (RestClientOptions::protobuf_writes).

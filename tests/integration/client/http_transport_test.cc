@@ -315,6 +315,36 @@ TEST_CASE("a watch stream delivers events as lines, skips oversized ones, and ca
   CHECK(after_cancel.status().code() == absl::StatusCode::kCancelled);
 }
 
+TEST_CASE("a silent watch ends after its idle timeout and takes the idle pooled connections with it",
+          "[transport][stream]") {
+  auto transport = MustCreate(ControlPlane::Get().AdminCertConfig(), WithHttp2(false));
+  // A pooled connection: the GET leaves it idle in the pool.
+  auto version = transport->SendSync(Get("/version"));
+  REQUIRE(version.ok());
+  const std::uint64_t opened_before = transport->stats().connections_opened;
+
+  // A watch of a namespace nobody writes to, without bookmarks: nothing arrives.
+  HttpRequest watch = Get("/api/v1/namespaces/transport-silent-watch/configmaps?watch=1");
+  watch.stream_idle_timeout = std::chrono::milliseconds(1500);
+  const auto start = std::chrono::steady_clock::now();
+  auto stream = transport->OpenLineStream(watch);
+  REQUIRE(stream.ok());
+  REQUIRE((*stream)->status() == 200);
+  auto next = (*stream)->Next();
+  const auto waited = std::chrono::steady_clock::now() - start;
+  REQUIRE_FALSE(next.ok());
+  CHECK(next.status().code() == absl::StatusCode::kDeadlineExceeded);
+  CHECK_THAT(std::string(next.status().message()), Catch::Contains("nothing received for 1500 ms"));
+  CHECK(waited >= std::chrono::milliseconds(1400));
+  CHECK(waited < std::chrono::seconds(10));
+
+  // The pooled connection was closed with it: the next call opens a new one.
+  auto again = transport->SendSync(Get("/version"));
+  REQUIRE(again.ok());
+  CHECK(again->status == 200);
+  CHECK(transport->stats().connections_opened == opened_before + 2);  // the watch's, then the GET's
+}
+
 TEST_CASE("a rejected stream exposes the status and the Status body", "[transport][stream]") {
   const bool http2 = GENERATE(true, false);
   INFO("http2 " << http2);
