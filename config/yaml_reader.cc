@@ -6,8 +6,10 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
+#include "config/yaml_prescan.h"
 #include "yaml-cpp/yaml.h"
 
 namespace ksched::config {
@@ -155,67 +157,10 @@ std::string KeyText(const Value& key, const std::string& raw) {
   }
 }
 
-// go-yaml's limits.
-constexpr std::size_t kMaxDepth = 10000;
 // Values converted beyond which a document that is mostly aliases is refused. go-yaml compares the
 // aliases decoded with all nodes decoded (allowedAliasRatio); yaml-cpp does not say which nodes
 // are aliases, but a document cannot hold more nodes than bytes unless aliases repeat them.
 constexpr std::size_t kAliasCheckFrom = 400'000;
-
-// go-yaml's reader refuses non-printable characters anywhere in the stream: ASCII controls but tab,
-// line feed and carriage return; DEL; the C1 controls (U+0080..U+009F) but NEL (U+0085).
-bool HasControlCharacters(std::string_view text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (b < 0x20 && b != '\t' && b != '\n' && b != '\r') return true;
-    if (b == 0x7f) return true;
-    if (b == 0xc2 && i + 1 < text.size()) {
-      const auto next = static_cast<unsigned char>(text[i + 1]);
-      if (next >= 0x80 && next <= 0x9f && next != 0x85) return true;
-    }
-  }
-  return false;
-}
-
-// The 1-based line where flow collections ('[', '{') first nest deeper than kMaxDepth, outside
-// quoted scalars and comments; nullopt when they never do.
-std::optional<std::size_t> DeepFlowNestingLine(std::string_view text) {
-  std::size_t depth = 0;
-  std::size_t line = 1;
-  char quote = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') ++line;
-    if (quote != 0) {
-      if (quote == '"' && c == '\\') {
-        ++i;
-      } else if (c == quote) {
-        quote = 0;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"':
-      case '\'':
-        quote = c;
-        break;
-      case '#':
-        while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
-        break;
-      case '[':
-      case '{':
-        if (++depth > kMaxDepth) return line;
-        break;
-      case ']':
-      case '}':
-        if (depth > 0) --depth;
-        break;
-      default:
-        break;
-    }
-  }
-  return std::nullopt;
-}
 
 class Converter {
  public:
@@ -225,9 +170,9 @@ class Converter {
     if (++converted_ > kAliasCheckFrom && converted_ > 10 * source_bytes_) {
       return absl::InvalidArgumentError("yaml: document contains excessive aliasing");
     }
-    if (depth_ >= kMaxDepth) {
+    if (depth_ >= kMaxYamlDepth) {
       return absl::InvalidArgumentError("yaml: line " + std::to_string(node.Mark().line + 1) +
-                                        ": exceeded max depth of " + std::to_string(kMaxDepth));
+                                        ": exceeded max depth of " + std::to_string(kMaxYamlDepth));
     }
     struct Nested {
       std::size_t& depth;
@@ -251,6 +196,8 @@ class Converter {
       }
       case YAML::NodeType::Map: {
         Value map = Value::EmptyMap();
+        // Keys seen, so that a mapping of n keys takes O(n), not Value::Find's O(n^2).
+        std::unordered_set<std::string> keys;
         for (auto it = node.begin(); it != node.end(); ++it) {
           if (!it->first.IsScalar() && !it->first.IsNull()) {
             return absl::InvalidArgumentError("error converting YAML to JSON: yaml: line " +
@@ -260,14 +207,14 @@ class Converter {
           absl::StatusOr<Value> key = it->first.IsNull() ? Value() : Scalar(it->first);
           if (!key.ok()) return key.status();
           const std::string text = KeyText(*key, it->first.IsScalar() ? it->first.Scalar() : "");
-          if (map.Find(text) != nullptr) {
+          if (!keys.insert(text).second) {
             duplicates_.push_back("  line " + std::to_string(it->first.Mark().line + 1) +
                                   ": key \"" + text + "\" already set in map");
             continue;
           }
           absl::StatusOr<Value> value = Convert(it->second);
           if (!value.ok()) return value.status();
-          map.Set(text, *std::move(value));
+          map.as_map().push_back(MapEntry{text, *std::move(value)});
         }
         return map;
       }
@@ -296,17 +243,26 @@ absl::StatusOr<Value> ReadYaml(std::string_view text) {
   if (HasControlCharacters(text)) return absl::InvalidArgumentError("yaml: control characters are not allowed");
   if (const std::optional<std::size_t> line = DeepFlowNestingLine(text); line.has_value()) {
     return absl::InvalidArgumentError("yaml: line " + std::to_string(*line) + ": exceeded max depth of " +
-                                      std::to_string(kMaxDepth));
+                                      std::to_string(kMaxYamlDepth));
   }
+  // go-yaml reads up to the end of the stream looking for the closing quote and fails there;
+  // errors before the quote opens come first.
+  const std::optional<std::size_t> open_quote = UnterminatedQuoteLine(text);
+  const auto end_of_stream = [&] {
+    return absl::InvalidArgumentError("yaml: line " + std::to_string(EndOfStreamLine(text)) +
+                                      ": found unexpected end of stream");
+  };
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
   } catch (const YAML::ParserException& e) {
+    if (open_quote.has_value() && static_cast<std::size_t>(e.mark.line + 1) >= *open_quote) return end_of_stream();
     return absl::InvalidArgumentError("yaml: line " + std::to_string(e.mark.line + 1) + ": " +
                                       e.msg);
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(std::string("yaml: ") + e.what());
   }
+  if (open_quote.has_value()) return end_of_stream();
   Converter converter(text.size());
   absl::StatusOr<Value> value;
   try {

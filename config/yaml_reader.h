@@ -13,7 +13,9 @@
 //   - .inf and .nan have no JSON form: an error ("json: unsupported value: +Inf");
 //   - input go-yaml refuses is refused with its words, before yaml-cpp (which would accept or
 //     crash on it) reads it: control characters ("yaml: control characters are not allowed"),
-//     flow collections nested deeper than 10,000 ("yaml: line 3: exceeded max depth of 10000");
+//     flow collections nested deeper than 10,000 ("yaml: line 3: exceeded max depth of 10000"),
+//     a quoted scalar never closed ("yaml: line 8: found unexpected end of stream", where yaml-cpp
+//     would take the rest of the file as the scalar);
 //     and aliases expanding the document without bound (a "billion laughs") stop the conversion:
 //     "yaml: document contains excessive aliasing".
 //

@@ -7,6 +7,12 @@
 #include <sys/resource.h>
 
 #include <cstdlib>
+#include <exception>
+#include <new>
+#include <string>
+#include <system_error>
+
+#include <spdlog/spdlog.h>
 
 #include "scheduler/command.h"
 
@@ -39,10 +45,40 @@ void RaiseOpenFileLimit() {
   }
 }
 
+// An exception nobody catches ends the process through std::terminate. The ones the daemon can
+// meet without a bug are the system refusing resources: a thread that cannot start
+// (std::system_error, EAGAIN under a pids limit or RLIMIT_NPROC) or memory (std::bad_alloc). Those
+// get a clear line and exit status 1, as a failed start; anything else is a broken invariant and
+// aborts loudly with what it was.
+[[noreturn]] void OnTerminate() {
+  std::string what = "std::terminate without an exception";
+  bool resources = false;
+  if (const std::exception_ptr current = std::current_exception()) {
+    try {
+      std::rethrow_exception(current);
+    } catch (const std::system_error& e) {
+      what = std::string("failed to start a thread (or another system resource): ") + e.what();
+      resources = true;
+    } catch (const std::bad_alloc&) {
+      what = "out of memory";
+      resources = true;
+    } catch (const std::exception& e) {
+      what = std::string("uncaught exception: ") + e.what();
+    } catch (...) {
+      what = "uncaught exception of unknown type";
+    }
+  }
+  SPDLOG_CRITICAL("{}", what);
+  spdlog::default_logger()->flush();
+  if (resources) std::_Exit(1);
+  std::abort();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   TuneMalloc();  // before any thread starts
   RaiseOpenFileLimit();
+  std::set_terminate(OnTerminate);
   return ksched::scheduler::RunSchedulerCommand(argc, argv);
 }

@@ -450,6 +450,34 @@ profiles:
         requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}]}
 Y
 
+# A quote never closed: yaml-cpp took the rest of the file as the kubeconfig path and the second
+# profile silently disappeared; go-yaml stops at the end of the stream. Same words as upstream.
+bad_config unterminated-quote 'yaml: line 8: found unexpected end of stream' <<Y
+$header
+leaderElection:
+  leaderElect: "false
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: second
+Y
+check "config unterminated-quote: upstream says the same" grep -qF 'yaml: line 8: found unexpected end of stream' \
+  "$work/upstream.log"
+
+# No thread to be had (a pids cgroup or RLIMIT_NPROC run out): a clear line and exit 1, not an
+# uncaught exception's SIGABRT. As user nobody, since RLIMIT_NPROC does not bind root.
+cases=$((cases + 1))
+nobody_dir=$(mktemp -d /tmp/ksched-nobody.XXXXXX)  # a copy nobody may run, wherever the tree is
+chmod 755 "$nobody_dir"
+cp "$ours" "$nobody_dir/kube-scheduler-cpp"
+rc=0
+timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --nproc=6 \
+  "$nobody_dir/kube-scheduler-cpp" --master "$APISERVER_URL" --leader-elect=false --bind-address 127.0.0.1 --secure-port 0 \
+  >"$work/threads.log" 2>&1 || rc=$?
+rm -rf "$nobody_dir"
+check_eq "no thread to start: exit 1" 1 "$rc"
+check "no thread to start: the last line says so ($(tail -n 1 "$work/threads.log" | cut -c1-120))" \
+  grep -q 'failed to start a thread (or another system resource): Resource temporarily unavailable' "$work/threads.log"
+
 check "at least 25 cases ($cases)" [ "$cases" -ge 25 ]
 check_eq "nothing was bound: the pending pod is still pending" "" \
   "$(kubectl_admin get pod must-stay-pending -o jsonpath='{.spec.nodeName}')"

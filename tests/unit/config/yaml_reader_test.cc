@@ -163,3 +163,50 @@ TEST_CASE("yaml: what go-yaml refuses is refused before yaml-cpp reads it (issue
   // Modest aliasing stays allowed.
   CHECK(error("a: &a {b: 1}\nc: *a\nd: *a\n") == "ok");
 }
+
+TEST_CASE("yaml: a quoted scalar left open is go-yaml's end-of-stream error, not the rest of the file",
+          "[config][yaml]") {
+  const auto error = [](const std::string& text) {
+    const auto value = ReadYaml(text);
+    return value.ok() ? std::string("ok") : std::string(value.status().message());
+  };
+  // Each as upstream v1.37.2's kube-scheduler --config answers it: the line after the last line
+  // break (yaml-cpp read the rest of the file into the scalar, and the profiles after it vanished).
+  const std::string head = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+  CHECK(error(Cat({head, "clientConnection:\n  kubeconfig: \"/etc/kubernetes/scheduler.conf\nprofiles:\n",
+                   "- schedulerName: a\n- schedulerName: b\n"})) == "yaml: line 8: found unexpected end of stream");
+  CHECK(error(Cat({head, "clientConnection:\n  kubeconfig: '/etc/kubernetes/scheduler.conf\nprofiles:\n",
+                   "- schedulerName: a\n"})) == "yaml: line 7: found unexpected end of stream");
+  CHECK(error(Cat({head, "profiles:\n- schedulerName: \"a"})) == "yaml: line 4: found unexpected end of stream");
+  CHECK(error("a: [\"x, y]\n") == "yaml: line 2: found unexpected end of stream");
+  CHECK(error("a: 'it''s\n") == "yaml: line 2: found unexpected end of stream");
+
+  // What is not an open quote.
+  CHECK(error("a: it's\nb: \"x\"\n") == "ok");                          // inside a plain scalar
+  CHECK(error("a: x # it's\n# don't\nb: 1\n") == "ok");                 // comments
+  CHECK(error("a: |\n  it's \"here\n  and 'there\n\n  still\nb: 1\n") == "ok");  // a block scalar
+  CHECK(error("- >-\n  it's\n- b\n") == "ok");
+  CHECK(error("- key: |\n    don't\n  other: 1\n") == "ok");
+  CHECK(error("a: \"two\n  lines\"\nb: 'it''s'\n") == "ok");            // multi-line and escaped quotes
+  CHECK(error("a: \"x\\\"y\"\n") == "ok");
+  CHECK(error("\"quoted key\": 'v'\n? 'k'\n: v\n") == "ok");
+  CHECK(error("a: &anchor 'x'\nb: !!str \"y\"\nc: *anchor\n") == "ok");
+  CHECK(error("a: {b: 'x', c: \"y\", d: [e, 'f']}\n") == "ok");
+  CHECK(error("a: plain text\n  it's folded\nb: 1\n") == "ok");         // a plain value over two lines
+  CHECK(error("image: registry.k8s.io/pause:3.10\nurl: http://x'y\n") == "ok");
+  CHECK(error("--- 'x'\n") == "ok");
+}
+
+TEST_CASE("yaml: a key repeated among 200,000 is still found", "[config][yaml]") {
+  std::string text;
+  for (int i = 0; i < 200000; ++i) text.append(Cat({"k", std::to_string(i), ": 1\n"}));
+  const auto value = ReadYaml(text);
+  REQUIRE(value.ok());
+  CHECK(value->as_map().size() == 200000);
+  CHECK(value->as_map().back().key == "k199999");
+  text.append("k5: 2\n");
+  const auto repeated = ReadYaml(text);
+  REQUIRE_FALSE(repeated.ok());
+  CHECK(std::string(repeated.status().message()) ==
+        "strict decoding error: yaml: unmarshal errors:\n  line 200001: key \"k5\" already set in map");
+}
