@@ -1,5 +1,6 @@
 #include "config/yaml_reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -216,6 +217,10 @@ class Converter {
           if (!value.ok()) return value.status();
           map.as_map().push_back(MapEntry{text, *std::move(value)});
         }
+        // Upstream converts YAML to JSON through a Go map, whose keys json.Marshal sorts: the
+        // strict decoder meets (and names unknown) fields in that order.
+        std::sort(map.as_map().begin(), map.as_map().end(),
+                  [](const MapEntry& a, const MapEntry& b) { return a.key < b.key; });
         return map;
       }
     }

@@ -1,6 +1,8 @@
 // ReadYaml: YAML text -> Value, as upstream's decoder sees a configuration file
 // (sigs.k8s.io/yaml YAMLToJSONStrict over its go-yaml v2 fork):
 //   - only the first document is read;
+//   - mapping entries come sorted by key, as upstream's YAML -> JSON conversion through a Go map
+//     leaves them (so unknown fields are named in that order);
 //   - plain scalars resolve by YAML 1.1 rules: null (~, null, empty), bools (true/false, yes/no,
 //     on/off, y/n in their usual casings), integers (decimal, 0x hex, 0 or 0o octal, 0b binary,
 //     underscores ignored; int64, else uint64, else a float), floats; timestamps stay strings;

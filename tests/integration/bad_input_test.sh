@@ -450,6 +450,15 @@ profiles:
         requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}]}
 Y
 
+# Unknown fields are named in the order upstream's YAML -> JSON conversion leaves them: sorted.
+bad_config unknown-fields-sorted 'strict decoding error: unknown field "alpha", unknown field "zeta"' <<Y
+$header
+zeta: 1
+alpha: 2
+Y
+check "config unknown-fields-sorted: upstream names them alike" \
+  grep -qF 'strict decoding error: unknown field \"alpha\", unknown field \"zeta\"' "$work/upstream.log"
+
 # A quote never closed: yaml-cpp took the rest of the file as the kubeconfig path and the second
 # profile silently disappeared; go-yaml stops at the end of the stream. Same words as upstream.
 bad_config unterminated-quote 'yaml: line 8: found unexpected end of stream' <<Y
