@@ -10,7 +10,8 @@
 # --scale 0.1" passes options), bench-short (the same at smoke sizes, into $(BUILD_DIR)/bench-short),
 # bench-gpu (the GPU packing study of docs/gpu-packing.md; BENCH_ARGS="--runs 5" passes options),
 # sanitize-test (the unit tests, Debug, built with ASan + UBSan in build-sanitize/;
-# SANITIZE_ARGS="-R ^client" selects other tests), clean.
+# SANITIZE_ARGS="-R ^client" selects other tests), fuzz (libFuzzer over fuzz/'s targets with clang,
+# ASan and UBSan, FUZZ_SECONDS each; their corpora replay as unit tests in every build), clean.
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 KSCHED_WERROR ?=
@@ -18,7 +19,7 @@ CTEST_ARGS ?=
 BENCH_ARGS ?=
 PERF_ARGS ?=
 
-.PHONY: all deps build debug sanitize-test controlplane test unit-test bench-decode bench-gpu bench-deps bench bench-short demo cluster-up \
+.PHONY: all deps build debug sanitize-test controlplane test unit-test bench-decode bench-gpu fuzz bench-deps bench bench-short demo cluster-up \
         cluster-down cluster-list clean
 
 all: build
@@ -54,6 +55,15 @@ bench-decode: build
 
 bench-gpu: build
 	@$(BUILD_DIR)/bench/ksched_gpu_packing_bench $(BENCH_ARGS)
+
+# libFuzzer over every decoder of outside input (fuzz/), ASan and UBSan, in build-fuzz/;
+# FUZZ_SECONDS per target (default 60), or FUZZ_RUNS=N inputs from the checked-in corpus with a
+# fixed seed (CI); FUZZ_TARGETS to pick some (default: all).
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
+fuzz:
+	@scripts/install-deps.sh --fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 bench-deps:
 	@scripts/install-deps.sh --bench

@@ -197,9 +197,15 @@ std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_vi
       DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   const long long seconds =
       days * 86400 + hour * 3600LL + minute * 60LL + second - offset_seconds;
-  return std::chrono::system_clock::time_point(
-      std::chrono::duration_cast<std::chrono::system_clock::duration>(
-          std::chrono::seconds(seconds) + std::chrono::nanoseconds(nanos)));
+  // Go's time covers years 0000-9999; system_clock's nanoseconds only ~1678-2262. Beyond that the
+  // time saturates (the credential long expired, or never expiring), as Go would compare it.
+  using Clock = std::chrono::system_clock;
+  constexpr long long kMaxSeconds =
+      std::chrono::duration_cast<std::chrono::seconds>(Clock::duration::max()).count() - 1;
+  if (seconds >= kMaxSeconds) return Clock::time_point::max();
+  if (seconds <= -kMaxSeconds) return Clock::time_point::min();
+  return Clock::time_point(
+      std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(seconds) + std::chrono::nanoseconds(nanos)));
 }
 
 // Reads an optional string member: absent or null → "", a string → it, anything else → error.
@@ -286,7 +292,9 @@ absl::StatusOr<CertificateValidity> CheckKeyPair(const std::string& cert_pem, co
   return CertificateValidity{*not_before, *not_after};
 }
 
-// Validates the plugin's stdout against upstream's rules and extracts the credential.
+
+}  // namespace
+
 absl::StatusOr<Credential> DecodeExecCredential(std::string_view data,
                                                 std::string_view api_version) {
   rapidjson::Document doc;
@@ -361,8 +369,6 @@ absl::StatusOr<Credential> DecodeExecCredential(std::string_view data,
   }
   return credential;
 }
-
-}  // namespace
 
 ExecClusterInfo ExecClusterInfoFromRestConfig(const RestConfig& config) {
   ExecClusterInfo info;

@@ -59,6 +59,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "client/exec_plugin_observer.h"
@@ -90,6 +91,11 @@ struct Credential {
   std::optional<std::chrono::system_clock::time_point> certificate_not_before;
   std::optional<std::chrono::system_clock::time_point> certificate_not_after;
 };
+
+// The plugin's stdout, validated against upstream's rules (an ExecCredential of `api_version` with
+// a status holding a token or a client certificate and key), decoded. Errors: kInvalidArgument
+// with upstream's reason. Exposed for the fuzz target; ExecCredentialProvider calls it.
+absl::StatusOr<Credential> DecodeExecCredential(std::string_view data, std::string_view api_version);
 
 struct ExecProviderOptions {
   std::chrono::milliseconds timeout{std::chrono::minutes(1)};  // 0: no limit (as upstream)

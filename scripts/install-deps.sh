@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages this project builds and tests with. Idempotent: skips what is
 # present, says what it installs, and stops with a message naming the step that failed.
-# Needs root (or sudo) only when something is missing. Usage: install-deps.sh [--bench]
+# Needs root (or sudo) only when something is missing. Usage: install-deps.sh [--bench] [--fuzz]
 set -euo pipefail
 log() { printf '[install-deps] %s\n' "$*"; }
 fail() { log "FAILED at step: $*" >&2; exit 1; }
@@ -17,10 +17,16 @@ packages=(
   # a real Prometheus for the metrics plugins
   catch2 openssl curl python3 prometheus
 )
-# --bench: also what `make bench` draws its PNG throughput plots with.
-if [ "${1:-}" = "--bench" ]; then
-  packages+=(python3-matplotlib)
-fi
+for option in "$@"; do
+  case "$option" in
+    # what `make bench` draws its PNG throughput plots with
+    --bench) packages+=(python3-matplotlib) ;;
+    # `make fuzz`: clang with libFuzzer and the sanitizer runtimes (16: captures of structured
+    # bindings, which clang 14 refuses)
+    --fuzz) packages+=(clang-16 libclang-rt-16-dev) ;;
+    *) fail "parse the options: unknown $option (--bench, --fuzz)" ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

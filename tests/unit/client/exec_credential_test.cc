@@ -573,3 +573,22 @@ TEST_CASE("exec plugin: the certificate's expiry and rotation are told to the ob
   CHECK_FALSE(observer->expiries[3].second.has_value());
   CHECK(observer->calls.size() == 4);
 }
+
+TEST_CASE("exec credential: expirations outside the clock's range saturate (fuzz finding)", "[client][exec]") {
+  const auto decode = [](const std::string& when) {
+    std::string json = R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",)";
+    json.append(R"("status":{"token":"t","expirationTimestamp":")").append(when).append("\"}}");
+    return ksched::client::DecodeExecCredential(json, "client.authentication.k8s.io/v1");
+  };
+  // Year 1015 is valid RFC 3339 for Go but ~30e9 s before 1970: nanoseconds overflowed (UBSan).
+  auto past = decode("1015-01-01T00:00:00Z");
+  REQUIRE(past.ok());
+  CHECK(past->expiration == std::chrono::system_clock::time_point::min());
+  auto future = decode("9999-12-31T23:59:59+01:00");
+  REQUIRE(future.ok());
+  CHECK(future->expiration == std::chrono::system_clock::time_point::max());
+  auto ordinary = decode("2030-01-01T00:00:00.5Z");
+  REQUIRE(ordinary.ok());
+  CHECK(ordinary->expiration == std::chrono::system_clock::time_point(std::chrono::seconds(1893456000)) +
+                                    std::chrono::milliseconds(500));
+}
