@@ -27,7 +27,9 @@ fi
 failed=()
 for name in "${targets[@]}"; do
   corpus="$build_dir/corpus/$name" crashes="$build_dir/crashes/$name"
-  limits=(-max_total_time="$seconds" -jobs="$jobs" -workers="$jobs")
+  limits=(-max_total_time="$seconds")
+  # libFuzzer's -jobs writes fuzz-<n>.log into the working directory: only when asked for.
+  [ "$jobs" = 1 ] || limits+=(-jobs="$jobs" -workers="$jobs")
   if [ -n "$runs" ]; then
     corpus="$build_dir/corpus-fixed/$name"
     rm -rf "$corpus"
