@@ -58,6 +58,7 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
     return false;
   }
   const std::vector<framework::NodeInfo*>& nodes = snapshot.nodes();
+  bool reused = false;
   const bool same_pod = valid_ && framework_ == &framework && filter_plan_ == *plan &&
                         SameForScheduling(pod_, pod);
   if (!same_pod || snapshot_ != &snapshot || list_version_ != snapshot.list_version()) {
@@ -93,6 +94,8 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
     valid_ = true;
     snapshot_generation_ = snapshot.generation();
   } else {
+    reused = true;
+    VerifyChangesRecorded(snapshot);
     if (snapshot.generation() != snapshot_generation_) {
       change_finder_.Find(snapshot, snapshot_generation_, generations_, changed_);
       if (!changed_.empty()) {
@@ -116,6 +119,7 @@ bool NodeResultCache::PrepareFilter(framework::Framework& framework,
   cycle_framework_ = &framework;
   cycle_state_ = &state;
   cycle_pod_ = &pod;
+  if (reused) VerifySampledVerdicts();
   if (fresh_plan_.empty()) {
     all_feasible_ = infeasible_count_ == 0;
     return true;
@@ -302,6 +306,7 @@ absl::StatusOr<bool> NodeResultCache::RawScores(
       !status.ok()) {
     return status;
   }
+  VerifySampledScores(framework, state, pod, active);
   scores.resize(plugins);
   for (std::size_t k = 0; k < plugins; ++k) {
     const std::vector<framework::NodeScore>& cached = columns_[k];
@@ -395,6 +400,7 @@ absl::StatusOr<std::optional<std::size_t>> NodeResultCache::SelectBest(
     totals_.Invalidate();  // some candidates were not taken in
     return status;
   }
+  VerifySampledScores(framework, state, pod, active);
   std::vector<std::int64_t> row(active.size());
   for (const std::size_t i : candidates) {
     const bool member = feasible(i);
@@ -408,6 +414,101 @@ absl::StatusOr<std::optional<std::size_t>> NodeResultCache::SelectBest(
   if (!totals_.Settle() || totals_.members() == 0) return std::nullopt;
   ++stats_.incremental_selections;
   return totals_.Pick(rotation_start, rng);
+}
+
+// --- Checks of reuse ------------------------------------------------------------------------
+
+void NodeResultCache::VerifyChangesRecorded(const framework::Snapshot& snapshot) const {
+  if constexpr (framework::kDebugChecks) {
+    if (verify_reuse_) {
+      framework::CheckChangesRecorded(snapshot, snapshot_generation_, generations_,
+                                      "NodeResultCache");
+    }
+  }
+}
+
+void NodeResultCache::VerifySampledVerdicts() {
+  if constexpr (framework::kDebugChecks) {
+    if (!verify_reuse_) return;
+    // A new sample for this cycle (the raw scores' check takes the same one).
+    verify_offset_ = (verify_offset_ + 1) % kVerifyStride;
+    if (std::optional<std::string> stale = FindStaleVerdict(kVerifyStride, verify_offset_)) {
+      framework::BrokenInvariant("NodeResultCache reused a stale Filter verdict: " + *stale);
+    }
+  }
+}
+
+void NodeResultCache::VerifySampledScores(const framework::Framework& framework,
+                                          const framework::CycleState& state, const api::Pod& pod,
+                                          std::span<const std::uint16_t> active) {
+  if constexpr (framework::kDebugChecks) {
+    if (!verify_reuse_) return;
+    absl::StatusOr<std::optional<std::string>> stale =
+        FindStaleScore(framework, state, pod, active, kVerifyStride, verify_offset_);
+    // A Score error here was the cached path's to report (it ran the same plugins).
+    if (stale.ok() && stale->has_value()) {
+      framework::BrokenInvariant("NodeResultCache reused a stale raw score: " + **stale);
+    }
+  }
+}
+
+std::optional<std::string> NodeResultCache::FindStaleVerdict(std::size_t stride,
+                                                             std::size_t offset) const {
+  if (!valid_ || cycle_framework_ == nullptr || stride == 0) return std::nullopt;
+  for (std::size_t i = offset; i < nodes_.size(); i += stride) {
+    std::uint16_t failed_at = kPassed;
+    const framework::Status fresh = cycle_framework_->RunFilterPluginSubset(
+        *cycle_state_, *cycle_pod_, *nodes_[i], local_plan_, failed_at);
+    if (fresh == statuses_[i] && failed_at == failed_at_[i]) continue;
+    std::string out = "node \"";
+    out.append(nodes_[i]->name())
+        .append("\": cached \"")
+        .append(statuses_[i].ToString())
+        .append("\", fresh \"")
+        .append(fresh.ToString())
+        .append("\"");
+    return out;
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<std::optional<std::string>> NodeResultCache::FindStaleScore(
+    const framework::Framework& framework, const framework::CycleState& state, const api::Pod& pod,
+    std::span<const std::uint16_t> active, std::size_t stride, std::size_t offset) const {
+  if (!valid_ || stride == 0 || score_valid_.size() != nodes_.size() ||
+      !std::equal(score_plan_.begin(), score_plan_.end(), active.begin(), active.end())) {
+    return std::nullopt;
+  }
+  std::vector<std::uint16_t> local;  // the node-local plugins, whose raw scores are reused
+  std::vector<std::size_t> local_columns;
+  for (std::size_t k = 0; k < active.size(); ++k) {
+    if (!framework.ScorePluginIsNodeLocal(active[k], pod)) continue;
+    local.push_back(active[k]);
+    local_columns.push_back(k);
+  }
+  if (local.empty()) return std::nullopt;
+  std::vector<std::int64_t> fresh(local.size());
+  for (std::size_t i = offset; i < nodes_.size(); i += stride) {
+    if (score_valid_[i] == 0) continue;
+    if (absl::Status status = framework.ScoreNode(state, pod, *nodes_[i], local, fresh);
+        !status.ok()) {
+      return status;
+    }
+    for (std::size_t f = 0; f < local.size(); ++f) {
+      const std::int64_t cached = columns_[local_columns[f]][i].score;
+      if (cached == fresh[f]) continue;
+      std::string out = "node \"";
+      out.append(nodes_[i]->name())
+          .append("\", Score plugin #")
+          .append(std::to_string(local[f]))
+          .append(": cached ")
+          .append(std::to_string(cached))
+          .append(", fresh ")
+          .append(std::to_string(fresh[f]));
+      return out;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace ksched::scheduler

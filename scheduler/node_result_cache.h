@@ -30,6 +30,14 @@
 // that a decision costs O(changed nodes); changed nodes are found from the snapshot's record of
 // its last update instead of a pass over every node.
 //
+// Everything above rests on the snapshot's record of what its last update changed
+// (framework/node_change_finder.h): a NodeInfo changed in the snapshot outside the cache's
+// UpdateSnapshot (through Snapshot::GetMutable) keeps its old verdict and scores here. Debug builds
+// (framework/debug_checks.h) check, in every reused cycle, that no node changed unrecorded, and
+// recompute the verdicts and node-local raw scores of a rotating sample of the nodes (every
+// kVerifyStride-th) to compare them with the reused ones; either failing aborts. Release builds
+// compile both checks out.
+//
 // Thread-safety: none. One instance per ScheduleAlgorithm (per scheduling thread); the refresh of
 // changed nodes fans out on the framework's parallelizer.
 #pragma once
@@ -39,12 +47,14 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "api/pod.h"
 #include "framework/cycle_state.h"
+#include "framework/debug_checks.h"
 #include "framework/framework.h"
 #include "framework/node_change_finder.h"
 #include "framework/snapshot.h"
@@ -128,6 +138,28 @@ class NodeResultCache {
 
   const Stats& stats() const { return stats_; }
 
+  // --- Checks of reuse (debug builds; the queries also for tests) -----------------------------
+  // One node in this many is recomputed per reused cycle, from an offset that moves by one each
+  // cycle (so every node is compared once every kVerifyStride reused cycles).
+  static constexpr std::size_t kVerifyStride = 64;
+  // Whether the debug-build checks run (default: in debug builds; never in Release builds, which
+  // compile them out). Tests that build a stale state on purpose turn them off to query it.
+  void set_verify_reuse(bool on) { verify_reuse_ = on; }
+  // After PrepareFilter returned true, within its cycle: the first of the nodes offset,
+  // offset + stride, ... whose cached verdict (the NodeLocalResults() Filter plugins' status and
+  // the plugin that rejected) differs from a fresh run of those plugins, described with both;
+  // nullopt when all agree. Runs Filter plugins on the scheduling thread.
+  std::optional<std::string> FindStaleVerdict(std::size_t stride, std::size_t offset) const;
+  // After RawScores or SelectBest, within the same cycle (after PreScore for `pod`): the first of
+  // the sampled nodes (as above) with valid cached raw scores whose NodeLocalResults() Score
+  // plugins among `active` now score it otherwise, described; nullopt when all agree.
+  absl::StatusOr<std::optional<std::string>> FindStaleScore(const framework::Framework& framework,
+                                                            const framework::CycleState& state,
+                                                            const api::Pod& pod,
+                                                            std::span<const std::uint16_t> active,
+                                                            std::size_t stride,
+                                                            std::size_t offset) const;
+
  private:
   // Filters the nodes at `indexes` (every node when `indexes` is empty) with the node-local plan
   // and records their statuses, rejecting plugins and generations; false when a Filter plugin
@@ -148,6 +180,14 @@ class NodeResultCache {
   absl::Status ScorePerCycle(framework::Framework& framework, const framework::CycleState& state,
                              const api::Pod& pod, std::span<const std::uint16_t> active,
                              std::span<const std::size_t> indexes, bool all_nodes);
+  // The debug-build checks of a reused cycle (no-ops unless verify_reuse_): no node of `snapshot`
+  // changed without the snapshot's record saying so (before the refresh), the sampled verdicts
+  // (after it), the sampled raw scores (after scoring).
+  void VerifyChangesRecorded(const framework::Snapshot& snapshot) const;
+  void VerifySampledVerdicts();
+  void VerifySampledScores(const framework::Framework& framework,
+                           const framework::CycleState& state, const api::Pod& pod,
+                           std::span<const std::uint16_t> active);
   // Computes the raw scores of the nodes `missing` into columns_.
   absl::Status ScoreMissing(framework::Framework& framework, const framework::CycleState& state,
                             const api::Pod& pod, std::span<const std::uint16_t> active,
@@ -192,6 +232,8 @@ class NodeResultCache {
   std::vector<std::uint32_t> dirty_;
   std::vector<std::uint8_t> dirty_flag_;
   Stats stats_;
+  bool verify_reuse_ = framework::kDebugChecks;
+  std::size_t verify_offset_ = 0;  // the sample's offset; moves by one per check
 };
 
 }  // namespace ksched::scheduler

@@ -100,6 +100,8 @@ void DomainCounts::Refresh(const api::Pod& pod, const std::vector<SpreadConstrai
     return;
   }
   ++stats_.updates;
+  framework::CheckChangesRecorded(*snapshot, snapshot_generation_, generations_,
+                                  "PodTopologySpread DomainCounts");
   if (snapshot->generation() == snapshot_generation_) return;  // nothing changed in place
   change_finder_.Find(*snapshot, snapshot_generation_, generations_, changed_);
   if (!changed_.empty()) {

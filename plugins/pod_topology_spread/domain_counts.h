@@ -25,7 +25,8 @@
 //     same list_version(), i.e. the same NodeInfos at the same indices. Any other list (tests,
 //     tools) is counted anew every time.
 // The changed nodes are found by a framework::NodeChangeFinder (from the snapshot's record of its
-// last update when that started where the last Refresh left off).
+// last update when that started where the last Refresh left off); debug builds abort when a node
+// changed without that record saying so (framework::CheckChangesRecorded).
 //
 // Thread-safety: none; the plugin holds one under a mutex for the length of one PreFilter, another
 // for one PreScore. The rebuild fans out on the parallelizer.

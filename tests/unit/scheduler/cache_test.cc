@@ -4,10 +4,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -23,6 +19,7 @@
 
 #include "api/quantity.h"
 #include "fmt/core.h"
+#include "run_in_child.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -516,28 +513,9 @@ TEST_CASE("Pods without a UID or a node are refused", "[cache]") {
 // Runs `fn` in a child process; true when it exited with status 1 (upstream's FlushAndExit), having
 // written what it wrote to stderr into *stderr_text.
 bool ExitsOneInChild(const std::function<void()>& fn, std::string* stderr_text = nullptr) {
-  std::fflush(nullptr);
-  int pipe_fds[2];
-  REQUIRE(pipe(pipe_fds) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    close(pipe_fds[0]);
-    const int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
-    dup2(pipe_fds[1], STDERR_FILENO);
-    fn();
-    _exit(0);
-  }
-  close(pipe_fds[1]);
-  std::string text;
-  char buffer[4096];
-  for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
-  close(pipe_fds[0]);
-  if (stderr_text != nullptr) *stderr_text = text;
-  int status = 0;
-  REQUIRE(waitpid(pid, &status, 0) == pid);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 1;
+  const testing::ChildEnd end = testing::RunInChild(fn);
+  if (stderr_text != nullptr) *stderr_text = end.stderr_text;
+  return end.exited && end.exit_code == 1;
 }
 
 TEST_CASE("A pod moving between nodes behind the cache's back exits 1, the message flushed", "[cache]") {

@@ -2,27 +2,36 @@
 // that reuses per-node results takes exactly the decisions of a run that filters and scores every
 // node for every pod (same seed, parallelism 1, so both see nodes in the same order and draw the
 // same tie-breaks), while the cluster changes under them: pods assumed and deleted, nodes updated,
-// added and removed, other pods in between, and pods the cache must not serve.
+// added and removed, other pods in between, and pods the cache must not serve. And the checks of
+// reuse: a node changed in the snapshot outside the cache's update is found, with the stale
+// verdicts and raw scores it leaves.
 #include "scheduler/node_result_cache.h"
 
 #include <catch2/catch.hpp>
+#include <csignal>
+#include <functional>
 #include <map>
 
 #include <memory>
+#include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "api/json_decode.h"
 #include "config/default_plugins.h"
 #include "framework/cycle_state.h"
+#include "framework/debug_checks.h"
 #include "framework/framework.h"
+#include "framework/node_change_finder.h"
 #include "framework/parallelizer.h"
 #include "framework/pod_info.h"
 #include "framework/snapshot.h"
 #include "plugins/in_tree_registry.h"
 #include "scheduler/cache.h"
 #include "scheduler/schedule_algorithm.h"
+#include "run_in_child.h"
 #include "scheduling_loop_fakes.h"
 
 namespace ksched::scheduler {
@@ -254,6 +263,130 @@ TEST_CASE("NodeResultCache: pods needing cross-node plugins reuse the node-local
   // ...the cross-node plugin runs on every node in every cycle, and the totals are never kept.
   CHECK(stats.per_cycle_filtered_nodes == 5 * 20);
   CHECK(stats.incremental_selections == 0);
+}
+
+// One cycle of `pod` through `results` as ScheduleAlgorithm drives a reused one when it scores
+// every feasible node: PreFilter, PrepareFilter over all nodes, PreScore, RawScores. Returns the
+// Score plugins that ran, in `active`.
+void RunCycle(framework::Framework& framework, NodeResultCache& results,
+              const framework::Snapshot& snapshot, const api::Pod& pod,
+              framework::CycleState& state, std::vector<std::uint16_t>& active) {
+  std::set<std::string, std::less<>> narrowed;
+  REQUIRE(framework.RunPreFilterPlugins(state, pod, narrowed).second.IsSuccess());
+  REQUIRE(results.PrepareFilter(framework, state, pod, snapshot, 0, snapshot.size()));
+  std::vector<const framework::NodeInfo*> feasible;
+  std::vector<std::size_t> indexes;
+  for (std::size_t i = 0; i < snapshot.size(); ++i) {
+    REQUIRE(results.Evaluate(i).IsSuccess());
+    if (!results.feasible(i)) continue;
+    feasible.push_back(snapshot.nodes()[i]);
+    indexes.push_back(i);
+  }
+  REQUIRE(framework.RunPreScorePlugins(state, pod, feasible).IsSuccess());
+  active = framework.ActiveScorePlugins(state);
+  std::vector<std::vector<framework::NodeScore>> scores;
+  const absl::StatusOr<bool> scored =
+      results.RawScores(framework, state, pod, indexes, std::nullopt, active, scores);
+  REQUIRE(scored.ok());
+  REQUIRE(*scored);
+}
+
+TEST_CASE("NodeResultCache: a node changed in the snapshot outside the cache's update is caught",
+          "[node_result_cache]") {
+  // node-0: 2 cpu; node-1: 3 cpu; node-2: 4 cpu (PreferNoSchedule). Pods of kind 1 ask 700m.
+  Runtime runtime(100);
+  framework::Framework& framework = *runtime.framework;
+  Cache cache;
+  for (int i = 0; i < 3; ++i) cache.AddNode(MakeNode(i));
+  framework::Snapshot snapshot;
+  REQUIRE(cache.UpdateSnapshot(snapshot).ok());
+  framework.SetSnapshot(&snapshot);
+  NodeResultCache results;
+  // The state is made stale on purpose below: query it instead of aborting (debug builds).
+  results.set_verify_reuse(false);
+  framework::CycleState first_state;
+  std::vector<std::uint16_t> active;
+  RunCycle(framework, results, snapshot, *MakePod(0, 1), first_state, active);
+  REQUIRE(results.feasible(0));
+  const std::int64_t seen_generation = snapshot.generation();
+  std::vector<std::int64_t> seen_generations;
+  for (const framework::NodeInfo* node : snapshot.nodes()) {
+    seen_generations.push_back(node->generation());
+  }
+
+  // Three more kind-1 pods fill node-0 past its 2 cpu; one small pod changes node-2's score only.
+  std::vector<framework::PodInfoPtr> added;
+  for (int serial = 10; serial < 13; ++serial) {
+    std::shared_ptr<api::Pod> pod = MakePod(serial, 1);
+    pod->spec.node_name = "node-0";
+    added.push_back(framework::PodInfo::CreateOrDie(pod));
+  }
+  std::shared_ptr<api::Pod> small = MakePod(13, 0);
+  small->spec.node_name = "node-2";
+  added.push_back(framework::PodInfo::CreateOrDie(small));
+
+  framework::CycleState state;
+  const std::shared_ptr<api::Pod> identical = MakePod(1, 1);
+  SECTION("through the cache: the reused verdicts and scores are fresh") {
+    for (const framework::PodInfoPtr& pod : added) REQUIRE(cache.AddPod(pod).ok());
+    REQUIRE(cache.UpdateSnapshot(snapshot).ok());
+    CHECK_FALSE(
+        framework::FindUnrecordedChange(snapshot, seen_generation, seen_generations).has_value());
+    RunCycle(framework, results, snapshot, *identical, state, active);
+    CHECK(results.stats().reused_cycles == 1);
+    CHECK_FALSE(results.feasible(0));
+    CHECK(results.FindStaleVerdict(1, 0) == std::nullopt);
+    const auto stale_score = results.FindStaleScore(framework, state, *identical, active, 1, 0);
+    REQUIRE(stale_score.ok());
+    CHECK(*stale_score == std::nullopt);
+  }
+  SECTION("straight into the snapshot: the checks name the stale node") {
+    for (const framework::PodInfoPtr& pod : added) {
+      snapshot.GetMutable(pod->pod().spec.node_name)->AddPod(pod);
+    }
+    // What debug builds assert before reusing anything.
+    CHECK(framework::FindUnrecordedChange(snapshot, seen_generation, seen_generations) ==
+          std::optional<std::size_t>(0));
+    RunCycle(framework, results, snapshot, *identical, state, active);
+    CHECK(results.stats().reused_cycles == 1);
+    CHECK(results.feasible(0));  // the stale verdict: node-0 would be overcommitted
+    const std::optional<std::string> stale_verdict = results.FindStaleVerdict(1, 0);
+    REQUIRE(stale_verdict.has_value());
+    CHECK_THAT(*stale_verdict, Catch::Contains("node-0") && Catch::Contains("Insufficient cpu"));
+    // The sampled check: node 0 is in the sample from offset 0, not in the one from offset 1.
+    CHECK(results.FindStaleVerdict(2, 1) == std::nullopt);
+    const auto stale_score = results.FindStaleScore(framework, state, *identical, active, 1, 0);
+    REQUIRE(stale_score.ok());
+    REQUIRE(stale_score->has_value());
+    // node-0 and node-2 changed; node-0's cached raw scores are the first found stale.
+    CHECK_THAT(**stale_score, Catch::Contains("node-0"));
+    const auto node_2 = results.FindStaleScore(framework, state, *identical, active, 2, 2);
+    REQUIRE(node_2.ok());
+    REQUIRE(node_2->has_value());
+    CHECK_THAT(**node_2, Catch::Contains("node-2"));
+  }
+  SECTION("straight into the snapshot, checks on: debug builds abort before reusing") {
+    results.set_verify_reuse(true);
+    for (const framework::PodInfoPtr& pod : added) {
+      snapshot.GetMutable(pod->pod().spec.node_name)->AddPod(pod);
+    }
+    const testing::ChildEnd end = testing::RunInChild([&] {
+      std::set<std::string, std::less<>> narrowed;
+      (void)framework.RunPreFilterPlugins(state, *identical, narrowed);
+      (void)results.PrepareFilter(framework, state, *identical, snapshot, 0, snapshot.size());
+    });
+    if constexpr (framework::kDebugChecks) {
+      CHECK(end.signaled);
+      CHECK(end.signal == SIGABRT);
+      CHECK_THAT(end.stderr_text,
+                 Catch::Contains("broken invariant: NodeResultCache: node \"node-0\" changed in "
+                                 "the snapshot"));
+    } else {
+      // Release builds compile the checks out: the stale verdict is reused silently.
+      CHECK(end.exited);
+      CHECK(end.exit_code == 0);
+    }
+  }
 }
 
 TEST_CASE("SameForScheduling: identity differs, anything plugins read does not",
