@@ -5,11 +5,13 @@
 // node-default.yaml: 4 CPU, 32Gi, 110 pods; hostname/os/arch labels, zone labels with --zones) and
 // `existing` scheduler_perf pods already bound round-robin (templates/pod-default.yaml: one pause
 // container, 100m CPU, 500Mi, containerPort 80). Then N pending pods, each through what one
-// scheduling cycle of the daemon does (scheduler/scheduler.cc SchedulingCycle): UpdateSnapshot,
-// PreFilter / Filter over every node / PreScore / Score / NormalizeScore / select host
-// (ScheduleAlgorithm, percentageOfNodesToScore 100 so every feasible node is scored), AssumePod,
-// Reserve, Permit; then the informer's confirmation (Cache::AddPod of the bound pod). No queue, no
-// binding call, no events. The first `--warmup` decisions are not timed.
+// scheduling cycle of the daemon does (in_process_scheduler.h, after scheduler/scheduler.cc
+// SchedulingCycle): UpdateSnapshot, PreFilter / Filter over every node / PreScore / Score /
+// NormalizeScore / select host (ScheduleAlgorithm, percentageOfNodesToScore 100 so every feasible
+// node is scored), AssumePod, Reserve, Permit; then the informer's confirmation (Cache::AddPod of
+// the bound pod). No queue, no binding call, no events. The first `--warmup` decisions are not
+// timed. After the run (untimed) the cache is checked: a node holding more than its allocatable
+// fails the benchmark.
 //
 // Usage: ksched_decision_rate [--nodes 5000,15000] [--existing-per-node 0.2] [--pods 10000]
 //                             [--warmup 500] [--parallelism 16] [--percentage 100] [--zones 0]
@@ -30,12 +32,14 @@
 // PodTopologySpread) run on every node examined in every cycle; the node-local plugins' results are
 // reused as for default pods.
 // Prints one line per node count: pods/s, µs per decision, feasible nodes per decision.
-// Exit 1 on bad flags or a decision that fails (every pod fits by construction).
+// Exit 1 on bad flags, a decision that fails (every pod fits by construction) or a node above its
+// allocatable.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -46,12 +50,11 @@
 #include "api/node.h"
 #include "api/pod.h"
 #include "config/default_plugins.h"
-#include "framework/cycle_state.h"
 #include "framework/framework.h"
 #include "framework/handle.h"
 #include "framework/parallelizer.h"
 #include "framework/pod_info.h"
-#include "framework/snapshot.h"
+#include "in_process_scheduler.h"
 #include "plugins/in_tree_registry.h"
 #include "scheduler/cache.h"
 #include "scheduler/schedule_algorithm.h"
@@ -131,19 +134,6 @@ Flags ParseFlags(int argc, char** argv) {
   if (flags.pod_template == "topology-spreading" && flags.zones < 1) Die("--template topology-spreading needs --zones");
   return flags;
 }
-
-// Binding and events go nowhere: the benchmark measures decisions.
-class NullClusterApi final : public fw::ClusterApi {
- public:
-  fw::Status BindPod(const Pod& /*pod*/, const std::string& /*node_name*/) override { return {}; }
-  fw::Status EvictVictim(const Pod& /*victim*/, const std::string& /*message*/) override { return {}; }
-  fw::Status ClearNominatedNodeName(const Pod& /*pod*/) override { return {}; }
-};
-class NullEventRecorder final : public fw::EventRecorder {
- public:
-  void Eventf(const Pod& /*regarding*/, const Pod* /*related*/, std::string_view /*type*/,
-              std::string_view /*reason*/, std::string_view /*action*/, std::string /*note*/) override {}
-};
 
 std::shared_ptr<const Node> MakeNode(int index, int zones) {
   std::string name = "scheduler-perf-";
@@ -225,8 +215,8 @@ RunResult RunOnce(const Flags& flags, int node_count) {
   for (const fw::PluginRef& plugin : profile.plugins.multi_point.enabled) out.plugins.push_back(plugin.name);
 
   fw::Parallelizer parallelizer(flags.parallelism);
-  NullClusterApi cluster_api;
-  NullEventRecorder recorder;
+  ksched::bench::NullClusterApi cluster_api;
+  ksched::bench::NullEventRecorder recorder;
   // The ReplicaSet the `replicaset` template's pods belong to.
   ksched::scheduler::WorkloadSelectorLister selectors;
   ksched::api::ReplicaSet web;
@@ -243,7 +233,8 @@ RunResult RunOnce(const Flags& flags, int node_count) {
   if (!built.ok()) Die("framework: " + std::string(built.status().message()));
   fw::Framework& framework = **built;
 
-  ksched::scheduler::Cache cache;
+  ksched::bench::InProcessScheduler scheduler(framework, flags.percentage, 1, flags.reuse);
+  ksched::scheduler::Cache& cache = scheduler.cache();
   std::vector<std::string> names;
   names.reserve(static_cast<std::size_t>(node_count));
   for (int i = 0; i < node_count; ++i) {
@@ -268,8 +259,6 @@ RunResult RunOnce(const Flags& flags, int node_count) {
     pending.push_back(MakePod(name, "", flags.pod_template));
   }
 
-  fw::Snapshot snapshot;
-  ksched::scheduler::ScheduleAlgorithm algorithm(flags.percentage, 1, flags.reuse);
   long long feasible = 0;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   for (int i = 0; i < total; ++i) {
@@ -278,34 +267,18 @@ RunResult RunOnce(const Flags& flags, int node_count) {
       feasible = 0;
     }
     const Pod& pod = *pending[static_cast<std::size_t>(i)];
-    auto state = std::make_shared<fw::CycleState>();
-    if (absl::Status updated = cache.UpdateSnapshot(snapshot); !updated.ok()) {
-      Die("UpdateSnapshot: " + std::string(updated.message()));
-    }
-    framework.SetSnapshot(&snapshot);
-    ksched::scheduler::ScheduleOutcome outcome = algorithm.SchedulePod(framework, *state, pod, snapshot);
+    absl::StatusOr<ksched::bench::InProcessScheduler::Placement> placement = scheduler.Schedule(pod);
+    if (!placement.ok()) Die("pod " + pod.metadata.name + ": " + std::string(placement.status().message()));
+    const ksched::scheduler::ScheduleOutcome& outcome = placement->outcome;
     if (!outcome.status.IsSuccess()) Die("pod " + pod.metadata.name + " not scheduled: " + outcome.status.Message());
     feasible += outcome.result.feasible_nodes;
-    auto assumed_pod = std::make_shared<Pod>(pod);
-    assumed_pod->spec.node_name = outcome.result.suggested_host;
-    fw::PodInfoPtr assumed = fw::PodInfo::CreateOrDie(std::move(assumed_pod));
-    if (absl::Status status = cache.AssumePod(assumed); !status.ok()) Die("AssumePod: " + std::string(status.message()));
-    if (fw::Status status = framework.RunReservePluginsReserve(*state, assumed->pod(), outcome.result.suggested_host);
-        !status.IsSuccess()) {
-      Die("Reserve: " + status.Message());
-    }
-    if (fw::Status status = framework.RunPermitPlugins(*state, assumed->pod(), outcome.result.suggested_host);
-        !status.IsSuccess()) {
-      Die("Permit: " + status.Message());
-    }
-    // The informer reports the binding: the assumed pod becomes an added one.
-    if (absl::Status status = cache.AddPod(assumed); !status.ok()) Die("AddPod: " + std::string(status.message()));
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (std::optional<std::string> over = scheduler.FindNodeAboveAllocatable()) Die(*over + " (above its allocatable)");
   out.timed = flags.pods;
   out.pods_per_second = out.timed / out.seconds;
   out.mean_feasible = static_cast<double>(feasible) / out.timed;
-  out.reuse = algorithm.node_result_stats();
+  out.reuse = scheduler.algorithm().node_result_stats();
   return out;
 }
 

@@ -2,11 +2,13 @@
 // nodes, against the offline first-fit-decreasing (FFD) bound on the same pods.
 //
 // In-process, no API server: for each profile a real framework runtime (framework::Framework,
-// plugins from the in-tree registry) and the scheduler's own placement algorithm
-// (scheduler::ScheduleAlgorithm: PreFilter, Filter over all nodes, PreScore, Score, normalisation,
-// weights, seeded random tie-break among equal totals) decide each pod; the chosen node then
-// holds the pod (as the scheduler's assume step does) before the next pod is scheduled. Every
-// profile filters with NodeResourcesFit (so no node is over-committed) and scores with exactly one
+// plugins from the in-tree registry) decides each pod through the daemon's own scheduling cycle
+// and cache (in_process_scheduler.h): Cache::UpdateSnapshot, the scheduler's placement algorithm
+// (scheduler::ScheduleAlgorithm: PreFilter, Filter over all nodes, PreScore, Score,
+// normalisation, weights, seeded random tie-break among equal totals; identical pods in a row
+// reuse per-node results as in the daemon), AssumePod, Reserve, Permit, and the informer's
+// confirmation of the binding (Cache::AddPod); a pod leaving is the informer's delete
+// (Cache::RemovePod). Every profile filters with NodeResourcesFit and scores with exactly one
 // plugin, the one under study:
 //
 //   Binpack(gpu)              Binpack, args resources [{nvidia.com/gpu, 1}]
@@ -18,19 +20,27 @@
 //   MostAllocated(gpu 5)      NodeResourcesFit MostAllocated: nvidia.com/gpu 5, cpu 1, memory 1
 //                             (manifests/configs/gpu-binpack.yaml)
 //
+// Checked after every placement and departure: no node of the cache holds more than its
+// allocatable (GPUs, cpu, memory, pods), and the benchmark's own per-node GPU and pod counts (what
+// the tables are computed from) equal the cache's. A violation prints the profile, seed, node and
+// numbers and exits 1: the tables are only printed for placements a real scheduler could make.
+//
 // Workload (per run, seed = run number): pods asking 1, 2, 4 or 8 GPUs (by count 40/30/20/10 %),
 // drawn until their GPUs reach --load of the cluster's GPUs, in random order; each also asks for
 // 1-8 cpu (uniform, independent of its GPUs) and 8Gi memory per cpu. Nodes: 8 GPUs, 96 cpu,
-// 768Gi, so GPUs are the only resource that runs out. Pods arrive once and never leave; a pod no
-// node fits stays pending (no retry, no preemption).
+// 768Gi, so GPUs are the only resource that runs out.
 //
-// Two regimes: fill-up (pods arrive once and stay; a pod no node fits stays pending) and churn
-// (one arrival per step, each placed pod leaves after a random lifetime; a pod no node fits is
-// refused), see the notes the program prints under its tables.
+// Two regimes: fill-up (pods arrive once and stay; a pod no node fits stays pending, no retry, no
+// preemption) and churn (one arrival per step, each placed pod leaves after a random lifetime; a
+// pod no node fits is refused), see the notes the program prints under its tables.
 //
 // Usage: ksched_gpu_packing_bench [--nodes 64] [--runs 10] [--load 0.8,0.95] [--arrivals 3000]
+//                                 [--no-reuse]
+// --no-reuse turns off the reuse of per-node results across identical pods (NodeResultCache): the
+// tables must not change.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <chrono>
 #include <functional>
 #include <cstdint>
@@ -38,6 +48,7 @@
 #include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <random>
 #include <sstream>
@@ -46,15 +57,15 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "api/node.h"
 #include "api/pod.h"
 #include "api/quantity.h"
-#include "framework/cycle_state.h"
 #include "framework/framework.h"
+#include "framework/node_info.h"
 #include "framework/parallelizer.h"
-#include "framework/pod_info.h"
 #include "framework/profile_config.h"
-#include "framework/snapshot.h"
+#include "in_process_scheduler.h"
 #include "plugins/binpack/args.h"
 #include "plugins/in_tree_registry.h"
 #include "plugins/node_resources/args.h"
@@ -129,19 +140,6 @@ Pod MakeGpuPod(int index, const PodSpec& spec) {
   pod.spec.containers.push_back(std::move(container));
   return pod;
 }
-
-// Services the runtime borrows; nothing is bound or recorded here.
-class NoClusterApi final : public framework::ClusterApi {
- public:
-  framework::Status BindPod(const Pod&, const std::string&) override { return {}; }
-  framework::Status EvictVictim(const Pod&, const std::string&) override { return {}; }
-  framework::Status ClearNominatedNodeName(const Pod&) override { return {}; }
-};
-class NoEvents final : public framework::EventRecorder {
- public:
-  void Eventf(const Pod&, const Pod*, std::string_view, std::string_view, std::string_view,
-              std::string) override {}
-};
 
 struct Profile {
   std::string name;
@@ -233,13 +231,77 @@ std::int64_t FreeTotal(const std::vector<std::int64_t>& used) {
          std::accumulate(used.begin(), used.end(), std::int64_t{0});
 }
 
-// One profile's runtime over N empty GPU nodes, placing pods with the scheduler's algorithm and
-// holding them (assume) until removed.
+// Changes (placements and departures) checked against the cache over the whole program.
+std::int64_t& CheckedChanges() {
+  static std::int64_t count = 0;
+  return count;
+}
+
+// The index of node "gpu-<index>".
+int NodeIndex(std::string_view name) {
+  int index = -1;
+  const std::string_view digits = name.substr(name.find('-') + 1);
+  std::from_chars(digits.data(), digits.data() + digits.size(), index);
+  return index;
+}
+
+// One profile's runtime over N empty GPU nodes: pods go through the daemon's scheduling cycle and
+// cache (InProcessScheduler) and stay until removed. After every change the cache is checked (see
+// the header comment); a failure ends the program.
 class Cluster {
  public:
   Cluster(const framework::Registry& registry, const Profile& profile, int nodes,
-          std::uint64_t seed, framework::Parallelizer& parallelizer)
-      : profile_name_(profile.name), algorithm_(0, seed) {
+          std::uint64_t seed, framework::Parallelizer& parallelizer, bool reuse_node_results)
+      : profile_name_(profile.name),
+        seed_(seed),
+        runtime_(MakeRuntime(registry, profile, parallelizer)),
+        scheduler_(*runtime_, /*percentage_of_nodes_to_score=*/0, seed, reuse_node_results) {
+    for (int i = 0; i < nodes; ++i) scheduler_.cache().AddNode(MakeGpuNode(i));
+    used_.assign(static_cast<std::size_t>(nodes), 0);
+    pods_on_.assign(static_cast<std::size_t>(nodes), 0);
+  }
+
+  // The node index the pod went to, or -1 when no node fits.
+  int Place(int index, const PodSpec& spec) {
+    const Pod pod = MakeGpuPod(index, spec);
+    absl::StatusOr<ksched::bench::InProcessScheduler::Placement> placement =
+        scheduler_.Schedule(pod);
+    if (!placement.ok()) {
+      Fail("pod " + pod.metadata.name + ": " + std::string(placement.status().message()));
+    }
+    const std::string& host = placement->outcome.result.suggested_host;
+    if (host.empty()) {
+      if (placement->outcome.status.code() == framework::Code::kError) {
+        Fail("pod " + pod.metadata.name + ": " + placement->outcome.status.Message());
+      }
+      return -1;
+    }
+    const int node = NodeIndex(host);
+    used_[static_cast<std::size_t>(node)] += spec.gpus;
+    pods_on_[static_cast<std::size_t>(node)] += 1;
+    CheckAgainstCache("placing", pod.metadata.name, spec, host);
+    return node;
+  }
+
+  void Remove(int index, int node, const PodSpec& spec) {
+    // The informer's delete carries the pod as bound.
+    Pod pod = MakeGpuPod(index, spec);
+    pod.spec.node_name = "gpu-" + std::to_string(node);
+    if (absl::Status removed = scheduler_.Remove(pod); !removed.ok()) {
+      Fail("removing pod " + pod.metadata.name + ": " + std::string(removed.message()));
+    }
+    used_[static_cast<std::size_t>(node)] -= spec.gpus;
+    pods_on_[static_cast<std::size_t>(node)] -= 1;
+    CheckAgainstCache("removing", pod.metadata.name, spec, pod.spec.node_name);
+  }
+
+  const std::vector<std::int64_t>& used() const { return used_; }
+  const std::vector<int>& pods_on() const { return pods_on_; }
+
+ private:
+  std::unique_ptr<framework::Framework> MakeRuntime(const framework::Registry& registry,
+                                                   const Profile& profile,
+                                                   framework::Parallelizer& parallelizer) {
     framework::FrameworkServices services;
     services.parallelizer = &parallelizer;
     services.cluster_api = &cluster_api_;
@@ -250,59 +312,65 @@ class Cluster {
                    std::string(runtime.status().message()).c_str());
       std::exit(1);
     }
-    runtime_ = *std::move(runtime);
-    std::vector<std::shared_ptr<const Node>> node_objects;
-    for (int i = 0; i < nodes; ++i) node_objects.push_back(MakeGpuNode(i));
-    snapshot_ = framework::Snapshot::FromObjects(node_objects, {});
-    runtime_->SetSnapshot(snapshot_.get());
-    used_.assign(static_cast<std::size_t>(nodes), 0);
-    pods_on_.assign(static_cast<std::size_t>(nodes), 0);
+    return *std::move(runtime);
   }
 
-  // The node index the pod went to, or -1 when no node fits.
-  int Place(int index, const PodSpec& spec) {
-    Pod pod = MakeGpuPod(index, spec);
-    framework::CycleState state;
-    ksched::scheduler::ScheduleOutcome decision =
-        algorithm_.SchedulePod(*runtime_, state, pod, *snapshot_);
-    if (decision.result.suggested_host.empty()) {
-      if (decision.status.code() == framework::Code::kError) {
-        std::fprintf(stderr, "profile %s: %s\n", profile_name_.c_str(),
-                     decision.status.Message().c_str());
-        std::exit(1);
+  [[noreturn]] void Fail(const std::string& message) const {
+    std::fprintf(stderr, "ksched_gpu_packing_bench: profile %s, seed %llu: %s\n",
+                 profile_name_.c_str(), static_cast<unsigned long long>(seed_), message.c_str());
+    std::exit(1);
+  }
+
+  // No node above its allocatable, and used_ / pods_on_ equal the cache's NodeInfos.
+  void CheckAgainstCache(const char* change, const std::string& pod, const PodSpec& spec,
+                         const std::string& host) const {
+    ++CheckedChanges();
+    const auto fail = [&](const std::string& what) {
+      std::string message = "after ";
+      message.append(change).append(" ").append(pod).append(" (");
+      message.append(std::to_string(spec.gpus)).append(" GPUs, ").append(std::to_string(spec.cpu));
+      message.append(" cpu) on ").append(host).append(": ").append(what);
+      Fail(message);
+    };
+    if (std::optional<std::string> over = scheduler_.FindNodeAboveAllocatable()) {
+      fail(*over + " (above its allocatable)");
+    }
+    std::optional<std::string> mismatch;
+    std::size_t nodes = 0;
+    scheduler_.cache().ForEachNodeInfo([&](const framework::NodeInfo& info) {
+      if (mismatch.has_value() || info.node() == nullptr) return;
+      ++nodes;
+      const int node = NodeIndex(info.name());
+      if (node < 0 || static_cast<std::size_t>(node) >= used_.size()) {
+        mismatch = "unknown node " + info.name();
+        return;
       }
-      return -1;
+      const std::int64_t gpus = info.requested().Scalar(kGpu);
+      const auto pods = static_cast<std::int64_t>(info.pods().size());
+      if (gpus == used_[static_cast<std::size_t>(node)] &&
+          pods == pods_on_[static_cast<std::size_t>(node)]) {
+        return;
+      }
+      mismatch = "node " + info.name();
+      mismatch->append(": the cache has ").append(std::to_string(gpus));
+      mismatch->append(" GPUs requested by ");
+      mismatch->append(std::to_string(pods)).append(" pods, the benchmark counted ");
+      mismatch->append(std::to_string(used_[static_cast<std::size_t>(node)])).append(" by ");
+      mismatch->append(std::to_string(pods_on_[static_cast<std::size_t>(node)]));
+    });
+    if (!mismatch.has_value() && nodes != used_.size()) {
+      mismatch = "the cache has " + std::to_string(nodes) + " nodes, the benchmark " +
+                 std::to_string(used_.size());
     }
-    const std::string host = decision.result.suggested_host;
-    pod.spec.node_name = host;
-    snapshot_->GetMutable(host)->AddPod(
-        framework::PodInfo::CreateOrDie(std::make_shared<const Pod>(std::move(pod))));
-    const int node = std::stoi(host.substr(host.find('-') + 1));
-    used_[static_cast<std::size_t>(node)] += spec.gpus;
-    pods_on_[static_cast<std::size_t>(node)] += 1;
-    return node;
+    if (mismatch.has_value()) fail(*mismatch);
   }
 
-  void Remove(int index, int node, const PodSpec& spec) {
-    const std::string uid = "uid-" + std::to_string(index);
-    if (!snapshot_->GetMutable("gpu-" + std::to_string(node))->RemovePod(uid)) {
-      std::fprintf(stderr, "pod %s not on node %d\n", uid.c_str(), node);
-      std::exit(1);
-    }
-    used_[static_cast<std::size_t>(node)] -= spec.gpus;
-    pods_on_[static_cast<std::size_t>(node)] -= 1;
-  }
-
-  const std::vector<std::int64_t>& used() const { return used_; }
-  const std::vector<int>& pods_on() const { return pods_on_; }
-
- private:
   std::string profile_name_;
-  NoClusterApi cluster_api_;
-  NoEvents events_;
+  std::uint64_t seed_;
+  ksched::bench::NullClusterApi cluster_api_;  // services the runtime borrows
+  ksched::bench::NullEventRecorder events_;
   std::unique_ptr<framework::Framework> runtime_;
-  std::unique_ptr<framework::Snapshot> snapshot_;
-  ksched::scheduler::ScheduleAlgorithm algorithm_;
+  ksched::bench::InProcessScheduler scheduler_;
   std::vector<std::int64_t> used_;  // GPUs per node
   std::vector<int> pods_on_;
 };
@@ -310,8 +378,8 @@ class Cluster {
 // The fill-up stream through one profile: pods arrive once and stay.
 Outcome RunProfile(const framework::Registry& registry, const Profile& profile,
                    const std::vector<PodSpec>& pods, int nodes, std::uint64_t seed,
-                   framework::Parallelizer& parallelizer) {
-  Cluster cluster(registry, profile, nodes, seed, parallelizer);
+                   framework::Parallelizer& parallelizer, bool reuse_node_results) {
+  Cluster cluster(registry, profile, nodes, seed, parallelizer, reuse_node_results);
   Outcome outcome;
   for (std::size_t i = 0; i < pods.size(); ++i) {
     outcome.requested_gpus += pods[i].gpus;
@@ -448,8 +516,9 @@ struct ChurnMetrics {
 
 ChurnMetrics RunChurn(const framework::Registry& registry, const Profile& profile,
                       const std::vector<ChurnArrival>& arrivals, int nodes, int warmup,
-                      std::uint64_t seed, framework::Parallelizer& parallelizer) {
-  Cluster cluster(registry, profile, nodes, seed, parallelizer);
+                      std::uint64_t seed, framework::Parallelizer& parallelizer,
+                      bool reuse_node_results) {
+  Cluster cluster(registry, profile, nodes, seed, parallelizer, reuse_node_results);
   struct Departure {
     int end;
     int index;
@@ -528,6 +597,7 @@ int main(int argc, char** argv) {
   int runs = 10;
   int arrivals = 3000;
   std::string load_text = "0.8,0.95";
+  bool reuse_node_results = true;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const auto value = [&]() -> std::string {
@@ -545,12 +615,17 @@ int main(int argc, char** argv) {
       load_text = value();
     } else if (arg == "--arrivals") {
       arrivals = std::stoi(value());
+    } else if (arg == "--no-reuse") {
+      reuse_node_results = false;
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--nodes N] [--runs R] [--load L1,L2,...] [--arrivals A]\n"
+                   "usage: %s [--nodes N] [--runs R] [--load L1,L2,...] [--arrivals A] "
+                   "[--no-reuse]\n"
                    "  N 8-GPU nodes (default 64), R seeded runs per load (default 10), loads as "
                    "fractions of the cluster's GPUs (default 0.8,0.95), A arrivals per churn run "
-                   "(default 3000)\n",
+                   "(default 3000); --no-reuse: every pod filters and scores every node (no "
+                   "reuse of per-node results across identical pods; the decisions are the "
+                   "same)\n",
                    argv[0]);
       return 2;
     }
@@ -583,7 +658,7 @@ int main(int argc, char** argv) {
       for (std::size_t p = 0; p < profiles.size(); ++p) {
         summaries[p].runs.push_back(Measure(
             RunProfile(registry, profiles[p], pods, nodes, static_cast<std::uint64_t>(run),
-                       parallelizer)));
+                       parallelizer, reuse_node_results)));
       }
       ffd.runs.push_back(Measure(RunFirstFitDecreasing(pods, nodes)));
     }
@@ -623,7 +698,8 @@ int main(int argc, char** argv) {
           MakeChurnWorkload(static_cast<std::uint64_t>(run), nodes, load, arrivals);
       for (std::size_t p = 0; p < profiles.size(); ++p) {
         summaries[p].runs.push_back(RunChurn(registry, profiles[p], stream, nodes, warmup,
-                                             static_cast<std::uint64_t>(run), parallelizer));
+                                             static_cast<std::uint64_t>(run), parallelizer,
+                                             reuse_node_results));
       }
     }
     std::printf("### Offered load %.0f %% of the cluster's GPUs (%d arrivals per run, mean "
@@ -654,6 +730,11 @@ int main(int argc, char** argv) {
       "steps, then over the runs (min–max across runs). FFD nodes: the nodes an offline "
       "first-fit-decreasing packing of exactly the pods running at that step needs (the bound "
       "for that multiset). Refusals: counts over the measured arrivals.\n");
+  std::printf(
+      "\nChecked after each of the %lld placements and departures above: no node held more "
+      "than its allocatable (GPUs, cpu, memory, pods) in the scheduler's cache, and the per-node "
+      "GPU and pod counts the tables come from equal the cache's.\n",
+      static_cast<long long>(CheckedChanges()));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("\n(%.1f s)\n", seconds);

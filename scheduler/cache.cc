@@ -526,6 +526,11 @@ std::optional<framework::NodeInfo> Cache::GetNodeInfo(std::string_view node_name
   return copy;
 }
 
+void Cache::ForEachNodeInfo(const std::function<void(const framework::NodeInfo&)>& visit) const {
+  std::lock_guard lock(mu_);
+  for (const NodeEntry& entry : nodes_by_recency_) visit(entry.info);
+}
+
 std::vector<std::string> Cache::NodeNamesByRecency() const {
   std::lock_guard lock(mu_);
   std::vector<std::string> names;

@@ -139,6 +139,11 @@ class Cache {
   // --- Tests and debugging ---------------------------------------------------------------------
   // A copy of a node's NodeInfo, node-less ones included (image num_nodes as of now).
   std::optional<framework::NodeInfo> GetNodeInfo(std::string_view node_name) const;
+  // Calls `visit` on every NodeInfo (node-less ones included), most recently updated first,
+  // without copying them: for checks over the whole cache after each placement (benchmarks).
+  // Called with the lock held: `visit` must not call back into the cache. Image num_nodes are as
+  // last copied, not refreshed.
+  void ForEachNodeInfo(const std::function<void(const framework::NodeInfo&)>& visit) const;
   // NodeInfo names, most recently updated first (the order UpdateSnapshot walks).
   std::vector<std::string> NodeNamesByRecency() const;
   // Node names in node-tree order (what the snapshot's list follows).

@@ -443,6 +443,21 @@ TEST_CASE("RemovePod subtracts the pod, its node moves to the head", "[cache]") 
   CheckNodeInfo(cache.GetNodeInfo("node-1"), {Res(0, 0), Res(0, 0), {}, {}});
 }
 
+TEST_CASE("ForEachNodeInfo visits every NodeInfo, node-less ones included", "[cache]") {
+  Cache cache;
+  cache.AddNode(MakeNode("node-1"));
+  cache.AddNode(MakeNode("node-2"));
+  REQUIRE(cache.AddPod(Info(BasePod("node-1", "a", "100m", "500"))).ok());
+  REQUIRE(cache.AddPod(Info(BasePod("node-gone", "b", "200m", "500"))).ok());
+  std::map<std::string, std::int64_t> milli_cpu;  // by pod's node name
+  cache.ForEachNodeInfo([&](const NodeInfo& info) {
+    const std::string name =
+        info.node() != nullptr ? info.name() : std::string(info.pods()[0]->pod().spec.node_name);
+    milli_cpu[name] = info.requested().milli_cpu;
+  });
+  CHECK(milli_cpu == std::map<std::string, std::int64_t>{{"node-1", 100}, {"node-2", 0}, {"node-gone", 200}});
+}
+
 TEST_CASE("ForgetPod", "[cache]") {
   const api::Pod pod = BasePod("node", "test", "100m", "500", "", {HostPort("127.0.0.1", 80)});
   Cache cache;
