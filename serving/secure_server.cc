@@ -168,10 +168,10 @@ class SecureServer::Impl {
       });
       closed.get_future().wait();
     }
-    // Running handlers finish; their replies are posted to the I/O thread. Reviews first: they
-    // hand nothing to the local lane.
-    review_workers_.join();
+    // Running handlers finish; their replies are posted to the I/O thread. The local lane first:
+    // it hands requests on to the review lane, which must still run what it was given.
     local_workers_.join();
+    review_workers_.join();
     work_.reset();
     ioc_.stop();
     if (io_thread_.joinable()) io_thread_.join();
