@@ -11,7 +11,9 @@
 # bench-gpu (the GPU packing study of docs/gpu-packing.md; BENCH_ARGS="--runs 5" passes options),
 # sanitize-test (the unit tests, Debug, built with ASan + UBSan in build-sanitize/;
 # SANITIZE_ARGS="-R ^client" selects other tests), fuzz (libFuzzer over fuzz/'s targets with clang,
-# ASan and UBSan, FUZZ_SECONDS each; their corpora replay as unit tests in every build), clean.
+# ASan and UBSan, FUZZ_SECONDS each; their corpora replay as unit tests in every build),
+# thread-safety (clang 16's -Wthread-safety over every translation unit of $(BUILD_DIR)'s compile
+# commands: members ABSL_GUARDED_BY a base::Mutex touched without it fail; base/mutex.h), clean.
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 KSCHED_WERROR ?=
@@ -19,7 +21,7 @@ CTEST_ARGS ?=
 BENCH_ARGS ?=
 PERF_ARGS ?=
 
-.PHONY: all deps build debug sanitize-test controlplane test unit-test bench-decode bench-gpu fuzz bench-deps bench bench-short demo cluster-up \
+.PHONY: all deps build debug sanitize-test controlplane test unit-test bench-decode bench-gpu fuzz thread-safety bench-deps bench bench-short demo cluster-up \
         cluster-down cluster-list clean
 
 all: build
@@ -64,6 +66,12 @@ FUZZ_RUNS ?=
 fuzz:
 	@scripts/install-deps.sh --fuzz
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) scripts/fuzz.sh $(FUZZ_TARGETS)
+
+# Syntax-only clang passes (nothing is built); configures $(BUILD_DIR) first if it has no compile
+# commands. TSA_JOBS translation units at a time (default 2).
+thread-safety:
+	@scripts/install-deps.sh --clang
+	@BUILD_DIR=$(BUILD_DIR) scripts/thread_safety_check.sh
 
 bench-deps:
 	@scripts/install-deps.sh --bench
