@@ -12,7 +12,9 @@
 # sanitize-test (the unit tests, Debug, built with ASan + UBSan in build-sanitize/;
 # SANITIZE_ARGS="-R ^client" selects other tests), fuzz (libFuzzer over fuzz/'s targets with clang,
 # ASan and UBSan, FUZZ_SECONDS each; their corpora replay as unit tests in every build), chaos (fault
-# scenarios on the real control plane with invariants watched, ours next to upstream; docs/chaos/), clean.
+# scenarios on the real control plane with invariants watched, ours next to upstream; docs/chaos/),
+# thread-safety (clang 16's -Wthread-safety over every translation unit of $(BUILD_DIR)'s compile
+# commands: members ABSL_GUARDED_BY a base::Mutex touched without it fail; base/mutex.h), clean.
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 KSCHED_WERROR ?=
@@ -20,7 +22,7 @@ CTEST_ARGS ?=
 BENCH_ARGS ?=
 PERF_ARGS ?=
 
-.PHONY: all deps build debug sanitize-test controlplane test unit-test bench-decode bench-gpu fuzz chaos bench-deps bench bench-short demo cluster-up \
+.PHONY: all deps build debug sanitize-test controlplane test unit-test bench-decode bench-gpu fuzz chaos thread-safety bench-deps bench bench-short demo cluster-up \
         cluster-down cluster-list clean
 
 all: build
@@ -73,6 +75,12 @@ fuzz:
 CHAOS_ARGS ?=
 chaos: build controlplane
 	@python3 tests/chaos/chaos.py --build-dir $(BUILD_DIR) --out docs/chaos $(CHAOS_ARGS)
+
+# Syntax-only clang passes (nothing is built); configures $(BUILD_DIR) first if it has no compile
+# commands. TSA_JOBS translation units at a time (default 2).
+thread-safety:
+	@scripts/install-deps.sh --clang
+	@BUILD_DIR=$(BUILD_DIR) scripts/thread_safety_check.sh
 
 bench-deps:
 	@scripts/install-deps.sh --bench

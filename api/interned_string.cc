@@ -3,10 +3,11 @@
 #include <array>
 #include <cstdlib>
 #include <memory>
-#include <mutex>
 #include <ostream>
 #include <unordered_set>
 #include <vector>
+
+#include "base/mutex.h"
 
 namespace ksched::api {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 class PoolShard {
  public:
   const char* Intern(std::string_view value, std::size_t hash) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    base::MutexLock lock(&mutex_);
     auto it = entries_.find(Key{value, hash});
     if (it != entries_.end()) return it->value.data();
     const char* data = Store(value);
@@ -25,7 +26,7 @@ class PoolShard {
   }
 
   std::size_t Size() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    base::MutexLock lock(&mutex_);
     return entries_.size();
   }
 
@@ -42,7 +43,7 @@ class PoolShard {
   static constexpr std::size_t kChunkSize = 16 * 1024;
 
   // Copies `value` as [uint32 length][characters]['\0'], 4-aligned; returns the characters.
-  const char* Store(std::string_view value) {
+  const char* Store(std::string_view value) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     if (value.size() > UINT32_MAX - 8) std::abort();  // no API string comes near 4 GiB
     const std::size_t need = (sizeof(std::uint32_t) + value.size() + 1 + 3) & ~std::size_t{3};
     if (need > kChunkSize / 4) {  // a long value gets a block of its own
@@ -68,11 +69,11 @@ class PoolShard {
     return data;
   }
 
-  std::mutex mutex_;
-  std::unordered_set<Key, KeyHash> entries_;       // guarded by mutex_
-  std::vector<std::unique_ptr<char[]>> chunks_;    // guarded by mutex_
-  char* current_ = nullptr;                        // guarded by mutex_; the chunk being filled
-  std::size_t used_ = 0;                           // guarded by mutex_; bytes used in current_
+  base::Mutex mutex_;
+  std::unordered_set<Key, KeyHash> entries_ ABSL_GUARDED_BY(mutex_);
+  std::vector<std::unique_ptr<char[]>> chunks_ ABSL_GUARDED_BY(mutex_);
+  char* current_ ABSL_GUARDED_BY(mutex_) = nullptr;  // the chunk being filled
+  std::size_t used_ ABSL_GUARDED_BY(mutex_) = 0;  // bytes used in current_
 };
 
 // Sharded so that decoders on several threads rarely wait on each other.

@@ -92,7 +92,7 @@ absl::StatusOr<std::string> Authenticator::AuthorizationUnchecked() {
 absl::StatusOr<Credential> Authenticator::ExecCredential() {
   absl::StatusOr<Credential> credential = exec_->Get();
   if (!credential.ok()) return credential.status();
-  std::lock_guard<std::mutex> lock(certificate_mu_);
+  base::MutexLock lock(&certificate_mu_);
   // Generations only grow; an older credential (a thread that lost a race) changes nothing.
   if (credential->generation <= certificate_from_credential_) return credential;
   certificate_from_credential_ = credential->generation;
@@ -116,7 +116,7 @@ absl::StatusOr<std::shared_ptr<const ClientCertificate>> Authenticator::CurrentC
   if (kind_ != Kind::kExec) return std::shared_ptr<const ClientCertificate>();
   absl::StatusOr<Credential> credential = ExecCredential();
   if (!credential.ok()) return credential.status();
-  std::lock_guard<std::mutex> lock(certificate_mu_);
+  base::MutexLock lock(&certificate_mu_);
   return certificate_;
 }
 

@@ -41,12 +41,12 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "client/bearer_token_file.h"
 #include "client/exec_credential.h"
 #include "client/http_transport.h"
@@ -94,11 +94,11 @@ class Authenticator : public std::enable_shared_from_this<Authenticator> {
   std::shared_ptr<ExecCredentialProvider> exec_;  // kExec: shared with equal configs' (SharedExecCredentialProvider)
   std::atomic<std::uint64_t> exec_generation_{0};  // generation handed out last (0: none)
 
-  std::mutex certificate_mu_;
-  // The credential generation the certificate below was taken from. Guarded by certificate_mu_.
-  std::uint64_t certificate_from_credential_ = 0;
-  // The plugin's current pair; null until it returned one. Guarded by certificate_mu_.
-  std::shared_ptr<const ClientCertificate> certificate_;
+  base::Mutex certificate_mu_;
+  // The credential generation the certificate below was taken from.
+  std::uint64_t certificate_from_credential_ ABSL_GUARDED_BY(certificate_mu_) = 0;
+  // The plugin's current pair; null until it returned one.
+  std::shared_ptr<const ClientCertificate> certificate_ ABSL_GUARDED_BY(certificate_mu_);
 };
 
 }  // namespace ksched::client

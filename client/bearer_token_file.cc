@@ -21,9 +21,9 @@ bool BearerTokenFile::Stamp::operator==(const Stamp& other) const {
 BearerTokenFile::BearerTokenFile(std::string path) : path_(std::move(path)) {}
 
 absl::StatusOr<std::string> BearerTokenFile::Token() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
 
-  auto fail = [&](absl::Status status) -> absl::StatusOr<std::string> {
+  auto fail = [&](absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) -> absl::StatusOr<std::string> {
     if (have_token_) return token_;  // keep serving the last good token during a rotation
     return status;
   };

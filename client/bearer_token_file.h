@@ -19,10 +19,10 @@
 #include <sys/types.h>
 
 #include <ctime>
-#include <mutex>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 
 namespace ksched::client {
 
@@ -46,10 +46,10 @@ class BearerTokenFile {
   };
 
   const std::string path_;
-  std::mutex mu_;
-  bool have_token_ = false;  // guarded by mu_
-  Stamp stamp_;              // guarded by mu_: the file as it was when token_ was read
-  std::string token_;        // guarded by mu_
+  base::Mutex mu_;
+  bool have_token_ ABSL_GUARDED_BY(mu_) = false;
+  Stamp stamp_ ABSL_GUARDED_BY(mu_);  // the file as it was when token_ was read
+  std::string token_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::client

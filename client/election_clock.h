@@ -15,10 +15,9 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 
 #include "api/time.h"
+#include "base/mutex.h"
 
 namespace ksched::client {
 
@@ -29,8 +28,9 @@ class ElectionClock {
   virtual ~ElectionClock() = default;
   virtual time_point Now() const = 0;
   virtual api::Time WallNow() const = 0;
-  // `lock` holds the mutex `cv` is used with; it is released while waiting, as cv.wait does.
-  virtual void WaitUntil(std::condition_variable& cv, std::unique_lock<std::mutex>& lock, time_point deadline) = 0;
+  // The caller holds `mu`, the mutex `cv` is used with; it is released while waiting, as
+  // CondVar::Wait does.
+  virtual void WaitUntil(base::CondVar& cv, base::Mutex* mu, time_point deadline) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) = 0;
 };
 
 class RealElectionClock final : public ElectionClock {
@@ -39,8 +39,8 @@ class RealElectionClock final : public ElectionClock {
   api::Time WallNow() const override {
     return std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
   }
-  void WaitUntil(std::condition_variable& cv, std::unique_lock<std::mutex>& lock, time_point deadline) override {
-    cv.wait_until(lock, deadline);
+  void WaitUntil(base::CondVar& cv, base::Mutex* mu, time_point deadline) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) override {
+    cv.WaitUntil(mu, deadline);
   }
 };
 

@@ -402,7 +402,7 @@ std::chrono::system_clock::time_point ExecCredentialProvider::Now() const {
 }
 
 absl::StatusOr<Credential> ExecCredentialProvider::Get() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   if (cached_) {
     if (!cached_->expiration || !(Now() > *cached_->expiration)) return *cached_;
   }
@@ -454,7 +454,7 @@ void ExecCredentialProvider::ObserveCertificateLocked(const Credential& fresh) {
 }
 
 void ExecCredentialProvider::Invalidate(std::optional<std::uint64_t> generation) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   if (!cached_) return;
   if (!generation || cached_->generation == *generation) cached_.reset();
 }
@@ -565,10 +565,10 @@ std::shared_ptr<ExecCredentialProvider> SharedExecCredentialProvider(const ExecC
                                                                      const ExecClusterInfo& cluster,
                                                                      ExecProviderOptions options) {
   if (options.now) return std::make_shared<ExecCredentialProvider>(config, cluster, std::move(options));
-  static std::mutex mu;
+  static base::Mutex mu;
   static auto* providers = new std::map<std::string, std::shared_ptr<ExecCredentialProvider>>();  // never freed
   std::string key = SharedProviderKey(config, cluster, options);
-  std::lock_guard lock(mu);
+  base::MutexLock lock(&mu);
   std::shared_ptr<ExecCredentialProvider>& provider = (*providers)[std::move(key)];
   if (!provider) provider = std::make_shared<ExecCredentialProvider>(config, cluster, std::move(options));
   return provider;

@@ -56,12 +56,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "client/exec_plugin_observer.h"
 #include "client/rest_config.h"
 
@@ -125,23 +125,23 @@ class ExecCredentialProvider {
   const ExecConfig& config() const { return config_; }
 
  private:
-  absl::StatusOr<Credential> RunPluginLocked();
+  absl::StatusOr<Credential> RunPluginLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::chrono::system_clock::time_point Now() const;
   // Tells the observer how a run ended (client-go's incrementCallsMetric).
   void ObserveCall(const absl::StatusOr<SubprocessResult>& run) const;
   // Tells the observer about `fresh`'s certificate and about the one it replaces.
-  void ObserveCertificateLocked(const Credential& fresh);
+  void ObserveCertificateLocked(const Credential& fresh) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const ExecConfig config_;
   const ExecClusterInfo cluster_;
   const ExecProviderOptions options_;
 
-  std::mutex mu_;
-  std::optional<Credential> cached_;  // guarded by mu_
-  std::uint64_t runs_ = 0;            // guarded by mu_: successful runs so far
+  base::Mutex mu_;
+  std::optional<Credential> cached_ ABSL_GUARDED_BY(mu_);
+  std::uint64_t runs_ ABSL_GUARDED_BY(mu_) = 0;  // successful runs so far
   // The last credential obtained, kept across Invalidate: upstream compares a new credential with
-  // the one it replaces. Guarded by mu_.
-  std::optional<Credential> last_;
+  // the one it replaces.
+  std::optional<Credential> last_ ABSL_GUARDED_BY(mu_);
 };
 
 // The provider for `config` and `cluster` shared with every earlier caller in the process that asked

@@ -1,5 +1,6 @@
 // The project's one translation unit that includes Boost.Beast/Asio for HTTP client work (compile
 // time on 2 cores is precious). See http_transport.h for the contract.
+#include "base/mutex.h"
 #include "client/http_transport.h"
 
 #include <openssl/bio.h>
@@ -25,7 +26,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-#include <condition_variable>
 #include <cstdlib>
 #include <deque>
 #include <limits>
@@ -309,7 +309,7 @@ class HttpTransport::Impl {
         for (auto& timer : timers_) timer->cancel();  // their handlers deliver kCancelled
       });
       {
-        std::lock_guard<std::mutex> lock(stop_mu_);  // posts before this still run
+        base::MutexLock lock(&stop_mu_);  // posts before this still run
         stopped_ = true;
       }
       work_.reset();
@@ -323,7 +323,7 @@ class HttpTransport::Impl {
   bool OnIoThread() const { return std::this_thread::get_id() == io_thread_id_; }
   const std::string& server() const { return config_.server; }
   TransportStats stats() const {
-    std::lock_guard<std::mutex> lock(stats_mu_);
+    base::MutexLock lock(&stats_mu_);
     return stats_;
   }
 
@@ -434,7 +434,7 @@ class HttpTransport::Impl {
 
   void Start(const std::shared_ptr<Exchange>& ex) {
     {
-      std::lock_guard<std::mutex> lock(stats_mu_);
+      base::MutexLock lock(&stats_mu_);
       ++stats_.requests;
     }
     if (absl::Status adopted = AdoptCertificate(ex->certificate); !adopted.ok()) {
@@ -444,7 +444,7 @@ class HttpTransport::Impl {
     if (!ex->retried) ex->conn = TakeIdle();
     if (ex->conn) {
       ex->conn->reused = true;
-      std::lock_guard<std::mutex> lock(stats_mu_);
+      base::MutexLock lock(&stats_mu_);
       ++stats_.connections_reused;
     }
     if (ex->conn) return Write(ex);
@@ -504,7 +504,7 @@ class HttpTransport::Impl {
                              " changed")));
     }
     {
-      std::lock_guard<std::mutex> lock(stats_mu_);
+      base::MutexLock lock(&stats_mu_);
       ++stats_.client_certificate_rotations;
       stats_.connections_closed_for_rotation += closed;
     }
@@ -572,7 +572,7 @@ class HttpTransport::Impl {
       ex->retried = true;
       ex->conn = NewConnection();
       {
-        std::lock_guard<std::mutex> lock(stats_mu_);
+        base::MutexLock lock(&stats_mu_);
         ++stats_.stale_connection_retries;
       }
       Connect(ex->conn, ex->deadline, [this, ex](absl::Status status) {
@@ -610,7 +610,7 @@ class HttpTransport::Impl {
   void Finish(const std::shared_ptr<Exchange>& ex, absl::StatusOr<HttpResponse> result, bool was_active) {
     if (!result.ok()) {
       if (!ex->written) result = MarkNotSent(result.status());
-      std::lock_guard<std::mutex> lock(stats_mu_);
+      base::MutexLock lock(&stats_mu_);
       ++stats_.transport_failures;
     }
     if (was_active) active_.erase(ex);
@@ -652,7 +652,7 @@ class HttpTransport::Impl {
   void Connect(const std::shared_ptr<Connection>& conn, Clock::time_point deadline,
                std::function<void(absl::Status)> done) {
     {
-      std::lock_guard<std::mutex> lock(stats_mu_);
+      base::MutexLock lock(&stats_mu_);
       ++stats_.connections_opened;
     }
     const Clock::time_point connect_deadline = std::min(deadline, Clock::now() + options_.connect_timeout);
@@ -728,15 +728,15 @@ class HttpTransport::Impl {
   // ---- streams ------------------------------------------------------------------------------------
 
   struct StreamShared {
-    std::mutex mu;
-    std::condition_variable cv;
-    std::deque<StreamItem> items;     // guarded by mu
-    std::size_t queued_bytes = 0;     // guarded by mu
-    bool head_ready = false;          // guarded by mu
-    int status = 0;                   // guarded by mu
-    bool ended = false;               // guarded by mu
-    absl::Status end_status;          // guarded by mu; OK = clean end of body
-    bool paused = false;              // guarded by mu
+    base::Mutex mu;
+    base::CondVar cv;
+    std::deque<StreamItem> items ABSL_GUARDED_BY(mu);
+    std::size_t queued_bytes ABSL_GUARDED_BY(mu) = 0;
+    bool head_ready ABSL_GUARDED_BY(mu) = false;
+    int status ABSL_GUARDED_BY(mu) = 0;
+    bool ended ABSL_GUARDED_BY(mu) = false;
+    absl::Status end_status ABSL_GUARDED_BY(mu);  // OK = clean end of body
+    bool paused ABSL_GUARDED_BY(mu) = false;
   };
 
   class StreamReader : public std::enable_shared_from_this<StreamReader> {
@@ -788,12 +788,12 @@ class HttpTransport::Impl {
                                     [this, reader](beast::error_code hec, std::size_t) {
                                       if (hec) return EndStream(*reader, ErrorStatus(hec, "GET", reader->target_));
                                       {
-                                        std::lock_guard<std::mutex> lock(reader->shared_->mu);
+                                        base::MutexLock lock(&reader->shared_->mu);
                                         reader->shared_->head_ready = true;
                                         reader->shared_->status =
                                             static_cast<int>(reader->parser_.get().result_int());
                                       }
-                                      reader->shared_->cv.notify_all();
+                                      reader->shared_->cv.NotifyAll();
                                       ReadBody(reader);
                                     });
           });
@@ -826,7 +826,7 @@ class HttpTransport::Impl {
                          if (reader->parser_.is_done()) return FinishBody(reader);
                          bool paused;
                          {
-                           std::lock_guard<std::mutex> lock(reader->shared_->mu);
+                           base::MutexLock lock(&reader->shared_->mu);
                            paused = reader->shared_->paused;
                          }
                          if (!paused) ReadBody(reader);
@@ -843,7 +843,7 @@ class HttpTransport::Impl {
       const Clock::duration limit = reader->idle_timeout_;
       bool paused;
       {
-        std::lock_guard<std::mutex> lock(reader->shared_->mu);
+        base::MutexLock lock(&reader->shared_->mu);
         paused = reader->shared_->paused;
       }
       if (paused) {
@@ -900,12 +900,12 @@ class HttpTransport::Impl {
   void PushItem(StreamReader& reader, StreamItem item) {
     StreamShared& shared = *reader.shared_;
     {
-      std::lock_guard<std::mutex> lock(shared.mu);
+      base::MutexLock lock(&shared.mu);
       shared.queued_bytes += item.line.size();
       shared.items.push_back(std::move(item));
       if (shared.queued_bytes > options_.stream_buffer_bytes) shared.paused = true;
     }
-    shared.cv.notify_all();
+    shared.cv.NotifyAll();
   }
 
   void EndStream(StreamReader& reader, absl::Status status) {
@@ -913,13 +913,13 @@ class HttpTransport::Impl {
     if (reader.idle_timer_) reader.idle_timer_->cancel();
     reader.closed_ = true;
     {
-      std::lock_guard<std::mutex> lock(reader.shared_->mu);
+      base::MutexLock lock(&reader.shared_->mu);
       if (!reader.shared_->ended) {
         reader.shared_->ended = true;
         reader.shared_->end_status = std::move(status);
       }
     }
-    reader.shared_->cv.notify_all();
+    reader.shared_->cv.NotifyAll();
   }
 
   void CloseReader(StreamReader& reader) {
@@ -943,7 +943,7 @@ class HttpTransport::Impl {
   // handler) alive: a cycle LeakSanitizer reported. Shutdown closed every reader already.
   template <typename F>
   void PostUnlessStopped(F&& handler) {
-    std::lock_guard<std::mutex> lock(stop_mu_);
+    base::MutexLock lock(&stop_mu_);
     if (!stopped_) net::post(ioc_, std::forward<F>(handler));
   }
 
@@ -1092,7 +1092,7 @@ class HttpTransport::Impl {
       return Finish(ex, Prefixed(id.status(), MethodName(ex->method), ex->target), true);
     }
     {
-      std::lock_guard<std::mutex> lock(stats_mu_);
+      base::MutexLock lock(&stats_mu_);
       ++stats_.requests;
       ++stats_.http2_streams;
       if (c->submissions > 0) ++stats_.connections_reused;
@@ -1232,7 +1232,7 @@ class HttpTransport::Impl {
       if (!ex->written && !ex->retried && !shutting_down_) {
         ex->retried = true;
         {
-          std::lock_guard<std::mutex> lock(stats_mu_);
+          base::MutexLock lock(&stats_mu_);
           ++stats_.stale_connection_retries;
         }
         net::post(ioc_, [this, ex] { H2Dispatch(ex); });
@@ -1386,8 +1386,8 @@ class HttpTransport::Impl {
   std::thread thread_;
   std::thread::id io_thread_id_;
   std::once_flag shutdown_once_;
-  std::mutex stop_mu_;
-  bool stopped_ = false;  // guarded by stop_mu_: the I/O thread takes no new handlers
+  base::Mutex stop_mu_;
+  bool stopped_ ABSL_GUARDED_BY(stop_mu_) = false;  // the I/O thread takes no new handlers
 
   // I/O-thread state.
   bool shutting_down_ = false;
@@ -1405,8 +1405,8 @@ class HttpTransport::Impl {
   // Connections that take no new streams (GOAWAY, a newer client certificate) until theirs end.
   std::vector<std::shared_ptr<H2Connection>> h2_retiring_;
 
-  mutable std::mutex stats_mu_;
-  TransportStats stats_;  // guarded by stats_mu_
+  mutable base::Mutex stats_mu_;
+  TransportStats stats_ ABSL_GUARDED_BY(stats_mu_);
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -1421,13 +1421,15 @@ class LineStreamImpl final : public LineStream {
   ~LineStreamImpl() override { Cancel(); }
 
   int status() const override {
-    std::lock_guard<std::mutex> lock(shared_->mu);
+    base::MutexLock lock(&shared_->mu);
     return shared_->status;
   }
 
   absl::StatusOr<std::optional<StreamItem>> Next() override {
-    std::unique_lock<std::mutex> lock(shared_->mu);
-    shared_->cv.wait(lock, [&] { return !shared_->items.empty() || shared_->ended; });
+    base::MutexLock lock(&shared_->mu);
+    shared_->cv.Wait(&shared_->mu, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(shared_->mu) {
+      return !shared_->items.empty() || shared_->ended;
+    });
     if (shared_->items.empty()) {
       if (shared_->end_status.ok()) return std::optional<StreamItem>();
       return shared_->end_status;
@@ -1437,7 +1439,7 @@ class LineStreamImpl final : public LineStream {
     shared_->queued_bytes -= item.line.size();
     const bool resume = shared_->paused && shared_->queued_bytes < impl_->options().stream_buffer_bytes / 2;
     if (resume) shared_->paused = false;
-    lock.unlock();
+    lock.Unlock();
     if (resume) impl_->Resume(reader_);
     return std::optional<StreamItem>(std::move(item));
   }
@@ -1456,14 +1458,14 @@ class LineStreamImpl final : public LineStream {
   void Cancel() override {
     bool already;
     {
-      std::lock_guard<std::mutex> lock(shared_->mu);
+      base::MutexLock lock(&shared_->mu);
       already = shared_->ended;
       if (!already) {
         shared_->ended = true;
         shared_->end_status = absl::CancelledError("stream cancelled");
       }
     }
-    shared_->cv.notify_all();
+    shared_->cv.NotifyAll();
     if (!already || reader_) impl_->Cancel(reader_);
   }
 
@@ -1541,16 +1543,16 @@ void HttpTransport::SendAfter(std::chrono::steady_clock::duration delay, HttpReq
 
 absl::StatusOr<HttpResponse> HttpTransport::SendSync(HttpRequest request) {
   if (impl_->OnIoThread()) std::abort();  // would wait for itself
-  std::mutex mu;
-  std::condition_variable cv;
+  base::Mutex mu;
+  base::CondVar cv;
   std::optional<absl::StatusOr<HttpResponse>> result;
   impl_->Send(std::move(request), [&](absl::StatusOr<HttpResponse> r) {
-    std::lock_guard<std::mutex> lock(mu);
+    base::MutexLock lock(&mu);
     result = std::move(r);
-    cv.notify_all();
+    cv.NotifyAll();
   });
-  std::unique_lock<std::mutex> lock(mu);
-  cv.wait(lock, [&] { return result.has_value(); });
+  base::MutexLock lock(&mu);
+  cv.Wait(&mu, [&] { return result.has_value(); });
   return std::move(*result);
 }
 
@@ -1570,8 +1572,9 @@ absl::StatusOr<std::unique_ptr<LineStream>> HttpTransport::OpenLineStream(HttpRe
   });
   std::shared_ptr<Impl::StreamShared> shared = reader->shared_;
   {
-    std::unique_lock<std::mutex> lock(shared->mu);
-    shared->cv.wait(lock, [&] { return shared->head_ready || shared->ended; });
+    base::MutexLock lock(&shared->mu);
+    shared->cv.Wait(&shared->mu,
+                    [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(shared->mu) { return shared->head_ready || shared->ended; });
     if (!shared->head_ready) return shared->end_status;
   }
   return std::unique_ptr<LineStream>(new LineStreamImpl(impl_.get(), std::move(reader)));

@@ -22,9 +22,9 @@ constexpr std::chrono::milliseconds kEventFlushTimeout{2000};
 
 std::function<double()> DefaultRandom() {
   auto engine = std::make_shared<std::mt19937_64>(std::random_device{}());
-  auto mu = std::make_shared<std::mutex>();
+  auto mu = std::make_shared<base::Mutex>();
   return [engine, mu] {
-    std::lock_guard lock(*mu);
+    base::MutexLock lock(mu.get());
     return std::uniform_real_distribution<double>(0.0, 1.0)(*engine);
   };
 }
@@ -107,7 +107,7 @@ LeaderElector::LeaderElector(std::shared_ptr<ResourceLock> lock, LeaderElectionC
 LeaderElector::~LeaderElector() { Stop(); }
 
 void LeaderElector::Start() {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   if (started_) {
     SPDLOG_CRITICAL("LeaderElector::Start called twice for {}", description_);
     std::abort();
@@ -121,10 +121,10 @@ void LeaderElector::AbandonForTesting() { EndThread(true); }
 
 void LeaderElector::EndThread(bool abandon) {
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (!stop_requested_) abandoned_ = abandon;
     stop_requested_ = true;
-    cv_.notify_all();
+    cv_.NotifyAll();
     // From a callback: the loop ends after the callback returns; nothing to join here.
     if (!started_ || joined_ || thread_.get_id() == std::this_thread::get_id()) return;
     joined_ = true;
@@ -133,25 +133,25 @@ void LeaderElector::EndThread(bool abandon) {
 }
 
 bool LeaderElector::StopRequested() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return stop_requested_;
 }
 
 bool LeaderElector::SleepUntil(ElectionClock::time_point deadline) {
-  std::unique_lock lock(mu_);
-  while (!stop_requested_ && clock_->Now() < deadline) clock_->WaitUntil(cv_, lock, deadline);
+  base::MutexLock lock(&mu_);
+  while (!stop_requested_ && clock_->Now() < deadline) clock_->WaitUntil(cv_, &mu_, deadline);
   return !stop_requested_;
 }
 
 bool LeaderElector::IsLeader() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return leading_;
 }
 
 std::string LeaderElector::CurrentLeader() const { return ObservedRecord().holder_identity; }
 
 absl::Status LeaderElector::Check(std::chrono::nanoseconds max_tolerable_expired_lease) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   if (observed_record_.holder_identity != config_.identity) return absl::OkStatus();
   if (clock_->Now() - observed_time_ > config_.lease_duration + max_tolerable_expired_lease) {
     return absl::UnavailableError("failed election to renew leadership on lease " + config_.name);
@@ -160,23 +160,23 @@ absl::Status LeaderElector::Check(std::chrono::nanoseconds max_tolerable_expired
 }
 
 void LeaderElector::SetObservedRecord(const LeaderElectionRecord& record) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   observed_record_ = record;
   observed_time_ = clock_->Now();
 }
 
 LeaderElectionRecord LeaderElector::ObservedRecord() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return observed_record_;
 }
 
 bool LeaderElector::ObservedHolderIsMe() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return observed_record_.holder_identity == config_.identity;
 }
 
 bool LeaderElector::IsLeaseValid(ElectionClock::time_point now) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return observed_time_ + std::chrono::seconds(observed_record_.lease_duration_seconds) > now;
 }
 
@@ -195,7 +195,7 @@ void LeaderElector::Run() {
     if (!SleepUntil(clock_->Now() + wait)) break;
   }
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (!acquired || abandoned_) return;
     leading_ = true;
   }
@@ -205,7 +205,7 @@ void LeaderElector::Run() {
 
   const LeadershipEnd end = Renew();
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     leading_ = false;
     if (abandoned_) return;
   }

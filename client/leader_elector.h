@@ -52,16 +52,15 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "client/election_clock.h"
 #include "client/resource_lock.h"
 #include "client/rest_client.h"
@@ -177,21 +176,21 @@ class LeaderElector {
   const std::function<double()> random_;
   const std::string description_;  // "ns/name"
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;                    // wakes SleepUntil on Stop
-  bool stop_requested_ = false;                   // guarded by mu_
-  bool abandoned_ = false;                        // guarded by mu_
-  bool started_ = false;                          // guarded by mu_
-  bool leading_ = false;                          // guarded by mu_
-  LeaderElectionRecord observed_record_;          // guarded by mu_
-  ElectionClock::time_point observed_time_{};     // guarded by mu_
+  mutable base::Mutex mu_;
+  base::CondVar cv_;                    // wakes SleepUntil on Stop
+  bool stop_requested_ ABSL_GUARDED_BY(mu_) = false;
+  bool abandoned_ ABSL_GUARDED_BY(mu_) = false;
+  bool started_ ABSL_GUARDED_BY(mu_) = false;
+  bool leading_ ABSL_GUARDED_BY(mu_) = false;
+  LeaderElectionRecord observed_record_ ABSL_GUARDED_BY(mu_);
+  ElectionClock::time_point observed_time_ ABSL_GUARDED_BY(mu_){};
 
   // Only the election thread touches these.
   std::optional<LeaderElectionRecord> observed_raw_;  // the last record read
   std::string reported_leader_;
 
   std::thread thread_;  // assigned under mu_ by Start, joined by EndThread
-  bool joined_ = false;  // guarded by mu_
+  bool joined_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace ksched::client

@@ -3,13 +3,13 @@
 namespace ksched::client {
 
 absl::Status LeaderHealthCheck::Check() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   if (elector_ == nullptr) return absl::OkStatus();
   return elector_->Check(tolerance_);
 }
 
 void LeaderHealthCheck::SetLeaderElector(const LeaderElector* elector) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   elector_ = elector;
 }
 

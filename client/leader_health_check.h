@@ -8,10 +8,10 @@
 #pragma once
 
 #include <chrono>
-#include <mutex>
 #include <string>
 
 #include "absl/status/status.h"
+#include "base/mutex.h"
 #include "client/leader_elector.h"
 
 namespace ksched::client {
@@ -27,8 +27,8 @@ class LeaderHealthCheck {
 
  private:
   const std::chrono::nanoseconds tolerance_;
-  mutable std::mutex mu_;
-  const LeaderElector* elector_ = nullptr;  // guarded by mu_
+  mutable base::Mutex mu_;
+  const LeaderElector* elector_ ABSL_GUARDED_BY(mu_) = nullptr;
 };
 
 }  // namespace ksched::client

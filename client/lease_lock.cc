@@ -83,7 +83,7 @@ absl::Status LeaseLock::Remember(std::string body) {
 absl::StatusOr<LeaderElectionRecord> LeaseLock::Get() {
   absl::StatusOr<HttpResponse> response = client_->Do(Request(HttpMethod::kGet, LeasePath(config_)));
   if (!response.ok()) return response.status();
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   if (absl::Status remembered = Remember(std::move(response->body)); !remembered.ok()) return remembered;
   return RecordFromLeaseSpec(lease_.spec);
 }
@@ -96,14 +96,14 @@ absl::Status LeaseLock::Create(const LeaderElectionRecord& record) {
   absl::StatusOr<HttpResponse> response =
       client_->Do(Request(HttpMethod::kPost, LeasesPath(config_), api::EncodeLease(lease)));
   if (!response.ok()) return response.status();
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return Remember(std::move(response->body));
 }
 
 absl::Status LeaseLock::Update(const LeaderElectionRecord& record) {
   std::string body;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (lease_json_.empty()) return absl::FailedPreconditionError("lease not initialized, call get or create first");
     absl::StatusOr<std::string> replaced = api::ReplaceLeaseSpec(lease_json_, LeaseSpecFromRecord(record));
     if (!replaced.ok()) return replaced.status();
@@ -111,7 +111,7 @@ absl::Status LeaseLock::Update(const LeaderElectionRecord& record) {
   }
   absl::StatusOr<HttpResponse> response = client_->Do(Request(HttpMethod::kPut, LeasePath(config_), std::move(body)));
   if (!response.ok()) return response.status();
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return Remember(std::move(response->body));
 }
 
@@ -119,7 +119,7 @@ std::optional<std::string> LeaseLock::EventJsonFor(std::string_view message) con
   if (config_.event_component.empty()) return std::nullopt;
   CoreEvent event;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (lease_json_.empty()) return std::nullopt;
     event.involved_object.kind = api::kLeaseKind;
     event.involved_object.api_version = api::kLeaseApiVersion;
@@ -144,7 +144,7 @@ void LeaseLock::RecordEvent(std::string_view message) {
   HttpRequest request = Request(HttpMethod::kPost, CoreEventsPath(config_.namespace_name), *std::move(json));
   std::string what = "LeaderElection event \"" + config_.identity + " " + std::string(message) + "\"";
   {
-    std::lock_guard lock(events_->mu);
+    base::MutexLock lock(&events_->mu);
     ++events_->count;
   }
   client_->DoAsync(std::move(request), [what = std::move(what), events = events_](
@@ -152,14 +152,15 @@ void LeaseLock::RecordEvent(std::string_view message) {
     if (!response.ok()) {
       SPDLOG_ERROR("Unable to write {} (will not retry!): {}", what, std::string(response.status().message()));
     }
-    std::lock_guard lock(events->mu);
-    if (--events->count == 0) events->drained.notify_all();
+    base::MutexLock lock(&events->mu);
+    if (--events->count == 0) events->drained.NotifyAll();
   });
 }
 
 void LeaseLock::FlushEvents(std::chrono::milliseconds timeout) {
-  std::unique_lock lock(events_->mu);
-  events_->drained.wait_for(lock, timeout, [this] { return events_->count == 0; });
+  base::MutexLock lock(&events_->mu);
+  events_->drained.WaitFor(&events_->mu, timeout,
+                           [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(events_->mu) { return events_->count == 0; });
 }
 
 }  // namespace ksched::client

@@ -24,14 +24,13 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "base/mutex.h"
 #include "api/lease.h"
 #include "client/resource_lock.h"
 #include "client/rest_client.h"
@@ -70,7 +69,7 @@ class LeaseLock final : public ResourceLock {
 
  private:
   // Remembers the server's copy of the Lease; an undecodable body is an error.
-  absl::Status Remember(std::string body);  // mu_ held
+  absl::Status Remember(std::string body) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   HttpRequest Request(HttpMethod method, std::string target, std::string body = {}) const;
 
   const std::shared_ptr<RestClient> client_;
@@ -80,15 +79,15 @@ class LeaseLock final : public ResourceLock {
   // Events posted and not yet answered; shared with the posts' callbacks, which may outlive this
   // lock when a flush timed out.
   struct EventsInFlight {
-    std::mutex mu;
-    std::condition_variable drained;
-    int count = 0;  // guarded by mu
+    base::Mutex mu;
+    base::CondVar drained;
+    int count ABSL_GUARDED_BY(mu) = 0;
   };
   const std::shared_ptr<EventsInFlight> events_ = std::make_shared<EventsInFlight>();
 
-  mutable std::mutex mu_;
-  std::string lease_json_;  // guarded by mu_; "" until a Get or Create succeeded
-  api::Lease lease_;        // guarded by mu_: lease_json_ decoded
+  mutable base::Mutex mu_;
+  std::string lease_json_ ABSL_GUARDED_BY(mu_);  // "" until a Get or Create succeeded
+  api::Lease lease_ ABSL_GUARDED_BY(mu_);  // lease_json_ decoded
 };
 
 }  // namespace ksched::client

@@ -47,7 +47,7 @@ Reflector<T>::~Reflector() {
 
 template <api::DecodableObject T>
 void Reflector<T>::Start() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   if (started_ || stopping_) return;
   started_ = true;
   thread_ = std::thread([this] { Run(); });
@@ -56,29 +56,29 @@ void Reflector<T>::Start() {
 template <api::DecodableObject T>
 void Reflector<T>::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     stopping_ = true;
     if (stream_ != nullptr) stream_->Cancel();
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   if (thread_.joinable()) thread_.join();
 }
 
 template <api::DecodableObject T>
 bool Reflector<T>::HasSynced() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   return synced_;
 }
 
 template <api::DecodableObject T>
 bool Reflector<T>::WaitForSync(std::chrono::milliseconds timeout) const {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [this] { return synced_; });
+  base::MutexLock lock(&mu_);
+  return cv_.WaitFor(&mu_, timeout, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return synced_; });
 }
 
 template <api::DecodableObject T>
 std::optional<T> Reflector<T>::Get(const std::string& key) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = store_.find(key);
   if (it == store_.end()) return std::nullopt;
   return *it->second;
@@ -86,7 +86,7 @@ std::optional<T> Reflector<T>::Get(const std::string& key) const {
 
 template <api::DecodableObject T>
 std::vector<T> Reflector<T>::List() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   std::vector<T> out;
   out.reserve(store_.size());
   for (const auto& [key, object] : store_) out.push_back(*object);
@@ -95,7 +95,7 @@ std::vector<T> Reflector<T>::List() const {
 
 template <api::DecodableObject T>
 std::vector<std::shared_ptr<const T>> Reflector<T>::SharedList() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   std::vector<std::shared_ptr<const T>> out;
   out.reserve(store_.size());
   for (const auto& [key, object] : store_) out.push_back(object);
@@ -104,38 +104,38 @@ std::vector<std::shared_ptr<const T>> Reflector<T>::SharedList() const {
 
 template <api::DecodableObject T>
 std::size_t Reflector<T>::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   return store_.size();
 }
 
 template <api::DecodableObject T>
 ReflectorStats Reflector<T>::stats() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   return stats_;
 }
 
 template <api::DecodableObject T>
 std::string Reflector<T>::last_resource_version() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   return resource_version_;
 }
 
 template <api::DecodableObject T>
 absl::Status Reflector<T>::last_list_error() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   return last_list_error_;
 }
 
 template <api::DecodableObject T>
 bool Reflector<T>::stopping() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   return stopping_;
 }
 
 template <api::DecodableObject T>
 void Reflector<T>::SetResourceVersion(std::string rv) {
   if (rv.empty()) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   resource_version_ = std::move(rv);
 }
 
@@ -161,14 +161,14 @@ void Reflector<T>::ObserveStoreVersion(std::string_view resource_version) {
 
 template <api::DecodableObject T>
 void Reflector<T>::Count(std::uint64_t ReflectorStats::*counter) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   ++(stats_.*counter);
 }
 
 template <api::DecodableObject T>
 bool Reflector<T>::SleepFor(std::chrono::milliseconds delay) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return !cv_.wait_for(lock, delay, [this] { return stopping_; });
+  base::MutexLock lock(&mu_);
+  return !cv_.WaitFor(&mu_, delay, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; });
 }
 
 template <api::DecodableObject T>
@@ -186,7 +186,7 @@ void Reflector<T>::Run() {
         if (stopping()) return;
         spdlog::warn("failed to list {}: {}", options_.path, std::string(listed.message()));
         {
-          std::lock_guard<std::mutex> lock(mu_);
+          base::MutexLock lock(&mu_);
           last_list_error_ = listed;
         }
         if (!SleepFor(backoff_.Next())) return;
@@ -264,7 +264,7 @@ absl::Status Reflector<T>::ListAndReplace() {
     }
     items.clear();
     items.shrink_to_fit();
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     for (const auto& [key, object] : fresh) {
       auto it = store_.find(key);
       if (it == store_.end()) {
@@ -293,10 +293,10 @@ absl::Status Reflector<T>::ListAndReplace() {
   changes.clear();
   for (const Shared& gone : deleted) Delivered([&] { handler_->OnDeleteShared(gone); });
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     synced_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   return absl::OkStatus();
 }
 
@@ -320,7 +320,7 @@ typename Reflector<T>::WatchEnd Reflector<T>::WatchOnce() {
     return WatchEnd::kError;
   }
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     if (stopping_) return WatchEnd::kStopped;
     stream_ = stream->get();
   }
@@ -355,7 +355,7 @@ typename Reflector<T>::WatchEnd Reflector<T>::WatchOnce() {
     }
   }
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     stream_ = nullptr;
     if (stopping_) end = WatchEnd::kStopped;
   }
@@ -379,7 +379,7 @@ std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEve
       auto object = std::make_shared<const T>(std::move(event.object));
       std::shared_ptr<const T> old;
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        base::MutexLock lock(&mu_);
         if (!object->metadata.resource_version.empty()) {
           resource_version_ = object->metadata.resource_version;
         }
@@ -402,7 +402,7 @@ std::optional<typename Reflector<T>::WatchEnd> Reflector<T>::Apply(api::WatchEve
     }
     case api::WatchEventType::kDeleted: {
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        base::MutexLock lock(&mu_);
         if (!event.object.metadata.resource_version.empty()) {
           resource_version_ = event.object.metadata.resource_version;
         }

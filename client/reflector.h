@@ -40,11 +40,9 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
@@ -52,6 +50,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "base/mutex.h"
 #include "api/json_decode.h"
 #include "api/namespace.h"
 #include "api/node.h"
@@ -179,17 +178,17 @@ class Reflector {
   Backoff backoff_;
   std::mt19937_64 rng_;  // reflector thread only
 
-  mutable std::mutex mu_;
-  mutable std::condition_variable cv_;
-  bool started_ = false;
-  bool stopping_ = false;
-  bool synced_ = false;
-  LineStream* stream_ = nullptr;  // the open watch stream, for Stop() to cancel
-  std::map<std::string, std::shared_ptr<const T>> store_;  // values never null
-  std::string resource_version_;
-  absl::Status last_list_error_;
-  ReflectorStats stats_;
-  std::thread thread_;
+  mutable base::Mutex mu_;
+  mutable base::CondVar cv_;
+  bool started_ ABSL_GUARDED_BY(mu_) = false;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool synced_ ABSL_GUARDED_BY(mu_) = false;
+  LineStream* stream_ ABSL_GUARDED_BY(mu_) = nullptr;  // the open watch stream, for Stop() to cancel
+  std::map<std::string, std::shared_ptr<const T>> store_ ABSL_GUARDED_BY(mu_);  // values never null
+  std::string resource_version_ ABSL_GUARDED_BY(mu_);
+  absl::Status last_list_error_ ABSL_GUARDED_BY(mu_);
+  ReflectorStats stats_ ABSL_GUARDED_BY(mu_);
+  std::thread thread_;  // assigned under mu_ by Start; Start and Stop come from the owner's thread
 };
 
 extern template class Reflector<api::Pod>;

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <thread>
 #include <utility>
 
+#include "base/mutex.h"
 #include "api/protobuf_wire.h"
 #include "client/api_error.h"
 #include "client/backoff.h"
@@ -227,20 +226,20 @@ void RestClient::DoAsyncAfter(std::chrono::steady_clock::duration delay, HttpReq
 
 absl::StatusOr<HttpResponse> RestClient::Do(HttpRequest request) {
   struct Waiter {
-    std::mutex mu;
-    std::condition_variable cv;
-    std::optional<absl::StatusOr<HttpResponse>> result;
+    base::Mutex mu;
+    base::CondVar cv;
+    std::optional<absl::StatusOr<HttpResponse>> result ABSL_GUARDED_BY(mu);
   };
   // Shared: the callback object (and its copy of `waiter`) may be destroyed on the transport thread
   // after Do has returned.
   auto waiter = std::make_shared<Waiter>();
   DoAsync(std::move(request), [waiter](absl::StatusOr<HttpResponse> result) {
-    std::lock_guard<std::mutex> lock(waiter->mu);
+    base::MutexLock lock(&waiter->mu);
     waiter->result = std::move(result);
-    waiter->cv.notify_all();
+    waiter->cv.NotifyAll();
   });
-  std::unique_lock<std::mutex> lock(waiter->mu);
-  waiter->cv.wait(lock, [&] { return waiter->result.has_value(); });
+  base::MutexLock lock(&waiter->mu);
+  waiter->cv.Wait(&waiter->mu, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(waiter->mu) { return waiter->result.has_value(); });
   return std::move(*waiter->result);
 }
 

@@ -10,7 +10,7 @@ TokenBucket::TokenBucket(float qps, int burst, NowFunction now)
 
 TokenBucket::Clock::duration TokenBucket::Reserve() {
   if (qps_ <= 0) return Clock::duration::zero();
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   const Clock::time_point now = now_();
   const double elapsed = std::chrono::duration<double>(now - last_).count();
   last_ = now;

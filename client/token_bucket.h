@@ -10,7 +10,8 @@
 
 #include <chrono>
 #include <functional>
-#include <mutex>
+
+#include "base/mutex.h"
 
 namespace ksched::client {
 
@@ -33,9 +34,9 @@ class TokenBucket {
   const float qps_;
   const int burst_;
   const NowFunction now_;
-  std::mutex mu_;
-  double tokens_;               // guarded by mu_; may go negative: outstanding reservations
-  Clock::time_point last_;      // guarded by mu_
+  base::Mutex mu_;
+  double tokens_ ABSL_GUARDED_BY(mu_);  // may go negative: outstanding reservations
+  Clock::time_point last_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::client

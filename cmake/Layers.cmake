@@ -10,13 +10,14 @@
 # source folder, so `#include "framework/status.h"` resolves only for targets that link
 # ksched_framework (directly or through an allowed layer).
 
-set(KSCHED_LAYER_ALLOWED_api "")
-set(KSCHED_LAYER_ALLOWED_client "api")
-set(KSCHED_LAYER_ALLOWED_framework "api")
-set(KSCHED_LAYER_ALLOWED_plugins "framework;api")
-set(KSCHED_LAYER_ALLOWED_config "plugins;framework;api")
-set(KSCHED_LAYER_ALLOWED_serving "client;api")
-set(KSCHED_LAYER_ALLOWED_scheduler "serving;config;plugins;framework;client;api")
+set(KSCHED_LAYER_ALLOWED_base "")
+set(KSCHED_LAYER_ALLOWED_api "base")
+set(KSCHED_LAYER_ALLOWED_client "api;base")
+set(KSCHED_LAYER_ALLOWED_framework "api;base")
+set(KSCHED_LAYER_ALLOWED_plugins "framework;api;base")
+set(KSCHED_LAYER_ALLOWED_config "plugins;framework;api;base")
+set(KSCHED_LAYER_ALLOWED_serving "client;api;base")
+set(KSCHED_LAYER_ALLOWED_scheduler "serving;config;plugins;framework;client;api;base")
 
 function(ksched_add_layer layer)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LIBS" ${ARGN})

@@ -131,21 +131,21 @@ class Framework::WaitingPodImpl final : public WaitingPod {
   const api::Pod& pod() const override { return *pod_; }
 
   std::vector<std::string> PendingPlugins() const override {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     std::vector<std::string> names;
     for (const auto& [name, pending] : pending_) names.push_back(name);
     return names;
   }
 
   void Allow(std::string_view plugin) override {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     ExpireLocked();
     if (result_.has_value()) return;
     auto it = pending_.find(plugin);
     if (it != pending_.end()) pending_.erase(it);
     if (pending_.empty()) result_ = Status();
     // Also when plugins remain: the waiter re-arms for the next deadline.
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
 
   bool Reject(std::string_view plugin, std::string message) override {
@@ -159,7 +159,7 @@ class Framework::WaitingPodImpl final : public WaitingPod {
   // Blocks until allowed, rejected, or the deadline of a plugin still pending passes (then
   // rejected by that plugin, as upstream's per-plugin timer does).
   Status Wait() {
-    std::unique_lock lock(mu_);
+    base::MutexLock lock(&mu_);
     for (;;) {
       ExpireLocked();
       if (result_.has_value()) return *result_;
@@ -170,18 +170,18 @@ class Framework::WaitingPodImpl final : public WaitingPod {
       // A copy: wait_until holds its deadline by reference and reads it again after waking, when
       // Allow() on another thread may have erased `earliest` (ASan: heap-use-after-free).
       const std::chrono::steady_clock::time_point deadline = earliest->second.deadline;
-      cv_.wait_until(lock, deadline);
+      cv_.WaitUntil(&mu_, deadline);
     }
   }
 
  private:
   // Upstream stopWithStatus: the first result wins.
   bool StopWith(Code code, std::string_view plugin, std::string message) {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     ExpireLocked();
     if (result_.has_value()) return false;
     result_ = Status(code, {std::move(message)}).WithPlugin(std::string(plugin));
-    cv_.notify_all();
+    cv_.NotifyAll();
     return true;
   }
 
@@ -191,7 +191,7 @@ class Framework::WaitingPodImpl final : public WaitingPod {
   };
 
   // The first result wins: a deadline that passed rejects the pod even when nobody waits yet.
-  void ExpireLocked() {
+  void ExpireLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (result_.has_value()) return;
     const auto now = std::chrono::steady_clock::now();
     const std::pair<const std::string, Pending>* expired = nullptr;
@@ -209,11 +209,11 @@ class Framework::WaitingPodImpl final : public WaitingPod {
   }
 
   std::shared_ptr<const api::Pod> pod_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  // Guarded by mu_. pending_ is never empty while result_ is unset.
-  std::map<std::string, Pending, std::less<>> pending_;
-  std::optional<Status> result_;
+  mutable base::Mutex mu_;
+  base::CondVar cv_;
+  // pending_ is never empty while result_ is unset.
+  std::map<std::string, Pending, std::less<>> pending_ ABSL_GUARDED_BY(mu_);
+  std::optional<Status> result_ ABSL_GUARDED_BY(mu_);
 };
 
 Framework::~Framework() = default;
@@ -877,7 +877,7 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePluginsUntimed(
   // scores[k][i]: plugin active[k] on node i. Error texts are upstream's (they reach the
   // FailedScheduling event).
   std::vector<std::vector<NodeScore>> scores(active.size(), std::vector<NodeScore>(nodes.size()));
-  std::mutex error_mu;
+  base::Mutex error_mu;
   std::optional<absl::Status> first_error;
   services_.parallelizer->Until(nodes.size(), [&](std::size_t i, Parallelizer::Run& run) {
     for (std::size_t k = 0; k < active.size(); ++k) {
@@ -887,7 +887,7 @@ absl::StatusOr<std::vector<NodePluginScores>> Framework::RunScorePluginsUntimed(
           TimedCall(SinkAt(plugin_sinks_.score, active[k], sampled), ExtensionPoint::kScore,
                     [&] { return plugin->Score(state, pod, *nodes[i]); });
       if (!status.IsSuccess()) {
-        std::lock_guard lock(error_mu);
+        base::MutexLock lock(&error_mu);
         if (!first_error) first_error = ScoreError(*plugin, status);
         run.Cancel();
         return;
@@ -1079,7 +1079,7 @@ Status Framework::RunPermitPluginsUntimed(CycleState& state, const api::Pod& pod
   if (waits.empty()) return Status();
   auto waiting = std::make_shared<WaitingPodImpl>(std::make_shared<const api::Pod>(pod), waits);
   {
-    std::lock_guard lock(waiting_mu_);
+    base::MutexLock lock(&waiting_mu_);
     waiting_[pod.metadata.uid] = std::move(waiting);
   }
   return Status(Code::kWait, {"one or more plugins asked to wait and no plugin rejected pod " +
@@ -1089,7 +1089,7 @@ Status Framework::RunPermitPluginsUntimed(CycleState& state, const api::Pod& pod
 Status Framework::WaitOnPermit(const api::Pod& pod) {
   std::shared_ptr<WaitingPodImpl> waiting;
   {
-    std::lock_guard lock(waiting_mu_);
+    base::MutexLock lock(&waiting_mu_);
     auto it = waiting_.find(pod.metadata.uid);
     if (it == waiting_.end()) return Status();
     waiting = it->second;
@@ -1100,7 +1100,7 @@ Status Framework::WaitOnPermit(const api::Pod& pod) {
     services_.metrics_recorder->ObservePermitWait(status.code(), std::chrono::steady_clock::now() - start);
   }
   {
-    std::lock_guard lock(waiting_mu_);
+    base::MutexLock lock(&waiting_mu_);
     waiting_.erase(pod.metadata.uid);
   }
   if (status.IsSuccess() || status.IsRejected()) return status;
@@ -1111,7 +1111,7 @@ Status Framework::WaitOnPermit(const api::Pod& pod) {
 void Framework::IterateOverWaitingPods(const std::function<void(WaitingPod&)>& fn) {
   std::vector<std::shared_ptr<WaitingPodImpl>> pods;
   {
-    std::lock_guard lock(waiting_mu_);
+    base::MutexLock lock(&waiting_mu_);
     for (auto& [uid, pod] : waiting_) pods.push_back(pod);
   }
   for (auto& pod : pods) fn(*pod);
@@ -1120,7 +1120,7 @@ void Framework::IterateOverWaitingPods(const std::function<void(WaitingPod&)>& f
 bool Framework::RejectWaitingPod(std::string_view uid) {
   std::shared_ptr<WaitingPodImpl> pod;
   {
-    std::lock_guard lock(waiting_mu_);
+    base::MutexLock lock(&waiting_mu_);
     auto it = waiting_.find(uid);
     if (it == waiting_.end()) return false;
     pod = it->second;
@@ -1132,7 +1132,7 @@ bool Framework::RejectWaitingPod(std::string_view uid) {
 bool Framework::PreemptWaitingPod(std::string_view uid, std::string_view plugin, std::string message) {
   std::shared_ptr<WaitingPodImpl> pod;
   {
-    std::lock_guard lock(waiting_mu_);
+    base::MutexLock lock(&waiting_mu_);
     auto it = waiting_.find(uid);
     if (it == waiting_.end()) return false;
     pod = it->second;
@@ -1238,7 +1238,7 @@ struct Framework::AsyncBind {
 };
 
 bool Framework::IsWaitingOnPermit(std::string_view uid) const {
-  std::lock_guard lock(waiting_mu_);
+  base::MutexLock lock(&waiting_mu_);
   return waiting_.find(uid) != waiting_.end();
 }
 

@@ -21,12 +21,10 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <span>
@@ -36,6 +34,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "framework/evaluation_counters.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
@@ -370,8 +369,8 @@ class Framework final : public Handle {
   }
 
   PodsInPreBind pods_in_pre_bind_;
-  mutable std::mutex waiting_mu_;
-  std::map<std::string, std::shared_ptr<WaitingPodImpl>, std::less<>> waiting_;  // by pod UID
+  mutable base::Mutex waiting_mu_;
+  std::map<std::string, std::shared_ptr<WaitingPodImpl>, std::less<>> waiting_ ABSL_GUARDED_BY(waiting_mu_);  // by pod UID
 };
 
 }  // namespace ksched::framework

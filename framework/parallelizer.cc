@@ -25,9 +25,9 @@ std::size_t ChunkSizeFor(std::size_t n, int parallelism) {
 
 // Job protocol. job_id_ is odd while a job is open for workers to join and even once it is
 // closed. Workers join (++active_workers_) only under mu_ while the job is open, and the caller
-// closes the job and waits for active_workers_ == 0 before returning, so the job's fields
-// (fn_, run_, n_, chunk_) stay untouched while anyone reads them, and a worker that wakes late
-// never touches a finished job.
+// closes the job and waits for active_workers_ == 0 before returning, so the job (job_, which a
+// worker copies under mu_ when it joins) stays alive while anyone drains it, and a worker that
+// wakes late never touches a finished job.
 
 int Parallelizer::AvailableCpus() {
   cpu_set_t set;
@@ -48,10 +48,10 @@ Parallelizer::Parallelizer(int parallelism, int max_threads) : parallelism_(para
 
 Parallelizer::~Parallelizer() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     stopping_ = true;
   }
-  work_cv_.notify_all();
+  work_cv_.NotifyAll();
   for (std::thread& worker : workers_) worker.join();
 }
 
@@ -70,7 +70,7 @@ void Parallelizer::Until(std::size_t n, const std::function<void(std::size_t, Ru
 
 void Parallelizer::RunJob(std::size_t n, const std::function<void(std::size_t, Run&)>& fn) {
   if (n == 0) return;
-  std::lock_guard<std::mutex> run_lock(run_mu_);
+  base::MutexLock run_lock(&run_mu_);
   Run run;
   const std::size_t chunk = ChunkSizeFor(n, parallelism_);
   if (workers_.empty() || chunk >= n) {
@@ -78,29 +78,27 @@ void Parallelizer::RunJob(std::size_t n, const std::function<void(std::size_t, R
     for (std::size_t i = 0; i < n && !run.cancelled(); ++i) fn(i, run);
     return;
   }
+  const Job job{&fn, &run, n, chunk};
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    fn_ = &fn;
-    run_ = &run;
-    n_ = n;
-    chunk_ = chunk;
+    base::MutexLock lock(&mu_);
+    job_ = job;
     next_.store(0, std::memory_order_relaxed);
     ++job_id_;  // open
   }
-  work_cv_.notify_all();
+  work_cv_.NotifyAll();
 
   // Closes the job and waits for the workers even if fn throws on this thread.
   struct CloseJob {
     Parallelizer* self;
     ~CloseJob() {
-      std::unique_lock<std::mutex> lock(self->mu_);
+      base::MutexLock lock(&self->mu_);
       ++self->job_id_;  // closed
-      self->done_cv_.wait(lock, [this] { return self->active_workers_ == 0; });
-      self->fn_ = nullptr;
-      self->run_ = nullptr;
+      self->done_cv_.Wait(&self->mu_,
+                          [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(self->mu_) { return self->active_workers_ == 0; });
+      self->job_ = Job{};
     }
   } close_job{this};
-  Drain();
+  Drain(job);
 }
 
 std::size_t Parallelizer::SliceCount(std::size_t n) const {
@@ -110,24 +108,27 @@ std::size_t Parallelizer::SliceCount(std::size_t n) const {
 
 void Parallelizer::WorkerLoop() {
   std::uint64_t joined = 0;
-  std::unique_lock<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   while (true) {
-    work_cv_.wait(lock, [&] { return stopping_ || (job_id_ % 2 == 1 && job_id_ != joined); });
+    work_cv_.Wait(&mu_, [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return stopping_ || (job_id_ % 2 == 1 && job_id_ != joined);
+    });
     if (stopping_) return;
     joined = job_id_;
     ++active_workers_;
-    lock.unlock();
-    Drain();
-    lock.lock();
-    if (--active_workers_ == 0) done_cv_.notify_all();
+    const Job job = job_;
+    lock.Unlock();
+    Drain(job);
+    lock.Lock();
+    if (--active_workers_ == 0) done_cv_.NotifyAll();
   }
 }
 
-void Parallelizer::Drain() {
-  const std::function<void(std::size_t, Run&)>& fn = *fn_;
-  Run& run = *run_;
-  const std::size_t n = n_;
-  const std::size_t chunk = chunk_;
+void Parallelizer::Drain(const Job& job) {
+  const std::function<void(std::size_t, Run&)>& fn = *job.fn;
+  Run& run = *job.run;
+  const std::size_t n = job.n;
+  const std::size_t chunk = job.chunk;
   while (true) {
     const std::size_t start = next_.fetch_add(1, std::memory_order_relaxed) * chunk;
     if (start >= n) return;

@@ -17,13 +17,12 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
 #include "framework/running_goroutines.h"
 
 namespace ksched::framework {
@@ -86,24 +85,29 @@ class Parallelizer {
   std::int64_t UpstreamWorkers(std::size_t n) const;
   void RunJob(std::size_t n, const std::function<void(std::size_t, Run&)>& fn);
   void WorkerLoop();
-  void Drain();  // takes chunks of the current job until none is left
+  // One Until() call's work: fn over [0, n) in chunks of `chunk`.
+  struct Job {
+    const std::function<void(std::size_t, Run&)>* fn = nullptr;
+    Run* run = nullptr;
+    std::size_t n = 0;
+    std::size_t chunk = 1;
+  };
+  // Takes chunks of `job` (the open one, copied under mu_) until none is left.
+  void Drain(const Job& job);
 
   const int parallelism_;
   RunningGoroutines* goroutines_ = nullptr;  // written before the first run only
-  std::mutex run_mu_;  // serializes Until()
+  base::Mutex run_mu_;  // serializes Until()
 
-  std::mutex mu_;
-  std::condition_variable work_cv_;
-  std::condition_variable done_cv_;
-  bool stopping_ = false;
-  std::uint64_t job_id_ = 0;  // bumped per Until(); workers join each job once
-  const std::function<void(std::size_t, Run&)>* fn_ = nullptr;
-  Run* run_ = nullptr;
-  std::size_t n_ = 0;
-  std::size_t chunk_ = 1;
+  base::Mutex mu_;
+  base::CondVar work_cv_;
+  base::CondVar done_cv_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::uint64_t job_id_ ABSL_GUARDED_BY(mu_) = 0;  // bumped per Until(); workers join each job once
+  Job job_ ABSL_GUARDED_BY(mu_);                   // the open job (odd job_id_)
   std::atomic<std::size_t> next_{0};
-  int active_workers_ = 0;
-  std::vector<std::thread> workers_;
+  int active_workers_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<std::thread> workers_;  // started by the constructor, joined by the destructor
 };
 
 }  // namespace ksched::framework

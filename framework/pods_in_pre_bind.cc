@@ -5,17 +5,17 @@
 namespace ksched::framework {
 
 void PodsInPreBind::Add(std::string_view uid) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   pods_.insert_or_assign(std::string(uid), Entry{});
 }
 
 void PodsInPreBind::Remove(std::string_view uid) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   if (auto it = pods_.find(uid); it != pods_.end()) pods_.erase(it);
 }
 
 bool PodsInPreBind::Cancel(std::string_view uid, std::string message) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = pods_.find(uid);
   if (it == pods_.end() || it->second.finished) return false;
   if (!it->second.canceled) it->second.cause = std::move(message);
@@ -24,7 +24,7 @@ bool PodsInPreBind::Cancel(std::string_view uid, std::string message) {
 }
 
 std::optional<std::string> PodsInPreBind::MarkPrebound(std::string_view uid) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = pods_.find(uid);
   if (it == pods_.end()) return std::nullopt;
   if (it->second.canceled) return it->second.cause;
@@ -33,7 +33,7 @@ std::optional<std::string> PodsInPreBind::MarkPrebound(std::string_view uid) {
 }
 
 bool PodsInPreBind::Cancelled(std::string_view uid) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = pods_.find(uid);
   return it != pods_.end() && it->second.canceled;
 }

@@ -14,10 +14,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "base/mutex.h"
 
 namespace ksched::framework {
 
@@ -41,8 +42,8 @@ class PodsInPreBind {
     bool canceled = false;
     std::string cause;
   };
-  mutable std::mutex mu_;
-  std::map<std::string, Entry, std::less<>> pods_;
+  mutable base::Mutex mu_;
+  std::map<std::string, Entry, std::less<>> pods_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::framework

@@ -8,7 +8,7 @@ BindingWindow::BindingWindow(int limit) : limit_(limit < 1 ? 1 : static_cast<std
 
 void BindingWindow::Run(std::function<void()> start) {
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (running_ >= limit_) {
       queued_.push_back(std::move(start));
       return;
@@ -21,9 +21,9 @@ void BindingWindow::Run(std::function<void()> start) {
 void BindingWindow::Finished() {
   std::function<void()> next;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (queued_.empty()) {
-      if (--running_ == 0) idle_.notify_all();
+      if (--running_ == 0) idle_.NotifyAll();
       return;
     }
     // The finished binding's slot passes to the oldest queued one: running_ stays.
@@ -34,13 +34,13 @@ void BindingWindow::Finished() {
 }
 
 std::size_t BindingWindow::in_flight() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return running_ + queued_.size();
 }
 
 void BindingWindow::WaitIdle() {
-  std::unique_lock lock(mu_);
-  idle_.wait(lock, [this] { return running_ == 0 && queued_.empty(); });
+  base::MutexLock lock(&mu_);
+  idle_.Wait(&mu_, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return running_ == 0 && queued_.empty(); });
 }
 
 void BindingWindow::Execute(std::function<void()> start) {

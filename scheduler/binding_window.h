@@ -12,11 +12,11 @@
 // from a `start` or from the thread that would call Finished (it would never return).
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
-#include <mutex>
+
+#include "base/mutex.h"
 
 namespace ksched::scheduler {
 
@@ -38,10 +38,10 @@ class BindingWindow {
   static void Execute(std::function<void()> start);
 
   const std::size_t limit_;
-  mutable std::mutex mu_;
-  std::condition_variable idle_;
-  std::size_t running_ = 0;                     // guarded by mu_
-  std::deque<std::function<void()>> queued_;    // guarded by mu_
+  mutable base::Mutex mu_;
+  base::CondVar idle_;
+  std::size_t running_ ABSL_GUARDED_BY(mu_) = 0;
+  std::deque<std::function<void()>> queued_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::scheduler

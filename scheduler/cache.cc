@@ -158,7 +158,7 @@ absl::Status Cache::AssumePod(framework::PodInfoPtr pod) {
     return absl::InvalidArgumentError(fmt::format(
         "pod {}({}) has no spec.nodeName, so can't be assumed", p.metadata.uid, PodRef(p)));
   }
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   if (pod_states_.contains(p.metadata.uid)) {
     return absl::AlreadyExistsError(fmt::format("pod {}({}) is in the cache, so can't be assumed",
                                                 p.metadata.uid, PodRef(p)));
@@ -173,7 +173,7 @@ absl::Status Cache::RemoveAssumedPod(const api::Pod& pod) { return RemoveAssumed
 absl::Status Cache::RemoveAssumed(const api::Pod& pod) {
   if (absl::Status valid = CheckPodKey(pod); !valid.ok()) return valid;
   const std::string& uid = pod.metadata.uid;
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto state = pod_states_.find(uid);
   // v1.37: a pod the cache no longer has (an assumed pod removed on its deletion) is no error.
   if (state == pod_states_.end()) return absl::OkStatus();
@@ -202,7 +202,7 @@ absl::Status Cache::AddPod(framework::PodInfoPtr pod) {
   const std::string uid = p.metadata.uid;
   const std::string ref = PodRef(p);
   const std::string new_node = p.spec.node_name;
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto state = pod_states_.find(uid);
   if (state == pod_states_.end()) {
     // Bound by someone else (or, upstream, an assumed pod that expired): add it.
@@ -242,7 +242,7 @@ absl::Status Cache::UpdatePod(framework::PodInfoPtr old_pod, framework::PodInfoP
         "pod {}({}) cannot be updated to a pod with UID {}", uid, PodRef(old_p),
         new_pod->pod().metadata.uid));
   }
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto state = pod_states_.find(uid);
   if (state == pod_states_.end()) {
     return absl::NotFoundError(fmt::format(
@@ -268,7 +268,7 @@ absl::Status Cache::UpdatePod(framework::PodInfoPtr old_pod, framework::PodInfoP
 absl::Status Cache::RemovePod(const api::Pod& pod) {
   if (absl::Status valid = CheckPodKey(pod); !valid.ok()) return valid;
   const std::string& uid = pod.metadata.uid;
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto state = pod_states_.find(uid);
   if (state == pod_states_.end()) {
     return absl::NotFoundError(
@@ -290,13 +290,13 @@ absl::Status Cache::RemovePod(const api::Pod& pod) {
 }
 
 bool Cache::IsAssumedPod(const api::Pod& pod) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto state = pod_states_.find(pod.metadata.uid);
   return state != pod_states_.end() && state->second.assumed;
 }
 
 std::optional<framework::PodInfoPtr> Cache::GetPod(const api::Pod& pod) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto state = pod_states_.find(pod.metadata.uid);
   if (state == pod_states_.end()) return std::nullopt;
   return state->second.pod_info;
@@ -345,7 +345,7 @@ void Cache::SetNodeLocked(NodeList::iterator entry, std::shared_ptr<const api::N
 
 void Cache::AddNode(std::shared_ptr<const api::Node> node) {
   if (node == nullptr) return;
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   NodeList::iterator entry = GetOrCreateNode(node->metadata.name);
   // The tree holds the node as the cache last saw it: move it from there (a repeated Add after
   // a relist may carry another zone).
@@ -368,7 +368,7 @@ void Cache::UpdateNode(std::shared_ptr<const api::Node> /*old_node*/,
 
 void Cache::RemoveNode(const api::Node& node) {
   const std::string& name = node.metadata.name;
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   NodeList::iterator entry = FindNode(name);
   if (entry == nodes_by_recency_.end() || entry->info.node() == nullptr) {
     Log(CacheLogSeverity::kError, fmt::format("node {} is not found", name));
@@ -409,7 +409,7 @@ void Cache::RemoveDeletedNodesFromSnapshot(framework::Snapshot& snapshot) {
 }
 
 absl::Status Cache::UpdateSnapshot(framework::Snapshot& snapshot) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   const std::int64_t snapshot_generation = snapshot.generation();
   snapshot.BeginUpdate();
 
@@ -477,22 +477,22 @@ absl::Status Cache::UpdateSnapshot(framework::Snapshot& snapshot) {
 // --- Introspection -------------------------------------------------------------------------------
 
 std::size_t Cache::NodeCount() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return nodes_.size();
 }
 
 std::size_t Cache::PodCount() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return pod_states_.size();
 }
 
 std::size_t Cache::AssumedPodCount() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return assumed_pods_;
 }
 
 std::string Cache::Dump() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   std::vector<const NodeEntry*> entries;
   entries.reserve(nodes_by_recency_.size());
   for (const NodeEntry& entry : nodes_by_recency_) entries.push_back(&entry);
@@ -518,7 +518,7 @@ std::string Cache::Dump() const {
 }
 
 std::optional<framework::NodeInfo> Cache::GetNodeInfo(std::string_view node_name) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = nodes_.find(Key(node_name));
   if (it == nodes_.end()) return std::nullopt;
   framework::NodeInfo copy = it->second->info.Clone();
@@ -527,12 +527,12 @@ std::optional<framework::NodeInfo> Cache::GetNodeInfo(std::string_view node_name
 }
 
 void Cache::ForEachNodeInfo(const std::function<void(const framework::NodeInfo&)>& visit) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   for (const NodeEntry& entry : nodes_by_recency_) visit(entry.info);
 }
 
 std::vector<std::string> Cache::NodeNamesByRecency() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   std::vector<std::string> names;
   names.reserve(nodes_by_recency_.size());
   for (const NodeEntry& entry : nodes_by_recency_) names.push_back(entry.name);
@@ -540,12 +540,12 @@ std::vector<std::string> Cache::NodeNamesByRecency() const {
 }
 
 std::vector<std::string> Cache::NodeTreeOrder() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return node_tree_.List();
 }
 
 int Cache::ImageNumNodes(std::string_view image_name) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = image_states_.find(Key(image_name));
   return it == image_states_.end() ? 0 : it->second.num_nodes;
 }

@@ -55,7 +55,6 @@
 #include <functional>
 #include <list>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +62,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "base/mutex.h"
 #include "api/node.h"
 #include "api/pod.h"
 #include "framework/node_info.h"
@@ -171,35 +171,35 @@ class Cache {
 
   // ForgetPod and RemoveAssumedPod (which take the lock).
   absl::Status RemoveAssumed(const api::Pod& pod);
-  // All private helpers require mu_ to be held.
-  NodeList::iterator FindNode(std::string_view name);
-  NodeList::iterator GetOrCreateNode(const std::string& name);
-  void MoveToHead(NodeList::iterator entry);
-  void EraseNode(NodeList::iterator entry);
-  absl::Status AddPodLocked(framework::PodInfoPtr pod, bool assumed);
+  // The private helpers below require mu_ held (Log and Corrupted do not).
+  NodeList::iterator FindNode(std::string_view name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  NodeList::iterator GetOrCreateNode(const std::string& name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void MoveToHead(NodeList::iterator entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void EraseNode(NodeList::iterator entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status AddPodLocked(framework::PodInfoPtr pod, bool assumed) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Removes the pod as the cache has it (its node, its UID).
-  absl::Status RemovePodLocked(const api::Pod& cached_pod);
-  absl::Status UpdatePodLocked(const api::Pod& cached_pod, framework::PodInfoPtr new_pod);
-  void SetNodeLocked(NodeList::iterator entry, std::shared_ptr<const api::Node> node);
-  void AddNodeImageStates(const api::Node& node, framework::NodeInfo& info);
-  void RemoveNodeImageStates(framework::NodeInfo& info);
+  absl::Status RemovePodLocked(const api::Pod& cached_pod) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status UpdatePodLocked(const api::Pod& cached_pod, framework::PodInfoPtr new_pod) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SetNodeLocked(NodeList::iterator entry, std::shared_ptr<const api::Node> node) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void AddNodeImageStates(const api::Node& node, framework::NodeInfo& info) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void RemoveNodeImageStates(framework::NodeInfo& info) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // upstream ImageStateSummary.Snapshot: a copy's num_nodes = how many nodes have the image now.
-  void RefreshImageNumNodes(framework::NodeInfo& copy) const;
-  void MarkNodeTreeChanged();
-  void RemoveDeletedNodesFromSnapshot(framework::Snapshot& snapshot);
+  void RefreshImageNumNodes(framework::NodeInfo& copy) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void MarkNodeTreeChanged() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void RemoveDeletedNodesFromSnapshot(framework::Snapshot& snapshot) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Log(CacheLogSeverity severity, std::string_view message) const;
   [[noreturn]] void Corrupted(std::string_view message) const;
 
-  mutable std::mutex mu_;
-  NodeList nodes_by_recency_;                                       // guarded by mu_
-  absl::flat_hash_map<std::string, NodeList::iterator> nodes_;      // guarded by mu_
-  absl::flat_hash_map<std::string, PodState> pod_states_;           // by UID; guarded by mu_
-  std::size_t assumed_pods_ = 0;                                    // guarded by mu_
-  absl::flat_hash_map<std::string, ImageState> image_states_;       // by name; guarded by mu_
-  NodeTree node_tree_;                                              // guarded by mu_
+  mutable base::Mutex mu_;
+  NodeList nodes_by_recency_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, NodeList::iterator> nodes_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, PodState> pod_states_ ABSL_GUARDED_BY(mu_);  // by UID
+  std::size_t assumed_pods_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::flat_hash_map<std::string, ImageState> image_states_ ABSL_GUARDED_BY(mu_);  // by name
+  NodeTree node_tree_ ABSL_GUARDED_BY(mu_);
   // The NodeInfo generation counter's value when the tree's order last changed: a snapshot older
-  // than it rebuilds its node list. Guarded by mu_.
-  std::int64_t node_tree_generation_ = 0;
+  // than it rebuilds its node list.
+  std::int64_t node_tree_generation_ ABSL_GUARDED_BY(mu_) = 0;
   const CacheLogSink log_sink_;
 };
 

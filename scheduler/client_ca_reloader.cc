@@ -14,10 +14,10 @@ ClientCaReloader::ClientCaReloader(std::shared_ptr<serving::ClientCertificateAut
 
 ClientCaReloader::~ClientCaReloader() {
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     stopping_ = true;
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
   thread_.join();
 }
 
@@ -32,14 +32,14 @@ absl::StatusOr<bool> ClientCaReloader::ReloadOnce() {
 }
 
 void ClientCaReloader::Loop() {
-  std::unique_lock lock(mu_);
-  while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
-    lock.unlock();
+  base::MutexLock lock(&mu_);
+  while (!wake_.WaitFor(&mu_, interval_, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; })) {
+    lock.Unlock();
     if (absl::StatusOr<bool> reloaded = ReloadOnce(); !reloaded.ok()) {
       SPDLOG_ERROR("\"Failed to reload the client CA bundle; the CAs in use are kept\" name=\"{}\" err=\"{}\"",
                    target_->source(), std::string(reloaded.status().message()));
     }
-    lock.lock();
+    lock.Lock();
   }
 }
 

@@ -10,14 +10,13 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "serving/client_certificate_authenticator.h"
 
 namespace ksched::scheduler {
@@ -42,9 +41,9 @@ class ClientCaReloader {
   const std::shared_ptr<serving::ClientCertificateAuthenticator> target_;
   const ReadBundle read_;
   const std::chrono::milliseconds interval_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stopping_ = false;  // guarded by mu_
+  base::Mutex mu_;
+  base::CondVar wake_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

@@ -8,7 +8,8 @@
 #pragma once
 
 #include <chrono>
-#include <mutex>
+
+#include "base/mutex.h"
 
 namespace ksched::scheduler {
 
@@ -34,22 +35,22 @@ class FakeClock final : public Clock {
   explicit FakeClock(time_point start) : now_(start) {}
 
   time_point Now() const override {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     return now_;
   }
   // Moves the clock forward (or backward, for a negative step).
   void Step(duration step) {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     now_ += step;
   }
   void SetTime(time_point t) {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     now_ = t;
   }
 
  private:
-  mutable std::mutex mu_;
-  time_point now_{std::chrono::hours(1)};  // guarded by mu_
+  mutable base::Mutex mu_;
+  time_point now_ ABSL_GUARDED_BY(mu_){std::chrono::hours(1)};
 };
 
 }  // namespace ksched::scheduler

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <map>
 #include <optional>
@@ -62,27 +61,25 @@ struct RestEventRecorder::Shared {
   // A response arrived (on the transport's thread): hand it to the worker.
   void Complete(std::uint64_t write_id, bool was_patch, absl::Status status) {
     {
-      std::lock_guard lock(mu);
+      base::MutexLock lock(&mu);
       completions.push_back({write_id, was_patch, std::move(status)});
     }
-    wake.notify_one();
+    wake.NotifyOne();
   }
 
-  // Under mu.
-  bool Idle() const { return events.empty() && completions.empty() && live_writes == 0 && !busy; }
+  bool Idle() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) { return events.empty() && completions.empty() && live_writes == 0 && !busy; }
 
   const std::size_t buffer_size;
-  mutable std::mutex mu;
-  std::condition_variable wake;          // the worker waits on it
-  mutable std::condition_variable idle;  // WaitForIdle waits on it
-  // Guarded by mu:
-  std::deque<Event> events;             // queued by Eventf
-  std::deque<Completion> completions;   // from DoAsync callbacks
-  std::size_t held = 0;                 // events accepted and not finished (the buffer's fill)
-  std::size_t live_writes = 0;          // the worker's writes, as of its last pass
-  bool busy = false;                    // the worker is processing a batch
-  bool stopping = false;
-  bool worker_done = false;
+  mutable base::Mutex mu;
+  base::CondVar wake;          // the worker waits on it
+  mutable base::CondVar idle;  // WaitForIdle waits on it
+  std::deque<Event> events ABSL_GUARDED_BY(mu);            // queued by Eventf
+  std::deque<Completion> completions ABSL_GUARDED_BY(mu);  // from DoAsync callbacks
+  std::size_t held ABSL_GUARDED_BY(mu) = 0;  // events accepted and not finished (the buffer's fill)
+  std::size_t live_writes ABSL_GUARDED_BY(mu) = 0;  // the worker's writes, as of its last pass
+  bool busy ABSL_GUARDED_BY(mu) = false;            // the worker is processing a batch
+  bool stopping ABSL_GUARDED_BY(mu) = false;
+  bool worker_done ABSL_GUARDED_BY(mu) = false;
 
   std::atomic<std::uint64_t> accepted{0};
   std::atomic<std::uint64_t> dropped{0};
@@ -186,14 +183,15 @@ void RestEventRecorder::Worker::Run() {
   while (true) {
     bool stop_requested = false;
     {
-      std::unique_lock lock(shared_->mu);
+      base::MutexLock lock(&shared_->mu);
       shared_->held -= slots_freed_;
       slots_freed_ = 0;
       shared_->live_writes = writes_.size();
       shared_->busy = false;
-      if (shared_->Idle()) shared_->idle.notify_all();
+      if (shared_->Idle()) shared_->idle.NotifyAll();
       if (stop_deadline.has_value() && shared_->Idle()) break;
-      shared_->wake.wait_until(lock, NextWake(next_finish, next_refresh, stop_deadline), [&] {
+      shared_->wake.WaitUntil(&shared_->mu, NextWake(next_finish, next_refresh, stop_deadline),
+                              [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(shared_->mu) {
         return !shared_->events.empty() || !shared_->completions.empty() ||
                (shared_->stopping && !stop_deadline.has_value());
       });
@@ -237,12 +235,12 @@ void RestEventRecorder::Worker::Run() {
     }
   }
   {
-    std::lock_guard lock(shared_->mu);
+    base::MutexLock lock(&shared_->mu);
     shared_->worker_done = true;
     shared_->live_writes = 0;
     shared_->busy = false;
   }
-  shared_->idle.notify_all();
+  shared_->idle.NotifyAll();
 }
 
 SteadyClock::time_point RestEventRecorder::Worker::NextWake(
@@ -457,7 +455,7 @@ void RestEventRecorder::Eventf(const api::Pod& regarding, const api::Pod* relate
   bool accepted = false;
   bool stopping = false;
   {
-    std::lock_guard lock(shared_->mu);
+    base::MutexLock lock(&shared_->mu);
     stopping = shared_->stopping;
     if (!stopping && shared_->held < shared_->buffer_size) {
       shared_->events.push_back(std::move(event));
@@ -467,7 +465,7 @@ void RestEventRecorder::Eventf(const api::Pod& regarding, const api::Pod* relate
   }
   if (accepted) {
     ++shared_->accepted;
-    shared_->wake.notify_one();
+    shared_->wake.NotifyOne();
     return;
   }
   const std::uint64_t dropped = ++shared_->dropped;
@@ -482,19 +480,22 @@ void RestEventRecorder::Eventf(const api::Pod& regarding, const api::Pod* relate
 }
 
 void RestEventRecorder::Stop() {
-  std::lock_guard stop_lock(stop_mu_);
+  base::MutexLock stop_lock(&stop_mu_);
   if (!thread_.joinable()) return;
   {
-    std::lock_guard lock(shared_->mu);
+    base::MutexLock lock(&shared_->mu);
     shared_->stopping = true;
   }
-  shared_->wake.notify_all();
+  shared_->wake.NotifyAll();
   thread_.join();
 }
 
 bool RestEventRecorder::WaitForIdle(std::chrono::milliseconds timeout) const {
-  std::unique_lock lock(shared_->mu);
-  return shared_->idle.wait_for(lock, timeout, [&] { return shared_->Idle() || shared_->worker_done; }) &&
+  base::MutexLock lock(&shared_->mu);
+  return shared_->idle.WaitFor(&shared_->mu, timeout,
+                               [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(shared_->mu) {
+                                 return shared_->Idle() || shared_->worker_done;
+                               }) &&
          shared_->Idle();
 }
 

@@ -50,11 +50,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 
+#include "base/mutex.h"
 #include "api/pod.h"
 #include "api/time.h"
 #include "client/rest_client.h"
@@ -114,8 +114,8 @@ class RestEventRecorder final : public framework::EventRecorder {
   const std::function<api::Time()> now_;
   std::shared_ptr<Shared> shared_;
   std::unique_ptr<Worker> worker_;
-  std::mutex stop_mu_;
-  std::thread thread_;  // runs worker_
+  base::Mutex stop_mu_;
+  std::thread thread_ ABSL_GUARDED_BY(stop_mu_);  // runs worker_
 };
 
 }  // namespace ksched::scheduler

@@ -9,7 +9,7 @@ namespace ksched::scheduler {
 
 absl::StatusOr<std::string> RestExtenderObjects::PodJson(const api::Pod& pod) {
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (!cached_uid_.empty() && cached_uid_ == pod.metadata.uid &&
         cached_version_ == pod.metadata.resource_version) {
       return cached_json_;
@@ -35,7 +35,7 @@ absl::StatusOr<std::string> RestExtenderObjects::PodJson(const api::Pod& pod) {
   api::json::JsonWriter writer(buffer);
   document.Accept(writer);
   std::string json(buffer.GetString(), buffer.GetSize());
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   cached_uid_ = pod.metadata.uid;
   cached_version_ = pod.metadata.resource_version;
   cached_json_ = json;
@@ -89,14 +89,14 @@ absl::StatusOr<std::vector<NodeJson>> RestExtenderObjects::NodesJson(std::span<c
   std::vector<NodeJson> out;
   std::shared_ptr<const NodeMap> kept;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     kept = listed_nodes_;
   }
   if (kept != nullptr && Collect(*kept, nodes, /*exact=*/true, out) == nullptr) return out;
   absl::StatusOr<std::shared_ptr<const NodeMap>> listed = ListNodes();
   if (!listed.ok()) return listed.status();
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     listed_nodes_ = *listed;
   }
   if (const NodeVersion* missing = Collect(**listed, nodes, /*exact=*/false, out)) {

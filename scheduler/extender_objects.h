@@ -17,7 +17,6 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,6 +25,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "api/pod.h"
 #include "client/rest_client.h"
 
@@ -68,7 +68,7 @@ class RestExtenderObjects final : public ExtenderObjects {
   absl::StatusOr<std::shared_ptr<const NodeMap>> ListNodes();
 
   std::shared_ptr<client::RestClient> client_;
-  std::mutex mu_;
+  base::Mutex mu_;
   std::string cached_uid_ ABSL_GUARDED_BY(mu_);
   std::string cached_version_ ABSL_GUARDED_BY(mu_);
   std::string cached_json_ ABSL_GUARDED_BY(mu_);

@@ -19,10 +19,10 @@ void MemoryReleaser::Start() {
 
 void MemoryReleaser::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     stopping_ = true;
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -41,11 +41,11 @@ bool MemoryReleaser::CheckOnce() {
 }
 
 void MemoryReleaser::Run() {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!wake_.wait_for(lock, options_.interval, [this] { return stopping_; })) {
-    lock.unlock();
+  base::MutexLock lock(&mu_);
+  while (!wake_.WaitFor(&mu_, options_.interval, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; })) {
+    lock.Unlock();
     (void)CheckOnce();
-    lock.lock();
+    lock.Lock();
   }
 }
 

@@ -16,11 +16,12 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <thread>
+
+#include "absl/base/thread_annotations.h"
+#include "base/mutex.h"
 
 namespace ksched::scheduler {
 
@@ -49,9 +50,9 @@ class MemoryReleaser {
 
   const MemoryReleaserOptions options_;
   std::size_t baseline_ = 0;  // free bytes after the last trim, or fewer seen since; CheckOnce only
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stopping_ = false;  // guarded by mu_
+  base::Mutex mu_;
+  base::CondVar wake_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

@@ -13,13 +13,12 @@
 #include <cstddef>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
 #include "client/reflector.h"
 
 namespace ksched::scheduler {
@@ -30,13 +29,13 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
   using Shared = std::shared_ptr<const T>;
 
   void OnAddShared(const Shared& object) override {
-    std::unique_lock lock(mu_);
+    base::WriterMutexLock lock(&mu_);
     by_namespace_[std::string(std::string_view(object->metadata.namespace_))].insert_or_assign(
         object->metadata.name, object);
   }
   void OnUpdateShared(const Shared& /*old*/, const Shared& now) override { OnAddShared(now); }
   void OnDeleteShared(const Shared& last_known) override {
-    std::unique_lock lock(mu_);
+    base::WriterMutexLock lock(&mu_);
     auto ns = by_namespace_.find(std::string_view(last_known->metadata.namespace_));
     if (ns == by_namespace_.end()) return;
     ns->second.erase(last_known->metadata.name);
@@ -45,7 +44,7 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
 
   // The object `name` of namespace `ns`, or nullptr.
   Shared Get(std::string_view ns, std::string_view name) const {
-    std::shared_lock lock(mu_);
+    base::ReaderMutexLock lock(&mu_);
     auto it = by_namespace_.find(ns);
     if (it == by_namespace_.end()) return nullptr;
     auto object = it->second.find(name);
@@ -55,7 +54,7 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
   // Calls fn(const T&) for every object of namespace `ns`, in name order.
   template <typename Fn>
   void ForEachIn(std::string_view ns, Fn&& fn) const {
-    std::shared_lock lock(mu_);
+    base::ReaderMutexLock lock(&mu_);
     auto it = by_namespace_.find(ns);
     if (it == by_namespace_.end()) return;
     for (const auto& [name, object] : it->second) fn(*object);
@@ -70,7 +69,7 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
   // Calls fn(const Shared&) for every object of every namespace (same rule as ForEachIn).
   template <typename Fn>
   void ForEachShared(Fn&& fn) const {
-    std::shared_lock lock(mu_);
+    base::ReaderMutexLock lock(&mu_);
     for (const auto& [ns, objects] : by_namespace_) {
       for (const auto& [name, object] : objects) fn(object);
     }
@@ -78,7 +77,7 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
 
   // The objects of namespace `ns`, in name order.
   std::vector<Shared> ListIn(std::string_view ns) const {
-    std::shared_lock lock(mu_);
+    base::ReaderMutexLock lock(&mu_);
     std::vector<Shared> out;
     auto it = by_namespace_.find(ns);
     if (it == by_namespace_.end()) return out;
@@ -88,7 +87,7 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
   }
 
   std::size_t size() const {
-    std::shared_lock lock(mu_);
+    base::ReaderMutexLock lock(&mu_);
     std::size_t n = 0;
     for (const auto& [ns, objects] : by_namespace_) n += objects.size();
     return n;
@@ -96,8 +95,8 @@ class NamespacedObjectStore final : public client::ReflectorHandler<T> {
 
  private:
   using ByName = std::map<std::string, Shared, std::less<>>;
-  mutable std::shared_mutex mu_;
-  std::map<std::string, ByName, std::less<>> by_namespace_;  // guarded by mu_
+  mutable base::SharedMutex mu_;
+  std::map<std::string, ByName, std::less<>> by_namespace_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::scheduler

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
 #include <optional>
 #include <utility>
 
+#include "base/mutex.h"
 #include "framework/parallelizer.h"
 
 namespace ksched::scheduler {
@@ -241,7 +241,7 @@ absl::Status NodeResultCache::ScoreMissing(framework::Framework& framework,
   if (missing.empty()) return absl::OkStatus();
   const std::size_t plugins = active.size();
   stats_.scored_nodes += static_cast<std::int64_t>(missing.size());
-  std::mutex error_mu;
+  base::Mutex error_mu;
   std::optional<absl::Status> first_error;
   auto score_one = [&](std::size_t j) -> bool {
     const std::size_t i = missing[j];
@@ -254,7 +254,7 @@ absl::Status NodeResultCache::ScoreMissing(framework::Framework& framework,
     }
     absl::Status status = framework.ScoreNode(state, pod, *nodes_[i], active, values);
     if (!status.ok()) {
-      std::lock_guard lock(error_mu);
+      base::MutexLock lock(&error_mu);
       if (!first_error) first_error = std::move(status);
       return false;
     }
@@ -342,7 +342,7 @@ absl::Status NodeResultCache::ScorePerCycle(framework::Framework& framework,
   if (fresh.empty()) return absl::OkStatus();
   const std::size_t count = all_nodes ? nodes_.size() : indexes.size();
   stats_.scored_nodes += static_cast<std::int64_t>(count);
-  std::mutex error_mu;
+  base::Mutex error_mu;
   std::optional<absl::Status> first_error;
   framework.parallelizer().Until(count, [&](std::size_t j, framework::Parallelizer::Run& run) {
     const std::size_t i = all_nodes ? j : indexes[j];
@@ -355,7 +355,7 @@ absl::Status NodeResultCache::ScorePerCycle(framework::Framework& framework,
     }
     if (absl::Status status = framework.ScoreNode(state, pod, *nodes_[i], fresh, values);
         !status.ok()) {
-      std::lock_guard lock(error_mu);
+      base::MutexLock lock(&error_mu);
       if (!first_error) first_error = std::move(status);
       run.Cancel();
       return;

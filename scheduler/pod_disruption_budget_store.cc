@@ -6,7 +6,7 @@ namespace ksched::scheduler {
 
 void PodDisruptionBudgetStore::OnAddShared(const SharedBudget& budget) {
   std::string key = client::ObjectKey(*budget);
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   budgets_.insert_or_assign(std::move(key), budget);
 }
 
@@ -17,12 +17,12 @@ void PodDisruptionBudgetStore::OnUpdateShared(const SharedBudget& /*old_budget*/
 
 void PodDisruptionBudgetStore::OnDeleteShared(const SharedBudget& last_known) {
   const std::string key = client::ObjectKey(*last_known);
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   budgets_.erase(key);
 }
 
 std::vector<PodDisruptionBudgetStore::SharedBudget> PodDisruptionBudgetStore::List() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   std::vector<SharedBudget> budgets;
   budgets.reserve(budgets_.size());
   for (const auto& [key, budget] : budgets_) budgets.push_back(budget);
@@ -30,7 +30,7 @@ std::vector<PodDisruptionBudgetStore::SharedBudget> PodDisruptionBudgetStore::Li
 }
 
 std::size_t PodDisruptionBudgetStore::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   return budgets_.size();
 }
 

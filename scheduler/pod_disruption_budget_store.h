@@ -13,10 +13,10 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "base/mutex.h"
 #include "api/pod_disruption_budget.h"
 #include "client/reflector.h"
 
@@ -35,8 +35,8 @@ class PodDisruptionBudgetStore final : public client::ReflectorHandler<api::PodD
   std::size_t size() const;
 
  private:
-  mutable std::mutex mu_;
-  std::map<std::string, SharedBudget, std::less<>> budgets_;  // guarded by mu_; ObjectKey -> budget
+  mutable base::Mutex mu_;
+  std::map<std::string, SharedBudget, std::less<>> budgets_ ABSL_GUARDED_BY(mu_);  // ObjectKey -> budget
 };
 
 }  // namespace ksched::scheduler

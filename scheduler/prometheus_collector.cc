@@ -102,7 +102,6 @@ absl::StatusOr<framework::QueryId> PrometheusCollector::Register(const QuerySpec
   auto query = std::make_unique<Query>();
   query->spec = spec;
   query->transport = *std::move(transport);
-  query->snapshot = std::make_shared<const Snapshot>();
   if (options_.metrics != nullptr) query->series = &options_.metrics->NodeMetricsQuery(spec.owner);
   SPDLOG_INFO("node metrics: {} queries {} every {} ms (stale after {} ms, node label \"{}\"): {}",
               spec.owner, spec.prometheus_url, spec.refresh_interval.count(),
@@ -116,7 +115,7 @@ NodeMetricSample PrometheusCollector::Lookup(framework::QueryId id, std::string_
   const Query& query = *queries_[id.index];
   std::shared_ptr<const Snapshot> snapshot;
   {
-    std::lock_guard<std::mutex> lock(query.mu);
+    base::MutexLock lock(&query.mu);
     snapshot = query.snapshot;
   }
   auto it = snapshot->values.find(absl::string_view(node.data(), node.size()));
@@ -136,7 +135,7 @@ void PrometheusCollector::ReportNeutralScores(framework::QueryId id, std::string
   }
   const auto now = std::chrono::steady_clock::now();
   {
-    std::lock_guard<std::mutex> lock(neutral_log_mu_);
+    base::MutexLock lock(&neutral_log_mu_);
     if (last_neutral_log_ != std::chrono::steady_clock::time_point{} &&
         now - last_neutral_log_ < options_.log_every) {
       return;
@@ -156,17 +155,17 @@ void PrometheusCollector::ReportNeutralScores(framework::QueryId id, std::string
 }
 
 void PrometheusCollector::Start() {
-  std::lock_guard<std::mutex> lock(run_mu_);
+  base::MutexLock lock(&run_mu_);
   if (queries_.empty() || thread_.joinable() || stopping_) return;
   thread_ = std::thread([this] { Run(); });
 }
 
 void PrometheusCollector::Stop() {
   {
-    std::lock_guard<std::mutex> lock(run_mu_);
+    base::MutexLock lock(&run_mu_);
     stopping_ = true;
   }
-  run_cv_.notify_all();
+  run_cv_.NotifyAll();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -177,12 +176,12 @@ void PrometheusCollector::RefreshAllNow() {
 void PrometheusCollector::Run() {
   const auto start = std::chrono::steady_clock::now();
   for (auto& query : queries_) query->next_due = start;
-  std::unique_lock<std::mutex> lock(run_mu_);
+  base::MutexLock lock(&run_mu_);
   while (!stopping_) {
     auto due = std::chrono::steady_clock::time_point::max();
     for (const auto& query : queries_) due = std::min(due, query->next_due);
-    if (run_cv_.wait_until(lock, due, [this] { return stopping_; })) break;
-    lock.unlock();
+    if (run_cv_.WaitUntil(&run_mu_, due, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(run_mu_) { return stopping_; })) break;
+    lock.Unlock();
     const auto now = std::chrono::steady_clock::now();
     for (auto& query : queries_) {
       if (query->next_due > now) continue;
@@ -192,7 +191,7 @@ void PrometheusCollector::Run() {
       if (query->next_due <= now) query->next_due = now + query->spec.refresh_interval;
       Refresh(*query);
     }
-    lock.lock();
+    lock.Lock();
   }
 }
 
@@ -208,7 +207,7 @@ void PrometheusCollector::Fail(Query& query, std::size_t reason, const std::stri
     query.last_warning = now;
     std::shared_ptr<const Snapshot> snapshot;
     {
-      std::lock_guard<std::mutex> lock(query.mu);
+      base::MutexLock lock(&query.mu);
       snapshot = query.snapshot;
     }
     const bool never = snapshot->fetched_at == std::chrono::system_clock::time_point{};
@@ -228,7 +227,7 @@ void PrometheusCollector::UpdateStaleGauge(Query& query) const {
   if (query.series == nullptr) return;
   std::shared_ptr<const Snapshot> snapshot;
   {
-    std::lock_guard<std::mutex> lock(query.mu);
+    base::MutexLock lock(&query.mu);
     snapshot = query.snapshot;
   }
   const bool stale = Now() - snapshot->fetched_at > query.spec.staleness_limit;
@@ -284,7 +283,7 @@ void PrometheusCollector::Refresh(Query& query) {
   const std::size_t nodes = snapshot->values.size();
   const double fetched = UnixSeconds(snapshot->fetched_at);
   {
-    std::lock_guard<std::mutex> lock(query.mu);
+    base::MutexLock lock(&query.mu);
     query.snapshot = std::move(snapshot);
   }
   if (query.series != nullptr) {

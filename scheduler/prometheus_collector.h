@@ -24,10 +24,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -35,6 +33,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "client/transport.h"
 #include "framework/node_metrics.h"
 #include "scheduler/metrics/metrics.h"
@@ -82,8 +81,8 @@ class PrometheusCollector final : public framework::NodeMetricsProvider {
     std::unique_ptr<client::Transport> transport;
     metrics::NodeMetricsQuerySeries* series = nullptr;  // nullptr without metrics
     std::chrono::steady_clock::time_point next_due{};   // collector thread only
-    mutable std::mutex mu;
-    std::shared_ptr<const Snapshot> snapshot;  // guarded by mu
+    mutable base::Mutex mu;
+    std::shared_ptr<const Snapshot> snapshot ABSL_GUARDED_BY(mu) = std::make_shared<const Snapshot>();
     // Logging state (collector thread only).
     std::chrono::steady_clock::time_point last_warning{};
     std::uint64_t failures_in_a_row = 0;
@@ -98,13 +97,13 @@ class PrometheusCollector final : public framework::NodeMetricsProvider {
   PrometheusCollectorOptions options_;
   std::vector<std::unique_ptr<Query>> queries_;  // fixed after Start
 
-  std::mutex neutral_log_mu_;
-  std::chrono::steady_clock::time_point last_neutral_log_{};  // guarded by neutral_log_mu_
+  base::Mutex neutral_log_mu_;
+  std::chrono::steady_clock::time_point last_neutral_log_ ABSL_GUARDED_BY(neutral_log_mu_){};
 
-  std::mutex run_mu_;
-  std::condition_variable run_cv_;
-  bool stopping_ = false;  // guarded by run_mu_
-  std::thread thread_;
+  base::Mutex run_mu_;
+  base::CondVar run_cv_;
+  bool stopping_ ABSL_GUARDED_BY(run_mu_) = false;
+  std::thread thread_;  // Register, Start and Stop come from the owner's thread
 };
 
 }  // namespace ksched::scheduler

@@ -5,7 +5,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <set>
-#include <mutex>
+
+#include "base/mutex.h"
 
 namespace ksched::scheduler {
 
@@ -234,7 +235,7 @@ framework::Status ScheduleAlgorithm::FindNodesThatPassFilters(
   std::vector<const framework::NodeInfo*> found(to_find, nullptr);
   std::vector<std::optional<framework::Status>> rejected(num_all);
   std::atomic<std::size_t> found_count{0};
-  std::mutex error_mu;
+  base::Mutex error_mu;
   std::optional<framework::Status> error;
 
   // Upstream times Filter here, over all nodes of the cycle (RunFilterPlugins runs per node).
@@ -245,7 +246,7 @@ framework::Status ScheduleAlgorithm::FindNodesThatPassFilters(
     const framework::NodeInfo* node = nodes[(start + i) % num_all];
     framework::Status status = framework.RunFilterPluginsWithNominatedPods(state, pod, *node);
     if (status.code() == framework::Code::kError) {
-      std::lock_guard lock(error_mu);
+      base::MutexLock lock(&error_mu);
       if (!error) error = std::move(status);
       run.Cancel();
       return;

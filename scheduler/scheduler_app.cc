@@ -6,12 +6,11 @@
 #include <atomic>
 #include <functional>
 #include <map>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "base/mutex.h"
 #include "client/new_rest_client.h"
 #include "config/default_plugins.h"
 #include "scheduler/cluster_api.h"
@@ -71,17 +70,17 @@ class QueueActivator {
  public:
   explicit QueueActivator(SchedulingQueue* queue) : queue_(queue) {}
   void Activate(const api::Pod& pod) {
-    std::shared_lock lock(mu_);
+    base::ReaderMutexLock lock(&mu_);
     if (queue_ != nullptr) queue_->Activate(pod);
   }
   void Detach() {
-    std::unique_lock lock(mu_);
+    base::WriterMutexLock lock(&mu_);
     queue_ = nullptr;
   }
 
  private:
-  std::shared_mutex mu_;
-  SchedulingQueue* queue_;  // guarded by mu_; nullptr once detached
+  base::SharedMutex mu_;
+  SchedulingQueue* queue_ ABSL_GUARDED_BY(mu_);  // nullptr once detached
 };
 
 // The default profile: upstream's v1 default plugins, less those not compiled in yet (named in a
@@ -152,10 +151,10 @@ class SchedulerApp::Impl {
   std::vector<Informer> informers;
   // Start/Stop may come from different threads (a leader-election callback starts scheduling; the
   // main thread stops): lifecycle_mu orders them, so nothing starts after Stop.
-  std::mutex lifecycle_mu;
-  std::thread scheduling_thread;     // guarded by lifecycle_mu
-  bool informers_started = false;    // guarded by lifecycle_mu
-  bool stopped = false;              // guarded by lifecycle_mu
+  base::Mutex lifecycle_mu;
+  std::thread scheduling_thread ABSL_GUARDED_BY(lifecycle_mu);
+  bool informers_started ABSL_GUARDED_BY(lifecycle_mu) = false;
+  bool stopped ABSL_GUARDED_BY(lifecycle_mu) = false;
   std::atomic<bool> scheduling_started{false};
 };
 
@@ -449,7 +448,7 @@ absl::Status SchedulerApp::Start(std::chrono::milliseconds sync_timeout) {
 
 absl::Status SchedulerApp::StartInformers(std::chrono::milliseconds sync_timeout) {
   {
-    std::lock_guard<std::mutex> lock(impl_->lifecycle_mu);
+    base::MutexLock lock(&impl_->lifecycle_mu);
     if (impl_->stopped) return absl::CancelledError("the scheduler is stopped");
     if (!impl_->informers_started) {
       impl_->informers_started = true;
@@ -481,7 +480,7 @@ absl::Status SchedulerApp::StartInformers(std::chrono::milliseconds sync_timeout
 }
 
 void SchedulerApp::StartScheduling() {
-  std::lock_guard<std::mutex> lock(impl_->lifecycle_mu);
+  base::MutexLock lock(&impl_->lifecycle_mu);
   if (impl_->stopped || impl_->scheduling_started.exchange(true)) return;
   impl_->queue->Run();
   impl_->scheduling_thread = std::thread([this] { impl_->scheduler->Run(); });
@@ -491,7 +490,7 @@ bool SchedulerApp::scheduling() const { return impl_->scheduling_started.load();
 
 void SchedulerApp::Stop() {
   if (impl_ == nullptr) return;
-  std::lock_guard<std::mutex> lock(impl_->lifecycle_mu);
+  base::MutexLock lock(&impl_->lifecycle_mu);
   if (impl_->stopped) return;
   impl_->stopped = true;
   impl_->queue->Close();

@@ -97,7 +97,7 @@ SchedulingQueue::~SchedulingQueue() {
 // --- Informer events ----------------------------------------------------------------------------
 
 void SchedulingQueue::Add(PodInfoPtr pod) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   AddLocked(std::move(pod));
 }
 
@@ -109,7 +109,7 @@ void SchedulingQueue::AddLocked(PodInfoPtr pod) {
   has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
   if (MoveToActiveQLocked(NewQueuedPodInfoLocked(std::move(pod)), unscheduled_pod_add_.label,
                           false)) {
-    pop_cv_.notify_all();
+    pop_cv_.NotifyAll();
   }
 }
 
@@ -122,7 +122,7 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod) {
 }
 
 void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod, const std::vector<ClusterEvent>& events) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   const api::Pod& pod = new_pod->pod();
   const api::Pod& old = old_pod != nullptr ? old_pod->pod() : pod;
   const SharedEventObjects objects{old_pod != nullptr ? old_pod->pod_ptr() : nullptr,
@@ -172,7 +172,7 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod, const std::
       PutUnschedulableLocked(std::move(queued), {});
       return;
     }
-    if (WakesPop(RequeueLocked(std::move(queued), strategy, label))) pop_cv_.notify_all();
+    if (WakesPop(RequeueLocked(std::move(queued), strategy, label))) pop_cv_.NotifyAll();
     return;
   }
 
@@ -182,7 +182,7 @@ void SchedulingQueue::Update(PodInfoPtr old_pod, PodInfoPtr new_pod, const std::
 }
 
 void SchedulingQueue::Delete(const api::Pod& pod) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   nominator_.DeleteNominatedPodIfExists(pod);
   has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
   const std::string key = PodQueueKey(pod);
@@ -197,10 +197,10 @@ void SchedulingQueue::Delete(const api::Pod& pod) {
 // --- Scheduling thread --------------------------------------------------------------------------
 
 QueuedPodInfoPtr SchedulingQueue::Pop() {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   for (;;) {
     QueuedPodInfoPtr pod;
-    pop_cv_.wait(lock, [this] {
+    pop_cv_.Wait(&mu_, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
       return closed_ || !active_q_.empty() || (options_.pop_from_backoff_q && !backoff_q_.empty());
     });
     if (closed_) return nullptr;
@@ -232,17 +232,17 @@ QueuedPodInfoPtr SchedulingQueue::Pop() {
 }
 
 void SchedulingQueue::Done(std::string_view pod_uid) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   in_flight_.Done(pod_uid);
 }
 
 absl::Status SchedulingQueue::AddUnschedulableIfNotPresent(QueuedPodInfoPtr pod,
                                                            std::int64_t /*pod_scheduling_cycle*/) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   const std::string uid = pod->pod().metadata.uid;
   const std::string key = PodQueueKey(pod->pod());
   // Whatever happens, the attempt is over once the pod is back.
-  auto fail = [&](std::string_view where) {
+  auto fail = [&](std::string_view where) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     in_flight_.Done(uid);
     return absl::AlreadyExistsError("Pod " + key + " is already present in " + std::string(where));
   };
@@ -270,7 +270,7 @@ absl::Status SchedulingQueue::AddUnschedulableIfNotPresent(QueuedPodInfoPtr pod,
   SPDLOG_DEBUG("Pod moved to an internal scheduling queue pod=\"{}\" event=\"{}\" queue={}", key,
                kScheduleAttemptFailure, static_cast<int>(where));
   in_flight_.Done(uid);
-  if (WakesPop(where)) pop_cv_.notify_all();
+  if (WakesPop(where)) pop_cv_.NotifyAll();
   return absl::OkStatus();
 }
 
@@ -279,7 +279,7 @@ absl::Status SchedulingQueue::AddUnschedulableIfNotPresent(QueuedPodInfoPtr pod,
 void SchedulingQueue::MoveAllToActiveOrBackoffQueue(
     const ClusterEvent& event, const framework::EventObjects& objects,
     const std::function<bool(const api::Pod&)>& precheck) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   // No plugin cares: skip even the scan of the pool.
   if (!IsEventOfInterest(event)) return;
   MovePodsLocked(UnschedulableKeysLocked(), event, objects,
@@ -288,7 +288,7 @@ void SchedulingQueue::MoveAllToActiveOrBackoffQueue(
 
 void SchedulingQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
                                                     const SharedEventObjects& objects) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   if (!IsEventOfInterest(event)) return;
   MovePodsLocked(UnschedulableKeysLocked(), event, objects.View(), [&objects] { return objects; });
 }
@@ -325,7 +325,7 @@ bool SchedulingQueue::ActivateLocked(std::string_view key, const std::string* ui
 }
 
 void SchedulingQueue::Activate(const std::vector<PodInfoPtr>& pods) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   bool activated = false;
   for (const PodInfoPtr& pod : pods) {
     if (ActivateLocked(PodQueueKey(pod->pod()), nullptr)) {
@@ -338,13 +338,13 @@ void SchedulingQueue::Activate(const std::vector<PodInfoPtr>& pods) {
                                       objects);
     move_request_cycle_ = scheduling_cycle_;
   }
-  if (activated) pop_cv_.notify_all();
+  if (activated) pop_cv_.NotifyAll();
 }
 
 void SchedulingQueue::Activate(const api::Pod& pod) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   if (ActivateLocked(PodQueueKey(pod), &pod.metadata.uid)) {
-    pop_cv_.notify_all();
+    pop_cv_.NotifyAll();
     return;
   }
   // Being scheduled: requeue it when it comes back. The event carries the pod as it was popped
@@ -359,7 +359,7 @@ void SchedulingQueue::Activate(const api::Pod& pod) {
 // --- Flushes ------------------------------------------------------------------------------------
 
 void SchedulingQueue::FlushBackoffQCompleted() {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   const Clock::time_point now = clock_.Now();
   bool activated = false;
   for (PodHeap* heap : {&backoff_q_, &error_backoff_q_}) {
@@ -368,11 +368,11 @@ void SchedulingQueue::FlushBackoffQCompleted() {
       if (MoveToActiveQLocked(heap->Pop(), kBackoffComplete, true)) activated = true;
     }
   }
-  if (activated) pop_cv_.notify_all();
+  if (activated) pop_cv_.NotifyAll();
 }
 
 void SchedulingQueue::FlushUnschedulablePodsLeftover() {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   const Clock::time_point now = clock_.Now();
   std::vector<std::string> keys;
   for (const auto& [key, pod] : unschedulable_) {
@@ -391,7 +391,7 @@ void SchedulingQueue::FlushUnschedulablePodsLeftover() {
 }
 
 void SchedulingQueue::Run() {
-  std::lock_guard lock(run_mu_);
+  base::MutexLock lock(&run_mu_);
   if (run_thread_.joinable() || stop_requested_) return;
   run_thread_ = std::thread([this] { RunLoop(); });
 }
@@ -419,31 +419,31 @@ void SchedulingQueue::RunLoop() {
     }
     const Clock::duration wait = std::max(
         Clock::duration::zero(), std::min(next_backoff_flush, next_unschedulable_flush) - now);
-    std::unique_lock lock(run_mu_);
-    if (run_cv_.wait_for(lock, wait, [this] { return stop_requested_; })) return;
+    base::MutexLock lock(&run_mu_);
+    if (run_cv_.WaitFor(&run_mu_, wait, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(run_mu_) { return stop_requested_; })) return;
   }
 }
 
 void SchedulingQueue::Close() {
   {
-    std::unique_lock lock(mu_);
+    base::WriterMutexLock lock(&mu_);
     closed_ = true;
     // Attempts still running may report back; nothing waits for their events any more.
     in_flight_.Clear();
   }
-  pop_cv_.notify_all();
+  pop_cv_.NotifyAll();
   std::thread thread;
   {
-    std::lock_guard lock(run_mu_);
+    base::MutexLock lock(&run_mu_);
     stop_requested_ = true;
     thread = std::move(run_thread_);
   }
-  run_cv_.notify_all();
+  run_cv_.NotifyAll();
   if (thread.joinable()) thread.join();
 }
 
 std::int64_t SchedulingQueue::SchedulingCycle() const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   return scheduling_cycle_;
 }
 
@@ -454,7 +454,7 @@ bool SchedulingQueue::HasNominatedPods() const {
 }
 
 std::vector<PodInfoPtr> SchedulingQueue::NominatedPodsForNode(std::string_view node_name) const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   std::vector<PodInfoPtr> pods = nominator_.NominatedPodsForNode(node_name);
   // Prefer the version the queue holds: it is the newest the scheduler saw.
   for (PodInfoPtr& pod : pods) {
@@ -467,13 +467,13 @@ std::vector<PodInfoPtr> SchedulingQueue::NominatedPodsForNode(std::string_view n
 
 void SchedulingQueue::AddNominatedPod(const PodInfoPtr& pod,
                                       const framework::NominatingInfo& info) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   nominator_.AddNominatedPod(pod, &info);
   has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
 }
 
 void SchedulingQueue::DeleteNominatedPodIfExists(const api::Pod& pod) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   nominator_.DeleteNominatedPodIfExists(pod);
   has_nominated_pods_.store(nominator_.NodeCount() > 0, std::memory_order_relaxed);
 }
@@ -481,7 +481,7 @@ void SchedulingQueue::DeleteNominatedPodIfExists(const api::Pod& pod) {
 // --- Metrics and debugging ----------------------------------------------------------------------
 
 PendingPodCounts SchedulingQueue::Counts() const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   PendingPodCounts counts;
   counts.active = active_q_.size();
   counts.backoff = backoff_q_.size() + error_backoff_q_.size();
@@ -491,7 +491,7 @@ PendingPodCounts SchedulingQueue::Counts() const {
 }
 
 SchedulingQueue::PendingPodList SchedulingQueue::PendingPods() const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   PendingPodList list;
   auto collect = [&list](const QueuedPodInfo& pod) {
     list.pods.push_back(pod.pod_info->pod_ptr());
@@ -507,7 +507,7 @@ SchedulingQueue::PendingPodList SchedulingQueue::PendingPods() const {
 }
 
 QueuedIn SchedulingQueue::Where(std::string_view ns, std::string_view name) const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   const std::string key = std::string(ns) + "/" + std::string(name);
   if (active_q_.Has(key)) return QueuedIn::kActive;
   if (backoff_q_.Has(key) || error_backoff_q_.Has(key)) return QueuedIn::kBackoff;
@@ -519,29 +519,29 @@ QueuedIn SchedulingQueue::Where(std::string_view ns, std::string_view name) cons
 
 std::optional<QueuedPodInfo> SchedulingQueue::GetPod(std::string_view ns,
                                                      std::string_view name) const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   const QueuedPodInfo* pod = FindQueuedLocked(std::string(ns) + "/" + std::string(name));
   if (pod == nullptr) return std::nullopt;
   return *pod;
 }
 
 std::vector<std::shared_ptr<const api::Pod>> SchedulingQueue::InFlightPods() const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   return in_flight_.Pods();
 }
 
 std::size_t SchedulingQueue::InFlightEventCount() const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   return in_flight_.EventCount();
 }
 
 std::vector<std::pair<std::string, std::int64_t>> SchedulingQueue::InFlightEventCounts() const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   return in_flight_.CountsByLabel();
 }
 
 std::int64_t SchedulingQueue::MoveRequestCycle() const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(&mu_);
   return move_request_cycle_;
 }
 
@@ -843,7 +843,7 @@ void SchedulingQueue::MovePodsLocked(const std::vector<std::string>& keys,
   move_request_cycle_ = scheduling_cycle_;
   // A failing attempt in progress must see this event too.
   if (in_flight_.AnyInFlight()) in_flight_.AddEventIfAnyInFlight(event, shared_objects());
-  if (activated) pop_cv_.notify_all();
+  if (activated) pop_cv_.NotifyAll();
 }
 
 std::vector<std::string> SchedulingQueue::UnschedulableKeysLocked() const {

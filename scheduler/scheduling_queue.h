@@ -31,16 +31,13 @@
 
 #include <array>
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <atomic>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -49,6 +46,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "base/mutex.h"
 #include "api/labels.h"
 #include "api/pod.h"
 #include "framework/cluster_event.h"
@@ -226,40 +224,40 @@ class SchedulingQueue : public framework::PodNominator {
   enum class Strategy : std::uint8_t { kSkip, kAfterBackoff, kImmediately };
   using ObjectsFn = std::function<SharedEventObjects()>;
 
-  // All *Locked methods require mu_ held exclusively.
-  framework::QueuedPodInfoPtr NewQueuedPodInfoLocked(framework::PodInfoPtr pod) const;
-  void AddLocked(framework::PodInfoPtr pod);
-  void RunPreEnqueueLocked(framework::QueuedPodInfo& pod);
+  // The *Locked methods require mu_: held exclusively, or shared for the const ones (they read).
+  framework::QueuedPodInfoPtr NewQueuedPodInfoLocked(framework::PodInfoPtr pod) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  void AddLocked(framework::PodInfoPtr pod) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void RunPreEnqueueLocked(framework::QueuedPodInfo& pod) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool MoveToActiveQLocked(framework::QueuedPodInfoPtr pod, std::string_view event,
-                           bool moves_from_backoff);
-  bool MoveToBackoffQLocked(framework::QueuedPodInfoPtr pod, std::string_view event);
+                           bool moves_from_backoff) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool MoveToBackoffQLocked(framework::QueuedPodInfoPtr pod, std::string_view event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   QueuedIn RequeueLocked(framework::QueuedPodInfoPtr pod, Strategy strategy,
-                         std::string_view event);
+                         std::string_view event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Moves the pod `key` from the unschedulable pool or backoffQ to activeQ (event ForceActivate);
   // with `uid` set, only if the queued pod has that UID. True when it moved.
-  bool ActivateLocked(std::string_view key, const std::string* uid);
+  bool ActivateLocked(std::string_view key, const std::string* uid) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool WakesPop(QueuedIn where) const;
 
   // `event` labels scheduler_queue_incoming_pods_total when the pod is new to the pool (empty: a
   // pod put back, not counted).
-  void PutUnschedulableLocked(framework::QueuedPodInfoPtr pod, std::string_view event);
-  void CountIncomingLocked(metrics::QueueName queue, std::string_view event) const;
+  void PutUnschedulableLocked(framework::QueuedPodInfoPtr pod, std::string_view event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void CountIncomingLocked(metrics::QueueName queue, std::string_view event) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   // scheduler_unschedulable_pods{plugin, profile} += delta for each rejector of the pod.
-  void AddUnschedulablePodsLocked(const framework::QueuedPodInfo& pod, double delta) const;
-  framework::QueuedPodInfoPtr TakeUnschedulableLocked(std::string_view key);
-  void PutBackoffLocked(framework::QueuedPodInfoPtr pod);
-  framework::QueuedPodInfoPtr TakeBackoffLocked(std::string_view key);
-  const framework::QueuedPodInfo* FindQueuedLocked(std::string_view key) const;
+  void AddUnschedulablePodsLocked(const framework::QueuedPodInfo& pod, double delta) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  framework::QueuedPodInfoPtr TakeUnschedulableLocked(std::string_view key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void PutBackoffLocked(framework::QueuedPodInfoPtr pod) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  framework::QueuedPodInfoPtr TakeBackoffLocked(std::string_view key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  const framework::QueuedPodInfo* FindQueuedLocked(std::string_view key) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
 
   bool IsEventOfInterest(const framework::ClusterEvent& event) const;
   Strategy IsPodWorthRequeuingLocked(const framework::QueuedPodInfo& pod,
                                      const framework::ClusterEvent& event,
-                                     const framework::EventObjects& objects) const;
-  Strategy HintForInFlightPodLocked(const framework::QueuedPodInfo& pod) const;
+                                     const framework::EventObjects& objects) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  Strategy HintForInFlightPodLocked(const framework::QueuedPodInfo& pod) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
   void MovePodsLocked(const std::vector<std::string>& keys, const framework::ClusterEvent& event,
                       const framework::EventObjects& objects, const ObjectsFn& shared_objects,
-                      const std::function<bool(const api::Pod&)>& precheck = nullptr);
-  std::vector<std::string> UnschedulableKeysLocked() const;
+                      const std::function<bool(const api::Pod&)>& precheck = nullptr) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::vector<std::string> UnschedulableKeysLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
 
   void RunLoop();
 
@@ -280,30 +278,30 @@ class SchedulingQueue : public framework::PodNominator {
   const framework::ClusterEvent unscheduled_pod_update_;
   const framework::ClusterEvent assigned_pod_add_;
 
-  mutable std::shared_mutex mu_;
+  mutable base::SharedMutex mu_;
   // Whether nominator_ holds any nomination; written under mu_ after every change, read without it.
   std::atomic<bool> has_nominated_pods_{false};
-  std::condition_variable_any pop_cv_;  // signalled when Pop may find a pod, or on Close
-  PodHeap active_q_;                   // guarded by mu_
-  PodHeap backoff_q_;                  // guarded by mu_; pods rejected by plugins
-  PodHeap error_backoff_q_;            // guarded by mu_; pods that failed with an error
-  // guarded by mu_; the unschedulable pool, gated pods included.
-  std::unordered_map<std::string, framework::QueuedPodInfoPtr> unschedulable_;
-  std::size_t gated_count_ = 0;        // guarded by mu_; gated pods in unschedulable_
-  InFlightEvents in_flight_;           // guarded by mu_
-  Nominator nominator_;                // guarded by mu_
-  std::int64_t scheduling_cycle_ = 0;  // guarded by mu_
-  std::int64_t move_request_cycle_ = -1;  // guarded by mu_
-  bool closed_ = false;                // guarded by mu_
-  // guarded by mu_. Set while a pod taken out of the unschedulable pool is requeued: upstream
-  // decides with the pod still in the pool, so a pod that lands there again is not "incoming".
-  bool requeuing_from_pool_ = false;
+  base::SharedCondVar pop_cv_;  // signalled when Pop may find a pod, or on Close
+  PodHeap active_q_ ABSL_GUARDED_BY(mu_);
+  PodHeap backoff_q_ ABSL_GUARDED_BY(mu_);  // pods rejected by plugins
+  PodHeap error_backoff_q_ ABSL_GUARDED_BY(mu_);  // pods that failed with an error
+  // The unschedulable pool, gated pods included.
+  std::unordered_map<std::string, framework::QueuedPodInfoPtr> unschedulable_ ABSL_GUARDED_BY(mu_);
+  std::size_t gated_count_ ABSL_GUARDED_BY(mu_) = 0;  // gated pods in unschedulable_
+  InFlightEvents in_flight_ ABSL_GUARDED_BY(mu_);
+  Nominator nominator_ ABSL_GUARDED_BY(mu_);
+  std::int64_t scheduling_cycle_ ABSL_GUARDED_BY(mu_) = 0;
+  std::int64_t move_request_cycle_ ABSL_GUARDED_BY(mu_) = -1;
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  // Set while a pod taken out of the unschedulable pool is requeued: upstream decides with the pod
+  // still in the pool, so a pod that lands there again is not "incoming".
+  bool requeuing_from_pool_ ABSL_GUARDED_BY(mu_) = false;
 
   // The flush thread.
-  std::mutex run_mu_;
-  std::condition_variable run_cv_;
-  bool stop_requested_ = false;  // guarded by run_mu_
-  std::thread run_thread_;       // guarded by run_mu_
+  base::Mutex run_mu_;
+  base::CondVar run_cv_;
+  bool stop_requested_ ABSL_GUARDED_BY(run_mu_) = false;
+  std::thread run_thread_ ABSL_GUARDED_BY(run_mu_);
 };
 
 }  // namespace ksched::scheduler

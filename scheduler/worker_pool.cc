@@ -12,14 +12,14 @@ WorkerPool::~WorkerPool() { Stop(); }
 
 void WorkerPool::Submit(std::function<void()> task) {
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (!stopping_) {
       tasks_.push_back(std::move(task));
       // Every idle thread will take one queued task; start one more for the rest, if allowed.
       if (tasks_.size() > idle_ && threads_.size() < max_threads_) {
         threads_.emplace_back([this] { Worker(); });
       } else {
-        cv_.notify_one();
+        cv_.NotifyOne();
       }
       return;
     }
@@ -30,37 +30,37 @@ void WorkerPool::Submit(std::function<void()> task) {
 void WorkerPool::Stop() {
   std::vector<std::thread> threads;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     stopping_ = true;
     threads.swap(threads_);  // no thread starts once stopping_ is set
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   for (std::thread& thread : threads) thread.join();
 }
 
 std::size_t WorkerPool::in_flight() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return tasks_.size() + running_;
 }
 
 std::size_t WorkerPool::threads_started() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return threads_.size();
 }
 
 void WorkerPool::Worker() {
-  std::unique_lock lock(mu_);
+  base::MutexLock lock(&mu_);
   while (true) {
     ++idle_;
-    cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+    cv_.Wait(&mu_, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || !tasks_.empty(); });
     --idle_;
     if (tasks_.empty()) return;  // stopping and drained
     std::function<void()> task = std::move(tasks_.front());
     tasks_.pop_front();
     ++running_;
-    lock.unlock();
+    lock.Unlock();
     task();
-    lock.lock();
+    lock.Lock();
     --running_;
   }
 }

@@ -10,13 +10,13 @@
 // submitted, then joins.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
+
+#include "base/mutex.h"
 
 namespace ksched::scheduler {
 
@@ -38,14 +38,14 @@ class WorkerPool {
  private:
   void Worker();
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> tasks_;  // guarded by mu_
-  std::size_t running_ = 0;                  // guarded by mu_
-  std::size_t idle_ = 0;                     // threads waiting for a task; guarded by mu_
+  mutable base::Mutex mu_;
+  base::CondVar cv_;
+  std::deque<std::function<void()>> tasks_ ABSL_GUARDED_BY(mu_);
+  std::size_t running_ ABSL_GUARDED_BY(mu_) = 0;
+  std::size_t idle_ ABSL_GUARDED_BY(mu_) = 0;  // threads waiting for a task
   std::size_t max_threads_;
-  bool stopping_ = false;                    // guarded by mu_
-  std::vector<std::thread> threads_;         // guarded by mu_ (grows in Submit)
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<std::thread> threads_ ABSL_GUARDED_BY(mu_);  // (grows in Submit)
 };
 
 }  // namespace ksched::scheduler

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages this project builds and tests with. Idempotent: skips what is
 # present, says what it installs, and stops with a message naming the step that failed.
-# Needs root (or sudo) only when something is missing. Usage: install-deps.sh [--bench] [--fuzz]
+# Needs root (or sudo) only when something is missing. Usage: install-deps.sh [--bench] [--fuzz] [--clang]
 set -euo pipefail
 log() { printf '[install-deps] %s\n' "$*"; }
 fail() { log "FAILED at step: $*" >&2; exit 1; }
@@ -24,7 +24,9 @@ for option in "$@"; do
     # `make fuzz`: clang with libFuzzer and the sanitizer runtimes (16: captures of structured
     # bindings, which clang 14 refuses)
     --fuzz) packages+=(clang-16 libclang-rt-16-dev) ;;
-    *) fail "parse the options: unknown $option (--bench, --fuzz)" ;;
+    # `make thread-safety`: clang's -Wthread-safety analysis (syntax only: no runtime needed)
+    --clang) packages+=(clang-16) ;;
+    *) fail "parse the options: unknown $option (--bench, --fuzz, --clang)" ;;
   esac
 done
 

@@ -158,19 +158,19 @@ ClientCertificateAuthenticator::ClientCertificateAuthenticator(std::shared_ptr<c
 ClientCertificateAuthenticator::~ClientCertificateAuthenticator() = default;
 
 std::shared_ptr<const ClientCertificateAuthenticator::Store> ClientCertificateAuthenticator::CurrentStore() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return store_;
 }
 
 absl::StatusOr<bool> ClientCertificateAuthenticator::Reload(std::string_view ca_pem) {
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (ca_pem == ca_pem_) return false;
   }
   std::vector<std::string> subjects;
   absl::StatusOr<std::shared_ptr<const Store>> store = Parse(ca_pem, source_, &subjects);
   if (!store.ok()) return store.status();
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   store_ = *std::move(store);
   ca_pem_ = std::string(ca_pem);
   return true;

@@ -25,13 +25,13 @@
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "serving/user_info.h"
 
 namespace ksched::serving {
@@ -71,9 +71,9 @@ class ClientCertificateAuthenticator {
                                  ExpirationObserver observer, std::vector<std::string> ca_subjects_der);
   std::shared_ptr<const Store> CurrentStore() const;
 
-  mutable std::mutex mu_;
-  std::shared_ptr<const Store> store_;  // guarded by mu_
-  std::string ca_pem_;                  // guarded by mu_: the bundle store_ was built from
+  mutable base::Mutex mu_;
+  std::shared_ptr<const Store> store_ ABSL_GUARDED_BY(mu_);
+  std::string ca_pem_ ABSL_GUARDED_BY(mu_);  // the bundle store_ was built from
   const std::string source_;
   const ExpirationObserver observer_;
   const std::vector<std::string> ca_subjects_der_;

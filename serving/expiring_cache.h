@@ -9,10 +9,11 @@
 #include <cstddef>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
+
+#include "base/mutex.h"
 
 namespace ksched::serving {
 
@@ -28,7 +29,7 @@ class ExpiringCache {
   }
 
   std::optional<Value> Get(const std::string& key) const {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     auto it = entries_.find(key);
     if (it == entries_.end() || it->second.expires <= now_()) return std::nullopt;
     return it->second.value;
@@ -36,14 +37,14 @@ class ExpiringCache {
 
   void Put(const std::string& key, Value value, std::chrono::steady_clock::duration ttl) {
     if (ttl <= std::chrono::steady_clock::duration::zero()) return;
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     const auto now = now_();
     if (entries_.size() >= capacity_ && entries_.find(key) == entries_.end()) Evict(now);
     entries_[key] = Entry{std::move(value), now + ttl};
   }
 
   std::size_t size() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     return entries_.size();
   }
 
@@ -53,7 +54,7 @@ class ExpiringCache {
     std::chrono::steady_clock::time_point expires;
   };
 
-  void Evict(std::chrono::steady_clock::time_point now) {  // mu_ held
+  void Evict(std::chrono::steady_clock::time_point now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     for (auto it = entries_.begin(); it != entries_.end();) {
       it = it->second.expires <= now ? entries_.erase(it) : std::next(it);
     }
@@ -67,8 +68,8 @@ class ExpiringCache {
 
   const std::size_t capacity_;
   SteadyNow now_;
-  mutable std::mutex mu_;
-  std::map<std::string, Entry> entries_;  // guarded by mu_
+  mutable base::Mutex mu_;
+  std::map<std::string, Entry> entries_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::serving

@@ -36,7 +36,7 @@ void HealthChecks::AddCheck(std::string name, Check check) {
     spdlog::critical("health check '{}' for /{}: invalid name or empty function", name, family_);
     std::abort();
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   for (const NamedCheck& existing : checks_) {
     if (existing.name == name) {
       spdlog::critical("health check '{}' registered twice for /{}", name, family_);
@@ -47,7 +47,7 @@ void HealthChecks::AddCheck(std::string name, Check check) {
 }
 
 std::vector<HealthChecks::NamedCheck> HealthChecks::Snapshot() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   if (checks_.empty()) return {NamedCheck{"ping", [] { return absl::OkStatus(); }}};
   return checks_;
 }
@@ -59,14 +59,14 @@ std::vector<std::string> HealthChecks::CheckNames() const {
 }
 
 void HealthChecks::SetObserver(Observer observer) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   observer_ = std::move(observer);
 }
 
 ServingResponse HealthChecks::ServeRoot(std::string_view query) const {
   Observer observer;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     observer = observer_;
   }
   const std::vector<std::string> excluded_list = QueryValues(query, "exclude");

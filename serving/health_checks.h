@@ -21,13 +21,13 @@
 #pragma once
 
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "base/mutex.h"
 #include "serving/http_exchange.h"
 
 namespace ksched::serving {
@@ -68,9 +68,9 @@ class HealthChecks {
   std::vector<NamedCheck> Snapshot() const;
 
   const std::string family_;
-  mutable std::mutex mu_;
-  std::vector<NamedCheck> checks_;  // guarded by mu_
-  Observer observer_;               // guarded by mu_
+  mutable base::Mutex mu_;
+  std::vector<NamedCheck> checks_ ABSL_GUARDED_BY(mu_);
+  Observer observer_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::serving

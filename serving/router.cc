@@ -32,7 +32,7 @@ void Router::Handle(std::string path, Handler handler, bool listed) {
     spdlog::critical("serving: cannot register a handler for path '{}'", path);
     std::abort();
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   if (!handlers_.emplace(path, std::move(handler)).second) {
     spdlog::critical("serving: path '{}' registered twice", path);
     std::abort();
@@ -52,7 +52,7 @@ void Router::HandlePrefix(std::string prefix, Handler handler, bool listed) {
     spdlog::critical("serving: cannot register a handler for the prefix '{}'", prefix);
     std::abort();
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   if (!prefix_handlers_.emplace(prefix, std::move(handler)).second) {
     spdlog::critical("serving: prefix '{}' registered twice", prefix);
     std::abort();
@@ -66,7 +66,7 @@ std::vector<std::string> Router::ListedPaths() const {
     paths.insert(family->root_path());
     for (const std::string& check : family->CheckNames()) paths.insert(family->root_path() + "/" + check);
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   for (const auto& [path, handler] : handlers_) {
     if (!unlisted_.contains(path)) paths.insert(path);
   }
@@ -79,7 +79,7 @@ std::vector<std::string> Router::ListedPaths() const {
 ServingResponse Router::Serve(const ServingRequest& request) const {
   Handler handler;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     auto it = handlers_.find(request.path);
     if (it != handlers_.end()) {
       handler = it->second;

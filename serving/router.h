@@ -9,11 +9,11 @@
 #pragma once
 
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "base/mutex.h"
 #include "serving/health_checks.h"
 #include "serving/http_exchange.h"
 
@@ -50,10 +50,10 @@ class Router {
   HealthChecks healthz_{"healthz"};
   HealthChecks livez_{"livez"};
   HealthChecks readyz_{"readyz"};
-  mutable std::mutex mu_;
-  std::map<std::string, Handler> handlers_;         // guarded by mu_
-  std::map<std::string, Handler> prefix_handlers_;  // guarded by mu_
-  std::set<std::string> unlisted_;                  // guarded by mu_
+  mutable base::Mutex mu_;
+  std::map<std::string, Handler> handlers_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, Handler> prefix_handlers_ ABSL_GUARDED_BY(mu_);
+  std::set<std::string> unlisted_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::serving

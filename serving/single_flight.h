@@ -9,14 +9,14 @@
 // without the group's lock held.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
+
+#include "base/mutex.h"
 
 namespace ksched::serving {
 
@@ -27,43 +27,44 @@ class SingleFlight {
   // already started for the same key (then `*shared`, when given, is set to true).
   template <typename Fn>
   Value Do(const std::string& key, Fn&& fn, bool* shared = nullptr) {
-    std::unique_lock lock(mu_);
+    base::MutexLock lock(&mu_);
     if (auto it = calls_.find(key); it != calls_.end()) {
       const std::shared_ptr<Call> call = it->second;  // kept alive after the leader erased it
       ++call->waiting;
-      call->done.wait(lock, [&] { return call->result.has_value(); });
+      call->done.Wait(&mu_, [&] { return call->result.has_value(); });
       if (shared != nullptr) *shared = true;
       return *call->result;
     }
     auto call = std::make_shared<Call>();
     calls_.emplace(key, call);
-    lock.unlock();
+    lock.Unlock();
     Value result = std::forward<Fn>(fn)();
-    lock.lock();
+    lock.Lock();
     call->result = result;
     calls_.erase(key);
-    lock.unlock();
-    call->done.notify_all();
+    lock.Unlock();
+    call->done.NotifyAll();
     if (shared != nullptr) *shared = false;
     return result;
   }
 
   // How many callers wait for the call under way for `key` (0 when none is).
   std::size_t Waiting(const std::string& key) const {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     auto it = calls_.find(key);
     return it == calls_.end() ? 0 : it->second->waiting;
   }
 
  private:
+  // Its fields are guarded by the SingleFlight's mu_ (which the analysis cannot name from here).
   struct Call {
-    std::condition_variable done;
-    std::optional<Value> result;  // guarded by mu_; set once
-    std::size_t waiting = 0;      // guarded by mu_
+    base::CondVar done;
+    std::optional<Value> result;  // set once
+    std::size_t waiting = 0;
   };
 
-  mutable std::mutex mu_;
-  std::map<std::string, std::shared_ptr<Call>> calls_;  // guarded by mu_: calls under way
+  mutable base::Mutex mu_;
+  std::map<std::string, std::shared_ptr<Call>> calls_ ABSL_GUARDED_BY(mu_);  // calls under way
 };
 
 }  // namespace ksched::serving

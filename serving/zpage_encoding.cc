@@ -36,7 +36,7 @@ ZValue ZValue::Object() {
 }
 
 ZValue& ZValue::Add(std::string key, ZValue value) {
-  fields.emplace_back(std::move(key), std::move(value));
+  fields.push_back(ZField{std::move(key), std::move(value)});
   return *this;
 }
 
@@ -346,7 +346,7 @@ void WriteYamlEntry(const std::string& key, const ZValue& value, int indent, Yam
 }
 
 void WriteYamlMapping(const ZValue& object, int indent, YamlWriter& w) {
-  std::vector<const std::pair<std::string, ZValue>*> sorted;
+  std::vector<const ZField*> sorted;
   sorted.reserve(object.fields.size());
   for (const auto& field : object.fields) sorted.push_back(&field);
   std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });

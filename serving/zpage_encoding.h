@@ -19,13 +19,15 @@
 
 namespace ksched::serving {
 
+struct ZField;
+
 struct ZValue {
   enum class Kind { kString, kInt, kStrings, kNull, kObject };
   Kind kind = Kind::kNull;
   std::string text;                                 // kString
   std::int64_t number = 0;                          // kInt
   std::vector<std::string> strings;                 // kStrings
-  std::vector<std::pair<std::string, ZValue>> fields;  // kObject, in order
+  std::vector<ZField> fields;                       // kObject, in order
 
   static ZValue String(std::string value);
   static ZValue Int(std::int64_t value);
@@ -34,6 +36,13 @@ struct ZValue {
   static ZValue Object();
   // Appends a field (kObject only) and returns *this.
   ZValue& Add(std::string key, ZValue value);
+};
+
+// One field of an object. Not a std::pair: clang checks std::pair<std::string, ZValue>'s default
+// constructor while ZValue is still incomplete and refuses the recursion.
+struct ZField {
+  std::string first;
+  ZValue second;
 };
 
 // Go's encoding/json string literal, quotes included.

@@ -79,7 +79,7 @@ std::int64_t Binpack::Amount(const framework::Resource& resource, std::size_t i)
 
 std::shared_ptr<const Binpack::Scales> Binpack::CurrentScales() const {
   const framework::Snapshot& snapshot = handle_.snapshot();
-  std::lock_guard<std::mutex> lock(scales_mu_);
+  base::MutexLock lock(&scales_mu_);
   if (scales_ != nullptr && scales_snapshot_ == &snapshot &&
       scales_generation_ == snapshot.generation() && scales_nodes_ == snapshot.size()) {
     return scales_;

@@ -50,12 +50,12 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "api/pod.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
@@ -112,11 +112,11 @@ class Binpack final : public framework::PreScorePlugin,
   const std::vector<Kind> kinds_;
   const framework::Handle& handle_;
 
-  mutable std::mutex scales_mu_;
-  mutable const framework::Snapshot* scales_snapshot_ = nullptr;  // guarded by scales_mu_
-  mutable std::int64_t scales_generation_ = -1;                   // guarded by scales_mu_
-  mutable std::size_t scales_nodes_ = 0;                          // guarded by scales_mu_
-  mutable std::shared_ptr<const Scales> scales_;                  // guarded by scales_mu_
+  mutable base::Mutex scales_mu_;
+  mutable const framework::Snapshot* scales_snapshot_ ABSL_GUARDED_BY(scales_mu_) = nullptr;
+  mutable std::int64_t scales_generation_ ABSL_GUARDED_BY(scales_mu_) = -1;
+  mutable std::size_t scales_nodes_ ABSL_GUARDED_BY(scales_mu_) = 0;
+  mutable std::shared_ptr<const Scales> scales_ ABSL_GUARDED_BY(scales_mu_);
 };
 
 // The min-max normalisation of NormalizeScore, for reuse and tests.

@@ -75,7 +75,7 @@ Status DefaultPreemption::PreEnqueue(const api::Pod& pod) {
 }
 
 bool DefaultPreemption::IsPreempting(std::string_view uid) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   const auto it = preempting_.find(uid);
   if (it == preempting_.end()) return false;
   // The last victim not recorded yet: the preparation is still ahead of it.
@@ -86,7 +86,7 @@ bool DefaultPreemption::IsPreempting(std::string_view uid) const {
 }
 
 void DefaultPreemption::StopPreempting(const std::string& uid) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   if (preempting_.erase(uid) > 0) preempting_count_.fetch_sub(1, std::memory_order_release);
 }
 
@@ -215,7 +215,7 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
         NumCandidates(n, args_.min_candidate_nodes_percentage, args_.min_candidate_nodes_absolute));
     CandidateList non_violating(wanted);
     CandidateList violating(wanted);
-    std::mutex statuses_mu;
+    base::Mutex statuses_mu;
     handle_.parallelizer().Until(potential.size(), [&](std::size_t i, framework::Parallelizer::Run& run) {
       const framework::NodeInfo& original = *potential[(offset + i) % potential.size()];
       framework::NodeInfo node = original.Clone();
@@ -231,7 +231,7 @@ std::pair<framework::PostFilterResult, Status> DefaultPreemption::PostFilter(
       if (status.IsSuccess()) {
         status = Status::FromError("expected at least one victim pod on node " + original.name());
       }
-      std::lock_guard lock(statuses_mu);
+      base::MutexLock lock(&statuses_mu);
       if (status.code() == Code::kError) errors.push_back(status.Message());
       dry_run_statuses.Set(original.name(), std::move(status));
     }, framework::GoroutineOperation::kDefaultPreemption);
@@ -338,7 +338,7 @@ void DefaultPreemption::PrepareCandidateAsync(std::shared_ptr<const api::Pod> pr
   if (to_delete.empty()) return;
   const std::string uid = preemptor->metadata.uid;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (preempting_.emplace(uid, std::nullopt).second) {
       preempting_count_.fetch_add(1, std::memory_order_release);
     }
@@ -371,7 +371,7 @@ void DefaultPreemption::PrepareCandidateAsync(std::shared_ptr<const api::Pod> pr
     if (preempt_last) {
       const api::Pod& last = to_delete.back()->pod();
       {
-        std::lock_guard lock(mu_);
+        base::MutexLock lock(&mu_);
         if (auto it = preempting_.find(preemptor_uid); it != preempting_.end()) {
           it->second = PendingVictim{std::string(last.metadata.namespace_), std::string(last.metadata.name)};
         }

@@ -48,7 +48,6 @@
 #include <cstdint>
 #include <memory>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <set>
@@ -59,6 +58,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/registry.h"
@@ -138,7 +138,7 @@ class DefaultPreemption final : public framework::PostFilterPlugin,
     std::string ns;
     std::string name;
   };
-  mutable std::mutex mu_;
+  mutable base::Mutex mu_;
   // Preemptor UIDs, with the last victim once it is being evicted.
   std::map<std::string, std::optional<PendingVictim>, std::less<>> preempting_ ABSL_GUARDED_BY(mu_);
   std::atomic<std::size_t> preempting_count_{0};  // preempting_.size(), read without the lock

@@ -14,31 +14,31 @@ PreemptionExecutor::PreemptionExecutor(int threads) {
 PreemptionExecutor::~PreemptionExecutor() {
   std::size_t dropped = 0;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     stopping_ = true;
     dropped = tasks_.size();
     tasks_.clear();
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
   for (std::thread& thread : threads_) thread.join();
   if (dropped > 0) SPDLOG_INFO("Preemption: {} queued preemptions dropped at shutdown", dropped);
 }
 
 void PreemptionExecutor::Submit(std::function<void()> task) {
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (stopping_) return;
     tasks_.push_back(std::move(task));
   }
-  wake_.notify_one();
+  wake_.NotifyOne();
 }
 
 void PreemptionExecutor::Work() {
   for (;;) {
     std::function<void()> task;
     {
-      std::unique_lock lock(mu_);
-      wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+      base::MutexLock lock(&mu_);
+      wake_.Wait(&mu_, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || !tasks_.empty(); });
       if (tasks_.empty()) return;  // stopping
       task = std::move(tasks_.front());
       tasks_.pop_front();

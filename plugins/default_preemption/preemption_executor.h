@@ -9,15 +9,14 @@
 // Thread-safety: Submit from any thread; tasks must not call Submit's destructor.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "base/mutex.h"
 
 namespace ksched::plugins::default_preemption {
 
@@ -33,8 +32,8 @@ class PreemptionExecutor {
  private:
   void Work();
 
-  std::mutex mu_;
-  std::condition_variable wake_;
+  base::Mutex mu_;
+  base::CondVar wake_;
   std::deque<std::function<void()>> tasks_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;

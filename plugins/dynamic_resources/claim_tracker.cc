@@ -14,17 +14,17 @@ ClaimTracker::ClaimPtr ClaimTracker::Get(std::string_view ns, std::string_view n
 }
 
 bool ClaimTracker::HasPendingAllocation(std::string_view uid) const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return in_flight_.contains(std::string(uid));
 }
 
 void ClaimTracker::SignalPendingAllocation(const std::string& uid, ClaimPtr claim) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   in_flight_.insert_or_assign(uid, std::move(claim));
 }
 
 bool ClaimTracker::RemovePendingAllocation(std::string_view uid) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = in_flight_.find(std::string(uid));
   if (it == in_flight_.end()) return false;
   in_flight_.erase(it);
@@ -57,13 +57,13 @@ AllocatedDevices ClaimTracker::ListAllAllocatedDevices() const {
       if (claim != nullptr) AddAllocatedDevices(*claim, allocated);
     });
   }
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   for (const auto& [uid, claim] : in_flight_) AddAllocatedDevices(*claim, allocated);
   return allocated;
 }
 
 std::size_t ClaimTracker::pending_allocations() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return in_flight_.size();
 }
 

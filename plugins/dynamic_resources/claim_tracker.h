@@ -10,11 +10,11 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
 #include "absl/container/flat_hash_map.h"
+#include "base/mutex.h"
 #include "api/resource.h"
 #include "framework/resource_lister.h"
 #include "plugins/dynamic_resources/allocator.h"
@@ -54,8 +54,8 @@ class ClaimTracker {
 
   const framework::ResourceLister* lister_;
   helper::AssumedObjects<api::ResourceClaim> assumed_{"resource.k8s.io/v1.ResourceClaim"};
-  mutable std::mutex mu_;
-  absl::flat_hash_map<std::string, ClaimPtr> in_flight_;  // claim UID → claim; guarded by mu_
+  mutable base::Mutex mu_;
+  absl::flat_hash_map<std::string, ClaimPtr> in_flight_ ABSL_GUARDED_BY(mu_);  // claim UID → claim
 };
 
 // Adds the devices of `claim`'s allocation (admin-access results aside) to `out`.

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <map>
-#include <mutex>
 #include <set>
 #include <thread>
 
+#include "base/mutex.h"
 #include "api/field_errors.h"
 #include "api/go_duration.h"
 #include "api/json_decode.h"
@@ -55,9 +55,9 @@ struct CycleData {
   std::vector<ClaimInfo> claims;         // empty: nothing to do for the pod
   std::vector<std::size_t> to_allocate;  // indices of the claims without allocation
   std::unique_ptr<Allocator> allocator;  // set when to_allocate is not empty
-  std::mutex mu;
-  std::set<std::size_t> unavailable_claims;                                     // guarded by mu
-  std::map<std::string, std::vector<api::AllocationResult>, std::less<>> by_node;  // guarded by mu
+  base::Mutex mu;
+  std::set<std::size_t> unavailable_claims ABSL_GUARDED_BY(mu);
+  std::map<std::string, std::vector<api::AllocationResult>, std::less<>> by_node ABSL_GUARDED_BY(mu);
 };
 
 class DynamicResourcesState final : public framework::StateData {
@@ -372,7 +372,7 @@ framework::Status DynamicResources::Filter(const framework::CycleState& state, c
     allocations = std::move(*result);
   }
   if (data.allocator == nullptr && unavailable.empty()) return {};
-  std::lock_guard lock(data.mu);
+  base::MutexLock lock(&data.mu);
   if (!unavailable.empty()) {
     data.unavailable_claims.insert(unavailable.begin(), unavailable.end());
     return Unschedulable("resourceclaim not available on the node");
@@ -393,7 +393,7 @@ std::pair<std::int64_t, framework::Status> DynamicResources::Score(const framewo
   if (data.claims.empty()) return {0, {}};
   // upstream computeScore: an allocated claim's own allocation, else this cycle's allocation on
   // the node (kept by Filter in the order of the claims to allocate).
-  std::lock_guard lock(data.mu);
+  base::MutexLock lock(&data.mu);
   const auto node_it = data.by_node.find(node_info.node()->metadata.name);
   if (node_it == data.by_node.end()) return {0, {}};
   const std::vector<api::AllocationResult>& allocations = node_it->second;
@@ -434,7 +434,7 @@ std::pair<framework::PostFilterResult, framework::Status> DynamicResources::Post
   if (data.claims.empty()) return {{}, Status(Code::kUnschedulable)};
   std::set<std::size_t> unavailable;
   {
-    std::lock_guard lock(data.mu);
+    base::MutexLock lock(&data.mu);
     unavailable = data.unavailable_claims;
   }
   for (std::size_t index : unavailable) {
@@ -458,7 +458,7 @@ framework::Status DynamicResources::Reserve(framework::CycleState& state, const 
   if (dra_state == nullptr) return MissingState();
   CycleData& data = dra_state->data();
   if (data.claims.empty() || data.to_allocate.empty()) return {};
-  std::lock_guard lock(data.mu);
+  base::MutexLock lock(&data.mu);
   auto it = data.by_node.find(node_name);
   if (it == data.by_node.end() || it->second.empty()) {
     return Status::FromError("claim allocation not found for node");
@@ -491,7 +491,7 @@ void DynamicResources::Unreserve(framework::CycleState& state, const api::Pod& p
   CycleData& data = dra_state->data();
   std::vector<ClaimPtr> claims;
   {
-    std::lock_guard lock(data.mu);
+    base::MutexLock lock(&data.mu);
     for (const ClaimInfo& info : data.claims) claims.push_back(info.claim);
   }
   for (const ClaimPtr& claim : claims) {
@@ -531,13 +531,13 @@ framework::Status DynamicResources::PreBind(framework::CycleState& state, const 
   for (std::size_t index = 0; index < data.claims.size(); ++index) {
     ClaimInfo info;
     {
-      std::lock_guard lock(data.mu);
+      base::MutexLock lock(&data.mu);
       info = data.claims[index];
     }
     if (IsReservedForPod(pod, *info.claim)) continue;
     absl::StatusOr<ClaimPtr> patched = Impl::BindClaim(*this, pod, info);
     if (!patched.ok()) return Status::FromError(std::string(patched.status().message()));
-    std::lock_guard lock(data.mu);
+    base::MutexLock lock(&data.mu);
     data.claims[index].claim = *std::move(patched);  // Unreserve works with the written claim
   }
   return {};

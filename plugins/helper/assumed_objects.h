@@ -26,12 +26,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include "absl/status/status.h"
+#include "base/mutex.h"
 
 namespace ksched::plugins::helper {
 
@@ -62,7 +62,7 @@ class AssumedObjects {
   // The latest object under `key`: the assumed one while the informer's `api` is not newer,
   // else `api` (nullptr when the informer has none).
   Ptr Resolve(std::string_view key, Ptr api) const {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     return ResolveLocked(key, std::move(api));
   }
 
@@ -71,7 +71,7 @@ class AssumedObjects {
   // ("v1.PersistentVolume "pv-1" is out of sync (stored: 7, assume: 5)"), or, passive, its
   // resourceVersion is not the informer's (""pv-1" is out of sync (stored: 7, assume: 5)").
   absl::Status Assume(const std::string& key, Ptr object, Ptr api) {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (api == nullptr) return absl::NotFoundError(NotFoundMessage(key));
     if (passive_) {
       const std::string& stored = api->metadata.resource_version;
@@ -96,17 +96,17 @@ class AssumedObjects {
 
   // Drops the assumption under `key` (the informer's object is the latest again).
   void Restore(std::string_view key) {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     if (auto it = assumed_.find(key); it != assumed_.end()) assumed_.erase(it);
   }
 
   std::size_t size() const {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     return assumed_.size();
   }
 
  private:
-  Ptr ResolveLocked(std::string_view key, Ptr api) const {
+  Ptr ResolveLocked(std::string_view key, Ptr api) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     auto it = assumed_.find(key);
     if (it == assumed_.end()) return api;
     if (api == nullptr || ResourceVersionNumber(api->metadata.resource_version) >
@@ -120,8 +120,8 @@ class AssumedObjects {
   const std::string type_name_;
   const std::string resource_;  // passive only
   const bool passive_ = false;
-  mutable std::mutex mu_;
-  mutable std::map<std::string, Ptr, std::less<>> assumed_;  // guarded by mu_
+  mutable base::Mutex mu_;
+  mutable std::map<std::string, Ptr, std::less<>> assumed_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::plugins::helper

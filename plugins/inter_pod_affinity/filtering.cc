@@ -1,11 +1,11 @@
 // InterPodAffinity PreFilter, its extensions and Filter (upstream filtering.go).
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/mutex.h"
 #include "plugins/inter_pod_affinity/filtering_state.h"
 #include "plugins/inter_pod_affinity/incoming_terms.h"
 #include "plugins/inter_pod_affinity/incremental_counts.h"
@@ -139,7 +139,7 @@ std::pair<framework::PreFilterResult, Status> InterPodAffinity::PreFilter(
   const bool has_terms = !incoming.required_affinity_terms().empty() ||
                          !incoming.required_anti_affinity_terms().empty();
   {
-    std::lock_guard<std::mutex> lock(sums_mu_);
+    base::MutexLock lock(&sums_mu_);
     // Existing pods' anti-affinity against this pod, carried over from the last pod that had the
     // same namespace, labels and namespace labels.
     const api::Labels& namespace_labels = pre_filter->namespace_labels();
@@ -232,12 +232,12 @@ Status InterPodAffinity::Filter(const framework::CycleState& state, const api::P
 }
 
 IncrementalCounts::Stats InterPodAffinity::existing_anti_affinity_stats() const {
-  std::lock_guard<std::mutex> lock(sums_mu_);
+  base::MutexLock lock(&sums_mu_);
   return sums_.existing_anti_affinity.stats();
 }
 
 IncrementalCounts::Stats InterPodAffinity::incoming_stats() const {
-  std::lock_guard<std::mutex> lock(sums_mu_);
+  base::MutexLock lock(&sums_mu_);
   return sums_.incoming.stats();
 }
 

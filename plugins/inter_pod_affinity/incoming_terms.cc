@@ -1,6 +1,5 @@
 #include "plugins/inter_pod_affinity/incoming_terms.h"
 
-#include <mutex>
 #include <utility>
 
 #include "absl/strings/string_view.h"
@@ -30,13 +29,13 @@ class NamespaceLabelsState final : public framework::StateData {
 const api::Labels* NamespaceLabelsCache::Get(std::string_view name) {
   const absl::string_view key(name.data(), name.size());
   {
-    std::shared_lock<std::shared_mutex> lock(mu_);
+    base::ReaderMutexLock lock(&mu_);
     auto it = labels_.find(key);
     if (it != labels_.end()) return it->second.has_value() ? &*it->second : nullptr;
   }
   // A miss: look up under the exclusive lock so that each namespace is asked for exactly once
   // (misses are one per distinct namespace and cycle).
-  std::unique_lock<std::shared_mutex> lock(mu_);
+  base::WriterMutexLock lock(&mu_);
   auto it = labels_.find(key);
   if (it == labels_.end()) {
     it = labels_.try_emplace(std::string(name), handle_.NamespaceLabels(name)).first;

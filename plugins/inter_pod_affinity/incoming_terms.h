@@ -21,12 +21,12 @@
 
 #include <memory>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/container/node_hash_map.h"
+#include "base/mutex.h"
 #include "api/labels.h"
 #include "api/pod.h"
 #include "framework/cycle_state.h"
@@ -48,9 +48,9 @@ class NamespaceLabelsCache {
 
  private:
   const framework::Handle& handle_;
-  std::shared_mutex mu_;
+  base::SharedMutex mu_;
   // node_hash_map: the returned pointers survive rehashing.
-  absl::node_hash_map<std::string, std::optional<api::Labels>> labels_;
+  absl::node_hash_map<std::string, std::optional<api::Labels>> labels_ ABSL_GUARDED_BY(mu_);
 };
 
 // The cycle's cache: the one already in `state`, or a new one written there. Call from the

@@ -41,12 +41,12 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/registry.h"
@@ -122,8 +122,8 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
 
   InterPodAffinityArgs args_;
   framework::Handle& handle_;
-  mutable std::mutex sums_mu_;
-  PreFilterSums sums_;  // guarded by sums_mu_
+  mutable base::Mutex sums_mu_;
+  PreFilterSums sums_ ABSL_GUARDED_BY(sums_mu_);
 };
 
 // nullptr args take the defaults; args of another type are an error.

@@ -42,7 +42,8 @@ absl::StatusOr<std::unique_ptr<PreFilterState>> PodTopologySpread::CalPreFilterS
     for (std::size_t j = 0; j < k; ++j) counts.Export(j, state->tp_value_to_match_num_[j]);
   };
   const framework::Snapshot* snapshot = &handle_.snapshot();
-  if (std::unique_lock lock(domain_counts_mu_, std::try_to_lock); lock.owns_lock()) {
+  if (domain_counts_mu_.TryLock()) {
+    base::MutexLock lock(&domain_counts_mu_, std::adopt_lock);
     domain_counts_.Refresh(pod, cs, nodes, snapshot, match_counts_, handle_.parallelizer());
     export_counts(domain_counts_);
   } else {

@@ -24,12 +24,14 @@ bool MatchCountMemo::Channel::Is(std::string_view ns,
 }
 
 MatchCountMemo::Pass::Pass(MatchCountMemo& memo, std::size_t num_nodes)
-    : lock_(memo.mu_), memo_(&memo), num_nodes_(num_nodes) {
+    : lock_(memo.mu_.native()), memo_(&memo), num_nodes_(num_nodes) {
+  memo.mu_.AssertHeld();  // by lock_
   ++memo.passes_;
 }
 
 MatchCountMemo::Channel* MatchCountMemo::Pass::Find(std::string_view ns,
                                                     const api::CompiledLabelSelector& selector) {
+  memo_->mu_.AssertHeld();  // by lock_, for this Pass's life
   const std::uint64_t pass = memo_->passes_;
   Channel* found = nullptr;
   std::unique_ptr<Channel>* victim = nullptr;

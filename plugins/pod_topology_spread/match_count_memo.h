@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "api/label_selector.h"
+#include "base/mutex.h"
 #include "framework/node_info.h"
 
 namespace ksched::plugins::pod_topology_spread {
@@ -79,7 +80,9 @@ class MatchCountMemo {
     friend class MatchCountMemo;
     Pass(MatchCountMemo& memo, std::size_t num_nodes);
 
-    std::unique_lock<std::mutex> lock_;
+    // memo_->mu_ for the Pass's life, moves with it. A std::unique_lock on the native mutex: the
+    // analysis cannot follow a lock held by an object, so the Pass's methods AssertHeld() instead.
+    std::unique_lock<std::mutex> lock_;  // unchecked lock: on memo_->mu_.native()
     MatchCountMemo* memo_;
     std::size_t num_nodes_;
   };
@@ -91,9 +94,9 @@ class MatchCountMemo {
   std::uint64_t walks() const noexcept { return walks_.load(std::memory_order_relaxed); }
 
  private:
-  std::mutex mu_;  // held by the living Pass; guards channels_ and passes_
-  std::array<std::unique_ptr<Channel>, kMaxChannels> channels_;
-  std::uint64_t passes_ = 0;
+  base::Mutex mu_;  // held by the living Pass
+  std::array<std::unique_ptr<Channel>, kMaxChannels> channels_ ABSL_GUARDED_BY(mu_);
+  std::uint64_t passes_ ABSL_GUARDED_BY(mu_) = 0;
   std::atomic<std::uint64_t> walks_{0};
 };
 

@@ -45,13 +45,13 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "api/interned_string.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
@@ -155,10 +155,10 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
   mutable MatchCountMemo match_counts_;
   // PreFilter's per-domain sums across cycles of alike pods; a PreFilter that finds it taken
   // (another thread's) counts into a DomainCounts of its own.
-  mutable std::mutex domain_counts_mu_;
+  mutable base::Mutex domain_counts_mu_;
   mutable DomainCounts domain_counts_ ABSL_GUARDED_BY(domain_counts_mu_);
   // PreScore's (soft constraints: the pod's own or the default ones), the same way.
-  mutable std::mutex score_domain_counts_mu_;
+  mutable base::Mutex score_domain_counts_mu_;
   mutable DomainCounts score_domain_counts_ ABSL_GUARDED_BY(score_domain_counts_mu_);
 };
 

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -123,7 +122,8 @@ framework::Status PodTopologySpread::PreScore(
       }
     };
     const framework::Snapshot* snapshot = &handle_.snapshot();
-    if (std::unique_lock lock(score_domain_counts_mu_, std::try_to_lock); lock.owns_lock()) {
+    if (score_domain_counts_mu_.TryLock()) {
+      base::MutexLock lock(&score_domain_counts_mu_, std::adopt_lock);
       score_domain_counts_.Refresh(pod, cs, all_nodes, snapshot, match_counts_, handle_.parallelizer(), mode);
       take_sums(score_domain_counts_);
     } else {

@@ -93,9 +93,9 @@ struct PodVolumes {
 // A pod without claims shares one instance whose `claims` is null and which nobody writes.
 struct CycleData {
   std::shared_ptr<const PodVolumeClaims> claims;  // set before the state is shared, then fixed
-  std::mutex mu;
-  std::map<std::string, PodVolumes, std::less<>> by_node;  // guarded by mu
-  bool all_bound = false;  // Reserve's verdict; read by PreBind on the binding thread after it
+  base::Mutex mu;
+  std::map<std::string, PodVolumes, std::less<>> by_node ABSL_GUARDED_BY(mu);
+  bool all_bound ABSL_GUARDED_BY(mu) = false;  // Reserve's verdict; read by PreBind on the binding thread after it
 };
 
 class VolumeBindingState final : public framework::StateData {
@@ -516,9 +516,9 @@ VolumeBinding::VolumeBinding(VolumeBindingArgs args, framework::Handle& handle)
 }
 
 VolumeBinding::~VolumeBinding() {
-  std::lock_guard lock(stop_mu_);
+  base::MutexLock lock(&stop_mu_);
   stopping_ = true;
-  stop_cv_.notify_all();
+  stop_cv_.NotifyAll();
 }
 
 std::pair<framework::PreFilterResult, framework::Status> VolumeBinding::PreFilter(
@@ -567,7 +567,7 @@ framework::Status VolumeBinding::Filter(const framework::CycleState& state, cons
     return StageFailed(framework::MetricsRecorder::VolumeStage::kPredicate, std::move(status));
   }
   if (!status.IsSuccess()) return status;
-  std::lock_guard lock(data.mu);
+  base::MutexLock lock(&data.mu);
   data.by_node.insert_or_assign(node.node()->metadata.name, std::move(volumes));
   return {};
 }
@@ -598,7 +598,7 @@ std::pair<std::int64_t, framework::Status> VolumeBinding::Score(const framework:
   }
   CycleData& data = binding_state->data();
   if (data.claims == nullptr) return {0, {}};  // no claims: nothing Filter kept
-  std::lock_guard lock(data.mu);
+  base::MutexLock lock(&data.mu);
   auto it = data.by_node.find(node.node()->metadata.name);
   if (it == data.by_node.end()) return {0, {}};
   const PodVolumes& volumes = it->second;
@@ -665,7 +665,7 @@ framework::Status VolumeBinding::Reserve(framework::CycleState& state, const api
   }
   CycleData& data = binding_state->data();
   if (data.claims == nullptr) return {};  // the pod names no claim (shared state: never written)
-  std::lock_guard lock(data.mu);
+  base::MutexLock lock(&data.mu);
   auto it = data.by_node.find(node_name);
   if (it == data.by_node.end()) {
     data.all_bound = true;
@@ -730,7 +730,7 @@ void VolumeBinding::Unreserve(framework::CycleState& state, const api::Pod& /*po
   if (binding_state == nullptr) return;
   CycleData& data = binding_state->data();
   if (data.claims == nullptr) return;
-  std::lock_guard lock(data.mu);
+  base::MutexLock lock(&data.mu);
   auto it = data.by_node.find(node_name);
   if (it == data.by_node.end()) return;
   Impl::Revert(*this, it->second);
@@ -744,7 +744,7 @@ framework::Status VolumeBinding::PreBindPreFlight(framework::CycleState& state, 
   }
   CycleData& data = binding_state->data();
   if (data.claims == nullptr) return framework::Status(framework::Code::kSkip);
-  std::lock_guard lock(data.mu);
+  base::MutexLock lock(&data.mu);
   if (data.all_bound) return framework::Status(framework::Code::kSkip);
   if (data.by_node.find(node_name) == data.by_node.end()) {
     return framework::Status::FromError("no pod volume found for node " + Quote(node_name));
@@ -762,7 +762,7 @@ framework::Status VolumeBinding::PreBind(framework::CycleState& state, const api
   if (data.claims == nullptr) return {};
   PodVolumes volumes;
   {
-    std::lock_guard lock(data.mu);
+    base::MutexLock lock(&data.mu);
     if (data.all_bound) return {};
     auto it = data.by_node.find(node_name);
     if (it == data.by_node.end()) return framework::Status::FromError("no pod volume found for node " + Quote(node_name));
@@ -816,9 +816,9 @@ framework::Status VolumeBinding::PreBind(framework::CycleState& state, const api
   const auto deadline = std::chrono::steady_clock::now() + args_.bind_timeout;
   while (true) {
     {
-      std::unique_lock lock(stop_mu_);
+      base::MutexLock lock(&stop_mu_);
       const auto wake = std::min(deadline, std::chrono::steady_clock::now() + poll_interval_);
-      if (stop_cv_.wait_until(lock, wake, [this] { return stopping_; })) {
+      if (stop_cv_.WaitUntil(&stop_mu_, wake, [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(stop_mu_) { return stopping_; })) {
         return wait_failed("binding volumes: context canceled");
       }
     }

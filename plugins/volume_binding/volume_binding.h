@@ -67,15 +67,14 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "framework/handle.h"
 #include "framework/interface.h"
 #include "framework/metrics_recorder.h"
@@ -163,9 +162,9 @@ class VolumeBinding final : public framework::PreFilterPlugin,
       helper::AssumedObjects<api::PersistentVolumeClaim>::Passive{"persistentvolumeclaims"}};
   std::chrono::milliseconds poll_interval_{1000};
   // Wakes PreBind's waits at destruction.
-  std::mutex stop_mu_;
-  std::condition_variable stop_cv_;
-  bool stopping_ = false;  // guarded by stop_mu_
+  base::Mutex stop_mu_;
+  base::CondVar stop_cv_;
+  bool stopping_ ABSL_GUARDED_BY(stop_mu_) = false;
 };
 
 absl::StatusOr<framework::QueueingHint> IsSchedulableAfterStorageClassChange(

@@ -85,7 +85,7 @@ void DurationHistograms::Observe(framework::ExtensionPoint point, framework::Cod
     labels["extension_point"] = std::string(framework::ExtensionPointName(point));
     labels["status"] = std::string(framework::CodeName(status));
     auto made = std::make_unique<Striped>(family_.Add(labels, buckets_), buckets_);
-    std::lock_guard lock(created_mu_);
+    base::MutexLock lock(&created_mu_);
     created_.push_back(std::move(made));
     return *created_.back();
   });
@@ -93,7 +93,7 @@ void DurationHistograms::Observe(framework::ExtensionPoint point, framework::Cod
 }
 
 void DurationHistograms::Flush() {
-  std::lock_guard lock(created_mu_);
+  base::MutexLock lock(&created_mu_);
   for (const std::unique_ptr<Striped>& striped : created_) striped->Flush();
 }
 

@@ -21,13 +21,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include <prometheus/family.h>
 #include <prometheus/histogram.h>
 #include <prometheus/labels.h>
 
+#include "base/mutex.h"
 #include "framework/metrics_recorder.h"
 #include "scheduler/metrics/lazy_children.h"
 
@@ -53,8 +53,8 @@ class DurationHistograms final : public framework::DurationSink {
   const std::vector<double> buckets_;
   LazyChildren<Striped> children_;  // [point][code]
 
-  std::mutex created_mu_;
-  std::vector<std::unique_ptr<Striped>> created_;  // guarded by created_mu_
+  base::Mutex created_mu_;
+  std::vector<std::unique_ptr<Striped>> created_ ABSL_GUARDED_BY(created_mu_);
 };
 
 }  // namespace ksched::scheduler::metrics

@@ -53,7 +53,7 @@ void ExecPluginMetrics::OnCall(client::ExecPluginCallStatus status, int code) {
 
 void ExecPluginMetrics::OnCertificateExpiry(const void* provider,
                                             std::optional<std::chrono::system_clock::time_point> not_after) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   if (not_after) {
     expiries_[provider] = *not_after;
   } else {
@@ -66,7 +66,7 @@ void ExecPluginMetrics::OnCertificateRotated(std::chrono::system_clock::duration
 }
 
 void ExecPluginMetrics::UpdateTtl(std::chrono::system_clock::time_point now) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   if (expiries_.empty()) {
     ttl_.Set(std::numeric_limits<double>::infinity());
     return;

@@ -20,7 +20,6 @@
 
 #include <chrono>
 #include <map>
-#include <mutex>
 #include <optional>
 
 #include <prometheus/counter.h>
@@ -29,6 +28,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include "base/mutex.h"
 #include "client/exec_plugin_observer.h"
 #include "scheduler/metrics/registered_families.h"
 
@@ -50,10 +50,10 @@ class ExecPluginMetrics final : public client::ExecPluginObserver {
   prometheus::Family<prometheus::Counter>& calls_;
   prometheus::Gauge& ttl_;
   prometheus::Histogram& rotation_age_;
-  std::mutex mu_;
+  base::Mutex mu_;
   // Per provider, its certificate's NotAfter (upstream's certificateExpirationTracker; a provider
-  // without a certificate is left out). Guarded by mu_.
-  std::map<const void*, std::chrono::system_clock::time_point> expiries_;
+  // without a certificate is left out).
+  std::map<const void*, std::chrono::system_clock::time_point> expiries_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::scheduler::metrics

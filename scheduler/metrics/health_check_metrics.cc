@@ -38,19 +38,19 @@ void HealthCheckMetrics::NewRegistry() {
 }
 
 void HealthCheckMetrics::Reset() {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   NewRegistry();
 }
 
 void HealthCheckMetrics::Observe(std::string_view name, std::string_view type, bool passed) {
   const std::string check(name), family(type);
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   healthcheck_->Add({{"name", check}, {"type", family}}).Set(passed ? 1 : 0);
   healthchecks_total_->Add({{"name", check}, {"type", family}, {"status", passed ? "success" : "error"}}).Increment();
 }
 
 std::string HealthCheckMetrics::SerializeText() const {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return GatheredText(registry_->Collect());
 }
 

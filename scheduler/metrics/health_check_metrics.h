@@ -15,10 +15,11 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "base/mutex.h"
 
 namespace prometheus {
 class Registry;
@@ -48,12 +49,12 @@ class HealthCheckMetrics {
 
  private:
   // A registry with the two check families, empty.
-  void NewRegistry();
+  void NewRegistry() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  mutable std::mutex mu_;  // guards the three below
-  std::shared_ptr<prometheus::Registry> registry_;
-  prometheus::Family<prometheus::Gauge>* healthcheck_ = nullptr;
-  prometheus::Family<prometheus::Counter>* healthchecks_total_ = nullptr;
+  mutable base::Mutex mu_;
+  std::shared_ptr<prometheus::Registry> registry_ ABSL_GUARDED_BY(mu_);
+  prometheus::Family<prometheus::Gauge>* healthcheck_ ABSL_GUARDED_BY(mu_) = nullptr;
+  prometheus::Family<prometheus::Counter>* healthchecks_total_ ABSL_GUARDED_BY(mu_) = nullptr;
 };
 
 }  // namespace ksched::scheduler::metrics

@@ -64,7 +64,7 @@ std::shared_ptr<client::InformerObserver> InformerMetrics::ForInformer(std::stri
                                                      {"group", std::string(group)},
                                                      {"version", std::string(version)},
                                                      {"resource", std::string(resource)}};
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return std::make_shared<PrometheusInformerObserver>(queued_items_.Add(labels),
                                                       processing_latency_.Add(labels, ProcessingLatencyBuckets()),
                                                       store_resource_version_.Add(labels));

@@ -14,7 +14,6 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -23,6 +22,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include "base/mutex.h"
 #include "client/informer_observer.h"
 #include "scheduler/metrics/registered_families.h"
 
@@ -37,7 +37,7 @@ class InformerMetrics {
                                                         std::string_view resource);
 
  private:
-  std::mutex mu_;  // the families' Add
+  base::Mutex mu_;  // the families' Add
   prometheus::Family<prometheus::Gauge>& queued_items_;
   prometheus::Family<prometheus::Histogram>& processing_latency_;
   prometheus::Family<prometheus::Gauge>& store_resource_version_;

@@ -13,7 +13,8 @@
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
-#include <mutex>
+
+#include "base/mutex.h"
 
 namespace ksched::scheduler::metrics {
 
@@ -29,7 +30,7 @@ class LazyChildren {
     if (index >= size_) std::abort();  // callers compute indexes from enums: a bug otherwise
     Child* child = slots_[index].load(std::memory_order_acquire);
     if (child != nullptr) return *child;
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     child = slots_[index].load(std::memory_order_relaxed);
     if (child == nullptr) {
       child = &make();
@@ -41,7 +42,7 @@ class LazyChildren {
  private:
   const std::size_t size_;
   std::unique_ptr<std::atomic<Child*>[]> slots_;  // nullptr until created; written under mu_
-  std::mutex mu_;
+  base::Mutex mu_;
 };
 
 }  // namespace ksched::scheduler::metrics

@@ -496,7 +496,7 @@ Metrics::Metrics(MetricsOptions options)
 Metrics::~Metrics() = default;
 
 framework::DurationSink& Metrics::ExtensionPointDurations(std::string_view profile) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = profile_sinks_.find(profile);
   if (it == profile_sinks_.end()) {
     it = profile_sinks_
@@ -511,7 +511,7 @@ framework::DurationSink& Metrics::ExtensionPointDurations(std::string_view profi
 }
 
 framework::DurationSink& Metrics::PluginDurations(std::string_view plugin) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = plugin_sinks_.find(plugin);
   if (it == plugin_sinks_.end()) {
     it = plugin_sinks_
@@ -525,7 +525,7 @@ framework::DurationSink& Metrics::PluginDurations(std::string_view plugin) {
 }
 
 ProfileAttemptMetrics& Metrics::ForProfile(std::string_view profile) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = profiles_.find(profile);
   if (it == profiles_.end()) {
     it = profiles_
@@ -584,7 +584,7 @@ void Metrics::ObserveQueueingHint(std::string_view plugin, std::string_view even
                                   std::chrono::nanoseconds elapsed) {
   prometheus::Histogram* histogram = nullptr;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     const std::tuple<std::string_view, std::string_view, std::string_view> key{plugin, event, hint};
     auto it = queueing_hints_.find(key);
     if (it == queueing_hints_.end()) {
@@ -603,7 +603,7 @@ void Metrics::QueueIncomingPod(QueueName queue, std::string_view event, std::opt
                                                     event == "BackoffComplete" || event == "PopFromBackoffQ");
   std::pair<prometheus::Counter*, prometheus::Counter*> counters;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     auto& by_event = incoming_[static_cast<std::size_t>(queue)];
     auto it = by_event.find(event);
     if (it == by_event.end()) {
@@ -635,7 +635,7 @@ void Metrics::AddUnschedulablePods(std::string_view plugin, std::string_view pro
                                    double delta) {
   prometheus::Gauge* gauge = nullptr;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     auto profile_it = unschedulable_.find(profile);
     if (profile_it == unschedulable_.end()) {
       profile_it = unschedulable_.emplace(std::string(profile), decltype(profile_it->second){}).first;
@@ -653,19 +653,19 @@ void Metrics::AddUnschedulablePods(std::string_view plugin, std::string_view pro
 }
 
 void Metrics::SetPendingPodsSource(std::function<PendingPodsSnapshot()> source) {
-  std::lock_guard lock(source_mu_);
+  base::MutexLock lock(&source_mu_);
   pending_source_ = std::move(source);
 }
 
 void Metrics::SetInFlightEventsSource(std::function<InFlightEventCounts()> source) {
-  std::lock_guard lock(source_mu_);
+  base::MutexLock lock(&source_mu_);
   inflight_events_source_ = std::move(source);
 }
 
 void Metrics::ObserveEventHandling(std::string_view event, std::chrono::nanoseconds duration) {
   prometheus::Histogram* histogram = nullptr;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     auto it = event_handling_.find(event);
     if (it == event_handling_.end()) {
       prometheus::Histogram& added =
@@ -678,7 +678,7 @@ void Metrics::ObserveEventHandling(std::string_view event, std::chrono::nanoseco
 }
 
 void Metrics::SetCacheSizeSource(std::function<CacheSizeSnapshot()> source) {
-  std::lock_guard lock(source_mu_);
+  base::MutexLock lock(&source_mu_);
   cache_size_source_ = std::move(source);
   if (cache_size_source_ && cache_gauges_[0] == nullptr) {
     cache_gauges_[0] = &cache_size_.Add({{"type", "nodes"}});
@@ -688,12 +688,12 @@ void Metrics::SetCacheSizeSource(std::function<CacheSizeSnapshot()> source) {
 }
 
 void Metrics::SetInformerSkipsSource(std::function<std::vector<InformerSkips>()> source) {
-  std::lock_guard lock(source_mu_);
+  base::MutexLock lock(&source_mu_);
   informer_skips_source_ = std::move(source);
 }
 
 void Metrics::SetPluginEvaluationSource(std::function<std::vector<PluginEvaluationCount>()> source) {
-  std::lock_guard lock(source_mu_);
+  base::MutexLock lock(&source_mu_);
   plugin_evaluation_source_ = std::move(source);
 }
 
@@ -767,7 +767,7 @@ void Metrics::ObserveTokenCacheFetch(bool ok) { token_cache_fetches_.Add({{"stat
 void Metrics::SetLeaderElectionMasterStatus(std::string_view name, bool leading) {
   prometheus::Gauge* gauge = nullptr;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     auto it = leader_.find(name);
     if (it == leader_.end()) {
       it = leader_.emplace(std::string(name), &leader_status_.Add({{"name", std::string(name)}}))
@@ -779,7 +779,7 @@ void Metrics::SetLeaderElectionMasterStatus(std::string_view name, bool leading)
 }
 
 NodeMetricsQuerySeries& Metrics::NodeMetricsQuery(std::string_view query) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = node_metrics_.find(query);
   if (it != node_metrics_.end()) return *it->second;
   auto series = std::make_unique<NodeMetricsQuerySeries>();
@@ -796,7 +796,7 @@ NodeMetricsQuerySeries& Metrics::NodeMetricsQuery(std::string_view query) {
 }
 
 prometheus::Counter& Metrics::NeutralScores(std::string_view plugin) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   auto it = neutral_.find(plugin);
   if (it == neutral_.end()) {
     it = neutral_.emplace(std::string(plugin), &node_metrics_neutral_.Add({{"plugin", std::string(plugin)}}))
@@ -828,12 +828,12 @@ void Metrics::CountRegistrations() const {
 std::vector<prometheus::MetricFamily> Metrics::CollectRegistry() const {
   {
     // The duration sinks count in stripes of their own; their histograms catch up here.
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     for (const auto& [profile, sink] : profile_sinks_) sink->Flush();
     for (const auto& [plugin, sink] : plugin_sinks_) sink->Flush();
   }
   {
-    std::lock_guard lock(source_mu_);
+    base::MutexLock lock(&source_mu_);
     if (pending_source_) {
       const PendingPodsSnapshot pending = pending_source_();
       pending_gauges_[0]->Set(pending.active);
@@ -900,14 +900,14 @@ std::vector<prometheus::MetricFamily> Metrics::CollectRegistry() const {
 }
 
 void Metrics::Reset() {
-  std::lock_guard lock(reset_mu_);
+  base::MutexLock lock(&reset_mu_);
   reset_baseline_.Reset(CollectRegistry());
 }
 
 std::string Metrics::SerializeText() const {
   std::vector<prometheus::MetricFamily> families;
   {
-    std::lock_guard lock(reset_mu_);
+    base::MutexLock lock(&reset_mu_);
     families = CollectRegistry();
     reset_baseline_.Apply(families);
   }

@@ -114,6 +114,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include "base/mutex.h"
 #include "client/informer_observer.h"
 #include "client/request_observer.h"
 #include "framework/metrics_recorder.h"
@@ -407,7 +408,7 @@ class Metrics final : public framework::MetricsRecorder {
   // scheduler_queued_entities{queue,type="pod"}: active, backoff, unschedulable, gated; created by
   // the scrape once a pod entered the queue (entered_ set by QueueIncomingPod, or a count seen).
   std::array<std::atomic<bool>, 4> entered_{};
-  mutable std::array<prometheus::Gauge*, 4> queued_entity_gauges_{};  // guarded by source_mu_
+  mutable std::array<prometheus::Gauge*, 4> queued_entity_gauges_ ABSL_GUARDED_BY(source_mu_){};
   prometheus::Family<prometheus::Counter>& informer_skipped_;
   prometheus::Family<prometheus::Counter>& node_metrics_queries_;
   prometheus::Family<prometheus::Counter>& node_metrics_errors_;
@@ -422,21 +423,21 @@ class Metrics final : public framework::MetricsRecorder {
   std::shared_ptr<ExecPluginMetrics> exec_plugin_;
   ProcessMetrics process_;
 
-  mutable std::mutex mu_;  // guards the maps below (not the metrics, which are thread-safe)
-  std::map<std::string, std::unique_ptr<DurationHistograms>, std::less<>> profile_sinks_;
-  std::map<std::string, std::unique_ptr<DurationHistograms>, std::less<>> plugin_sinks_;
-  std::map<std::string, std::unique_ptr<ProfileAttemptMetrics>, std::less<>> profiles_;
+  mutable base::Mutex mu_;  // guards the maps below (not the metrics, which are thread-safe)
+  std::map<std::string, std::unique_ptr<DurationHistograms>, std::less<>> profile_sinks_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::unique_ptr<DurationHistograms>, std::less<>> plugin_sinks_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::unique_ptr<ProfileAttemptMetrics>, std::less<>> profiles_ ABSL_GUARDED_BY(mu_);
   // By queue, then event: the pods' and the entities' counters.
-  std::array<std::map<std::string, std::pair<prometheus::Counter*, prometheus::Counter*>, std::less<>>, 3> incoming_;
+  std::array<std::map<std::string, std::pair<prometheus::Counter*, prometheus::Counter*>, std::less<>>, 3> incoming_ ABSL_GUARDED_BY(mu_);
   // profile -> plugin -> gauge
   std::map<std::string, std::map<std::string, prometheus::Gauge*, std::less<>>, std::less<>>
-      unschedulable_;
-  std::map<std::string, prometheus::Gauge*, std::less<>> leader_;
-  std::map<std::string, prometheus::Histogram*, std::less<>> event_handling_;  // by event label
+      unschedulable_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, prometheus::Gauge*, std::less<>> leader_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, prometheus::Histogram*, std::less<>> event_handling_ ABSL_GUARDED_BY(mu_);  // by event label
   // (plugin, event, hint) -> histogram
-  std::map<std::tuple<std::string, std::string, std::string>, prometheus::Histogram*, std::less<>> queueing_hints_;
-  std::map<std::string, std::unique_ptr<NodeMetricsQuerySeries>, std::less<>> node_metrics_;
-  std::map<std::string, prometheus::Counter*, std::less<>> neutral_;
+  std::map<std::tuple<std::string, std::string, std::string>, prometheus::Histogram*, std::less<>> queueing_hints_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::unique_ptr<NodeMetricsQuerySeries>, std::less<>> node_metrics_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, prometheus::Counter*, std::less<>> neutral_ ABSL_GUARDED_BY(mu_);
 
   // --disabled-metrics and the registration counts.
   prometheus::Family<prometheus::Counter>& registered_metrics_;
@@ -449,16 +450,16 @@ class Metrics final : public framework::MetricsRecorder {
   // The registry's families as served (sources read, sinks flushed, disabled families dropped),
   // before the reset baseline and process_*.
   std::vector<prometheus::MetricFamily> CollectRegistry() const;
-  mutable std::mutex reset_mu_;  // guards reset_baseline_; taken before mu_ and source_mu_
-  ResetBaseline reset_baseline_;
+  mutable base::Mutex reset_mu_ ABSL_ACQUIRED_BEFORE(mu_, source_mu_);
+  ResetBaseline reset_baseline_ ABSL_GUARDED_BY(reset_mu_);
 
-  mutable std::mutex source_mu_;  // guards the sources; held while they run
-  std::function<PendingPodsSnapshot()> pending_source_;
-  std::function<CacheSizeSnapshot()> cache_size_source_;
-  std::array<prometheus::Gauge*, 3> cache_gauges_{};  // guarded by source_mu_; nodes, pods, assumed
-  std::function<std::vector<InformerSkips>()> informer_skips_source_;  // guarded by source_mu_
-  std::function<InFlightEventCounts()> inflight_events_source_;       // guarded by source_mu_
-  std::function<std::vector<PluginEvaluationCount>()> plugin_evaluation_source_;  // guarded by source_mu_
+  mutable base::Mutex source_mu_;  // guards the sources; held while they run
+  std::function<PendingPodsSnapshot()> pending_source_ ABSL_GUARDED_BY(source_mu_);
+  std::function<CacheSizeSnapshot()> cache_size_source_ ABSL_GUARDED_BY(source_mu_);
+  std::array<prometheus::Gauge*, 3> cache_gauges_ ABSL_GUARDED_BY(source_mu_){};  // nodes, pods, assumed
+  std::function<std::vector<InformerSkips>()> informer_skips_source_ ABSL_GUARDED_BY(source_mu_);
+  std::function<InFlightEventCounts()> inflight_events_source_ ABSL_GUARDED_BY(source_mu_);
+  std::function<std::vector<PluginEvaluationCount>()> plugin_evaluation_source_ ABSL_GUARDED_BY(source_mu_);
 };
 
 }  // namespace ksched::scheduler::metrics

@@ -14,10 +14,10 @@
 #pragma once
 
 #include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 
+#include "base/mutex.h"
 #include "scheduler/metrics/buckets.h"
 
 namespace ksched::scheduler::metrics {
@@ -35,9 +35,9 @@ class RegisteredFamilies {
   std::map<std::string, std::string, std::less<>> DeprecatedVersions() const;
 
  private:
-  mutable std::mutex mu_;
-  std::map<std::string, Stability, std::less<>> families_;              // guarded by mu_
-  std::map<std::string, std::string, std::less<>> deprecated_versions_;  // guarded by mu_
+  mutable base::Mutex mu_;
+  std::map<std::string, Stability, std::less<>> families_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::string, std::less<>> deprecated_versions_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::scheduler::metrics

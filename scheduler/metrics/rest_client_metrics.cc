@@ -61,7 +61,7 @@ prometheus::Histogram& RestClientMetrics::HistogramFor(
     prometheus::Family<prometheus::Histogram>& family,
     std::array<prometheus::Histogram*, kMethods> HostSeries::*slots, const std::vector<double>& buckets,
     client::HttpMethod method, std::string_view host) {
-  std::lock_guard lock(mu_);
+  base::MutexLock lock(&mu_);
   return HistogramLocked(SeriesLocked(host), family, slots, buckets, method, host);
 }
 
@@ -81,7 +81,7 @@ void RestClientMetrics::OnAttemptSent(client::HttpMethod method, std::string_vie
   prometheus::Histogram* waits = nullptr;
   prometheus::Histogram* sizes = nullptr;
   {  // both children under one lock: this runs for every request sent
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     HostSeries& series = SeriesLocked(host);
     waits = &HistogramLocked(series, rate_limiter_, &HostSeries::rate_limiter, RequestDurationBuckets(), method, host);
     sizes = &HistogramLocked(series, request_sizes_, &HostSeries::request_sizes, SizeBuckets(), method, host);
@@ -105,7 +105,7 @@ void RestClientMetrics::OnAttempt(client::HttpMethod method, std::string_view ho
                                   int status_code) {
   prometheus::Counter* counter = nullptr;
   {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     HostSeries& series = SeriesLocked(host);
     prometheus::Counter*& slot =
         series.requests[{status_code > 0 ? status_code : 0, static_cast<int>(method)}];

@@ -17,7 +17,6 @@
 #include <chrono>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,6 +27,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include "base/mutex.h"
 #include "client/request_observer.h"
 #include "scheduler/metrics/registered_families.h"
 
@@ -64,15 +64,15 @@ class RestClientMetrics final : public client::RequestObserver {
                                                 std::array<prometheus::Histogram*, kMethods> HostSeries::*slots,
                                                 const std::vector<double>& buckets, client::HttpMethod method,
                                                 std::string_view host);
-  HostSeries& SeriesLocked(std::string_view host);
+  HostSeries& SeriesLocked(std::string_view host) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   prometheus::Family<prometheus::Counter>& requests_;
   prometheus::Family<prometheus::Histogram>& durations_;
   prometheus::Family<prometheus::Histogram>& rate_limiter_;
   prometheus::Family<prometheus::Histogram>& request_sizes_;
   prometheus::Family<prometheus::Histogram>& response_sizes_;
-  std::mutex mu_;
-  std::map<std::string, HostSeries, std::less<>> hosts_;  // guarded by mu_
+  base::Mutex mu_;
+  std::map<std::string, HostSeries, std::less<>> hosts_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::scheduler::metrics

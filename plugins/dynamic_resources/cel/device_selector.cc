@@ -89,12 +89,12 @@ const SelectorCache::Entry* SelectorCache::Lookup(std::string_view expression) {
 
 absl::StatusOr<std::shared_ptr<const CompiledSelector>> SelectorCache::GetOrCompile(std::string_view expression) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     if (const Entry* entry = Lookup(expression); entry != nullptr) return entry->second;
   }
   // Compile outside the lock; a concurrent compile of the same expression may win the insert.
   absl::StatusOr<std::shared_ptr<const CompiledSelector>> compiled = CompiledSelector::Compile(expression);
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   if (const Entry* entry = Lookup(expression); entry != nullptr) return entry->second;
   if (max_entries_ == 0) return compiled;
   lru_.emplace_front(std::string(expression), compiled);

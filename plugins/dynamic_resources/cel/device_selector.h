@@ -52,7 +52,6 @@
 #include <cstddef>
 #include <list>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,6 +59,7 @@
 #include <utility>
 
 #include "absl/status/statusor.h"
+#include "base/mutex.h"
 #include "api/resource.h"
 
 namespace ksched::plugins::dynamic_resources {
@@ -109,13 +109,13 @@ class SelectorCache {
  private:
   using Entry = std::pair<std::string, absl::StatusOr<std::shared_ptr<const CompiledSelector>>>;
 
-  // Under mu_: the cached result (moved to the front), or null.
-  const Entry* Lookup(std::string_view expression);
+  // The cached result (moved to the front), or null.
+  const Entry* Lookup(std::string_view expression) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  std::mutex mu_;
+  base::Mutex mu_;
   const std::size_t max_entries_;
-  std::list<Entry> lru_;  // most recently used first
-  std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;  // keys view lru_'s strings
+  std::list<Entry> lru_ ABSL_GUARDED_BY(mu_);  // most recently used first
+  std::unordered_map<std::string_view, std::list<Entry>::iterator> index_ ABSL_GUARDED_BY(mu_);  // keys view lru_'s strings
 };
 
 }  // namespace ksched::plugins::dynamic_resources

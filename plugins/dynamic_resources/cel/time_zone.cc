@@ -9,11 +9,11 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
 #include "api/go_strconv.h"
 #include "plugins/dynamic_resources/cel/tzif.h"
 
@@ -135,7 +135,7 @@ class ZoneCache {
  public:
   bool Load(std::string_view name, Location& location, std::string& error) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(&mu_);
       if (auto it = zones_.find(name); it != zones_.end()) {
         location = it->second;
         return true;
@@ -161,15 +161,15 @@ class ZoneCache {
       }
     }
     location = std::make_shared<const TzifZone>(*std::move(zone));
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     // Bounded: there are fewer zone files than this on any system.
     if (zones_.size() < 4096) zones_.emplace(std::string(name), location);
     return true;
   }
 
  private:
-  std::mutex mu_;
-  std::map<std::string, Location, std::less<>> zones_;
+  base::Mutex mu_;
+  std::map<std::string, Location, std::less<>> zones_ ABSL_GUARDED_BY(mu_);
 };
 
 ZoneCache& Zones() {

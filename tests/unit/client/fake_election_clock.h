@@ -7,11 +7,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
+#include "base/mutex.h"
 #include "client/election_clock.h"
 
 namespace ksched::client::testing {
@@ -22,24 +21,25 @@ class FakeElectionClock final : public ElectionClock {
   static api::Time WallStart() { return api::Time(std::chrono::seconds(1796040000)); }
 
   time_point Now() const override {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     return now_;
   }
   api::Time WallNow() const override {
-    std::lock_guard lock(mu_);
+    base::MutexLock lock(&mu_);
     return WallStart() + std::chrono::duration_cast<std::chrono::nanoseconds>(now_ - Start());
   }
-  void WaitUntil(std::condition_variable& cv, std::unique_lock<std::mutex>& lock, time_point deadline) override {
+  void WaitUntil(base::CondVar& cv, base::Mutex* sleeper_mu, time_point deadline)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(sleeper_mu) override {
     std::uint64_t id = 0;
     {
-      std::lock_guard guard(mu_);
+      base::MutexLock guard(&mu_);
       if (now_ >= deadline) return;
       id = ++next_id_;
-      sleepers_.push_back({id, &cv, lock.mutex(), deadline});
-      sleepers_changed_.notify_all();
+      sleepers_.push_back({id, &cv, sleeper_mu, deadline});
+      sleepers_changed_.NotifyAll();
     }
-    cv.wait(lock);
-    std::lock_guard guard(mu_);
+    cv.Wait(sleeper_mu);
+    base::MutexLock guard(&mu_);
     std::erase_if(sleepers_, [id](const Sleeper& s) { return s.id == id; });
   }
 
@@ -47,22 +47,23 @@ class FakeElectionClock final : public ElectionClock {
   void Step(std::chrono::nanoseconds step) {
     std::vector<Sleeper> due;
     {
-      std::lock_guard guard(mu_);
+      base::MutexLock guard(&mu_);
       now_ += step;
       for (const Sleeper& s : sleepers_) {
         if (s.deadline <= now_) due.push_back(s);
       }
-      std::erase_if(sleepers_, [this](const Sleeper& s) { return s.deadline <= now_; });
+      std::erase_if(sleepers_, [this](const Sleeper& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return s.deadline <= now_; });
     }
     for (const Sleeper& s : due) {
-      std::lock_guard guard(*s.mutex);
-      s.cv->notify_all();
+      base::MutexLock guard(s.mutex);
+      s.cv->NotifyAll();
     }
   }
   // Blocks (real time, at most `timeout`) until `count` sleepers are waiting; false on timeout.
   bool WaitForSleepers(std::size_t count = 1, std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
-    std::unique_lock lock(mu_);
-    return sleepers_changed_.wait_for(lock, timeout, [&] { return sleepers_.size() >= count; });
+    base::MutexLock lock(&mu_);
+    return sleepers_changed_.WaitFor(&mu_, timeout,
+                                     [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return sleepers_.size() >= count; });
   }
   // Time since the start.
   std::chrono::nanoseconds Elapsed() const { return Now() - Start(); }
@@ -70,17 +71,17 @@ class FakeElectionClock final : public ElectionClock {
  private:
   struct Sleeper {
     std::uint64_t id;
-    std::condition_variable* cv;
-    std::mutex* mutex;
+    base::CondVar* cv;
+    base::Mutex* mutex;
     time_point deadline;
   };
   static time_point Start() { return time_point(std::chrono::hours(1)); }
 
-  mutable std::mutex mu_;
-  std::condition_variable sleepers_changed_;
-  time_point now_ = Start();  // guarded by mu_
-  std::uint64_t next_id_ = 0;     // guarded by mu_
-  std::vector<Sleeper> sleepers_;  // guarded by mu_
+  mutable base::Mutex mu_;
+  base::CondVar sleepers_changed_;
+  time_point now_ ABSL_GUARDED_BY(mu_) = Start();
+  std::uint64_t next_id_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<Sleeper> sleepers_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ksched::client::testing
