@@ -33,10 +33,14 @@ build: deps
 debug:
 	@$(MAKE) --no-print-directory build BUILD_DIR=build-debug BUILD_TYPE=Debug
 
-# Debug: the quickest to compile on 2 cores, asserts kept, readable stacks in the reports.
+# Debug: the quickest to compile on 2 cores, asserts kept, readable stacks in the reports. Builds
+# only the unit-test executables (SANITIZE_TARGETS= builds everything, for SANITIZE_ARGS that pick
+# other tests). CI runs it (.ci/run).
 SANITIZE_ARGS ?= -L unit
+SANITIZE_TARGETS ?= ksched_unit_tests
 sanitize-test: deps
-	@BUILD_DIR=build-sanitize BUILD_TYPE=Debug KSCHED_SANITIZE=address,undefined scripts/build.sh
+	@BUILD_DIR=build-sanitize BUILD_TYPE=Debug KSCHED_SANITIZE=address,undefined BUILD_TARGETS="$(SANITIZE_TARGETS)" \
+	  scripts/build.sh
 	@cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure $(SANITIZE_ARGS)
 
