@@ -13,7 +13,8 @@
 # SANITIZE_ARGS="-R ^client" selects other tests), tsan-test (ThreadSanitizer: the unit tests and
 # one scenario on the real control plane, in build-tsan/; TSAN_ARGS as SANITIZE_ARGS), fuzz
 # (libFuzzer over fuzz/'s targets with clang, ASan and UBSan, FUZZ_SECONDS each; their corpora
-# replay as unit tests in every build), clean.
+# replay as unit tests in every build), chaos (fault scenarios on the real control plane with
+# invariants watched, ours next to upstream; docs/chaos/), clean.
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 KSCHED_WERROR ?=
@@ -21,8 +22,8 @@ CTEST_ARGS ?=
 BENCH_ARGS ?=
 PERF_ARGS ?=
 
-.PHONY: all deps build debug sanitize-test tsan-test controlplane test unit-test bench-decode bench-gpu fuzz bench-deps bench bench-short demo cluster-up \
-        cluster-down cluster-list clean
+.PHONY: all deps build debug sanitize-test tsan-test controlplane test unit-test bench-decode bench-gpu fuzz chaos bench-deps bench bench-short \
+        demo cluster-up cluster-down cluster-list clean
 
 all: build
 
@@ -86,6 +87,14 @@ FUZZ_RUNS ?=
 fuzz:
 	@scripts/install-deps.sh --fuzz
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) scripts/fuzz.sh $(FUZZ_TARGETS)
+
+# The chaos suite (tests/chaos/chaos.py, docs/chaos.md): fault scenarios on the real control plane
+# with the invariants watched, kube-scheduler-cpp and upstream side by side; the table into
+# docs/chaos/. CHAOS_ARGS passes options (--short, --scenarios a,b, --rounds N, --schedulers ours).
+# CI runs the short suite for kube-scheduler-cpp as the ctest integration.chaos_short.
+CHAOS_ARGS ?=
+chaos: build controlplane
+	@python3 tests/chaos/chaos.py --build-dir $(BUILD_DIR) --out docs/chaos $(CHAOS_ARGS)
 
 bench-deps:
 	@scripts/install-deps.sh --bench

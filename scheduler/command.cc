@@ -36,6 +36,7 @@
 #include "scheduler/feature_gates.h"
 #include "scheduler/metrics/feature_metrics.h"
 #include "scheduler/logging.h"
+#include "scheduler/memory_releaser.h"
 #include "scheduler/metrics/metrics.h"
 #include "scheduler/scheduler_server.h"
 #include "scheduler/scheduler_app.h"
@@ -387,6 +388,8 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
     server_state.leading = true;
     scheduler.StartScheduling();
   }
+  MemoryReleaser memory_releaser;  // freed heap back to the system after bursts (memory_releaser.h)
+  memory_releaser.Start();
 
   int signal_number = 0;
   for (;;) {
@@ -407,6 +410,7 @@ int RunSchedulerCommand(int argc, const char* const* argv) {
   if (activation.joinable()) activation.join();
   server_state.leader_check.SetLeaderElector(nullptr);
   if (server != nullptr) server->Stop();
+  memory_releaser.Stop();
   const auto& stats = scheduler.scheduler().stats();
   SPDLOG_INFO("stopped: {} attempts, {} bound, {} unschedulable, {} errors", stats.attempts.load(),
                stats.scheduled.load(), stats.unschedulable.load(), stats.errors.load());

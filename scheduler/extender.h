@@ -35,6 +35,7 @@
 #include "api/pod.h"
 #include "framework/framework.h"
 #include "framework/node_info.h"
+#include "scheduler/extender_answers.h"
 #include "framework/preemption_extender.h"
 #include "framework/running_goroutines.h"
 #include "framework/status.h"
@@ -50,11 +51,6 @@ struct ExtenderFilterResult {
   std::vector<const framework::NodeInfo*> feasible;                     // among the given nodes
   std::vector<std::pair<std::string, std::string>> failed;               // node, reason
   std::vector<std::pair<std::string, std::string>> failed_unresolvable;  // node, reason
-};
-
-struct ExtenderHostScore {
-  std::string host;
-  std::int64_t score = 0;
 };
 
 // name() (the urlPrefix), IsInterested, IsIgnorable and the preemption calls come from

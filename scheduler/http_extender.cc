@@ -1,5 +1,7 @@
 #include "scheduler/http_extender.h"
 
+#include "scheduler/extender_answers.h"
+
 #include <cctype>
 #include <future>
 
@@ -26,75 +28,6 @@ absl::StatusOr<std::string> ReadFile(const std::string& path, std::string_view f
 std::string TrimTrailingSlashes(std::string text) {
   while (!text.empty() && text.back() == '/') text.pop_back();
   return text;
-}
-
-bool EqualFold(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
-}
-
-// Go's encoding/json field lookup: the exact key, else the first key equal but for case.
-const rapidjson::Value* Field(const rapidjson::Value& object, std::string_view key) {
-  const rapidjson::Value* folded = nullptr;
-  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
-    const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-    if (name == key) return &it->value;
-    if (folded == nullptr && EqualFold(name, key)) folded = &it->value;
-  }
-  return folded;
-}
-
-std::string JsonKind(const rapidjson::Value& value) {
-  if (value.IsString()) return "string";
-  if (value.IsNumber()) return "number";
-  if (value.IsBool()) return "bool";
-  if (value.IsArray()) return "array";
-  if (value.IsObject()) return "object";
-  return "null";
-}
-
-absl::Status CannotUnmarshal(const rapidjson::Value& value, std::string_view field, std::string_view type) {
-  return absl::InvalidArgumentError("json: cannot unmarshal " + JsonKind(value) + " into Go struct field " +
-                                    std::string(field) + " of type " + std::string(type));
-}
-
-// The answer's first JSON value (json.Decoder.Decode reads one value; what follows is ignored).
-absl::StatusOr<rapidjson::Document> Decode(const std::string& body) {
-  rapidjson::Document document;
-  if (absl::Status parsed = api::ParseOutsideJson<rapidjson::kParseStopWhenDoneFlag>(body, document); !parsed.ok()) {
-    if (body.find_first_not_of(" \t\r\n") == std::string::npos) return absl::InvalidArgumentError("EOF");
-    if (parsed.message() == "exceeded max depth") return parsed;
-    return absl::InvalidArgumentError("invalid character in the extender's answer (offset " +
-                                      std::to_string(document.GetErrorOffset()) + ")");
-  }
-  return document;
-}
-
-// A map[string]string field (null or absent: empty).
-absl::Status ReadFailedNodes(const rapidjson::Value& result, std::string_view key,
-                             std::vector<std::pair<std::string, std::string>>& out) {
-  const rapidjson::Value* value = Field(result, key);
-  if (value == nullptr || value->IsNull()) return absl::OkStatus();
-  if (!value->IsObject()) return CannotUnmarshal(*value, "ExtenderFilterResult." + std::string(key), "v1.FailedNodesMap");
-  for (auto it = value->MemberBegin(); it != value->MemberEnd(); ++it) {
-    if (!it->value.IsString()) {
-      return CannotUnmarshal(it->value, "ExtenderFilterResult." + std::string(key), "string");
-    }
-    out.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()),
-                     std::string(it->value.GetString(), it->value.GetStringLength()));
-  }
-  return absl::OkStatus();
-}
-
-// The "Error" string of a result, "" when absent or null.
-absl::StatusOr<std::string> ReadError(const rapidjson::Value& result, std::string_view type) {
-  const rapidjson::Value* error = Field(result, "Error");
-  if (error == nullptr || error->IsNull()) return std::string();
-  if (!error->IsString()) return CannotUnmarshal(*error, std::string(type) + ".Error", "string");
-  return std::string(error->GetString(), error->GetStringLength());
 }
 
 }  // namespace
@@ -247,82 +180,33 @@ absl::StatusOr<ExtenderFilterResult> HttpExtender::Filter(const api::Pod& pod,
   if (!args.ok()) return args.status();
   absl::StatusOr<std::string> body = Send(filter_verb_, *std::move(args));
   if (!body.ok()) return body.status();
-  absl::StatusOr<rapidjson::Document> result = Decode(*body);
-  if (!result.ok()) return result.status();
-  if (!result->IsObject()) {
-    if (result->IsNull()) return out;  // Go decodes null into the zero result: no node kept
-    return CannotUnmarshal(*result, "ExtenderFilterResult", "v1.ExtenderFilterResult");
-  }
-  absl::StatusOr<std::string> error = ReadError(*result, "ExtenderFilterResult");
-  if (!error.ok()) return error.status();
-  if (absl::Status read = ReadFailedNodes(*result, "FailedNodes", out.failed); !read.ok()) return read;
-  if (absl::Status read = ReadFailedNodes(*result, "FailedAndUnresolvableNodes", out.failed_unresolvable); !read.ok()) {
-    return read;
-  }
-  if (!error->empty()) return absl::UnknownError(*error);
+  absl::StatusOr<ExtenderFilterAnswer> answer = DecodeExtenderFilterAnswer(*body, node_cache_capable_);
+  if (!answer.ok()) return answer.status();
+  if (!answer->error.empty()) return absl::UnknownError(answer->error);
+  out.failed = std::move(answer->failed);
+  out.failed_unresolvable = std::move(answer->failed_unresolvable);
 
   absl::flat_hash_map<std::string_view, const framework::NodeInfo*> given;
   for (const framework::NodeInfo* node : nodes) given.emplace(node->name(), node);
-  auto keep = [&](std::string_view name) -> absl::Status {
+  for (const std::string& name : answer->node_names) {
     auto it = given.find(name);
     if (it == given.end()) {
-      return absl::InvalidArgumentError("extender \"" + url_prefix_ + "\" claims a filtered node \"" +
-                                        std::string(name) + "\" which is not found in the input node list");
+      return absl::InvalidArgumentError("extender \"" + url_prefix_ + "\" claims a filtered node \"" + name +
+                                        "\" which is not found in the input node list");
     }
     out.feasible.push_back(it->second);
-    return absl::OkStatus();
-  };
-  const rapidjson::Value* names = Field(*result, "NodeNames");
-  const rapidjson::Value* list = Field(*result, "Nodes");
-  if (node_cache_capable_ && names != nullptr && !names->IsNull()) {
-    if (!names->IsArray()) return CannotUnmarshal(*names, "ExtenderFilterResult.NodeNames", "[]string");
-    for (const rapidjson::Value& name : names->GetArray()) {
-      if (!name.IsString()) return CannotUnmarshal(name, "ExtenderFilterResult.NodeNames", "string");
-      if (absl::Status kept = keep(std::string_view(name.GetString(), name.GetStringLength())); !kept.ok()) return kept;
-    }
-  } else if (list != nullptr && !list->IsNull()) {
-    if (!list->IsObject()) return CannotUnmarshal(*list, "ExtenderFilterResult.Nodes", "v1.NodeList");
-    const rapidjson::Value* items = Field(*list, "items");
-    if (items != nullptr && !items->IsNull()) {
-      if (!items->IsArray()) return CannotUnmarshal(*items, "ExtenderFilterResult.Nodes.items", "[]v1.Node");
-      for (const rapidjson::Value& item : items->GetArray()) {
-        const rapidjson::Value* metadata = item.IsObject() ? Field(item, "metadata") : nullptr;
-        const rapidjson::Value* name = metadata != nullptr && metadata->IsObject() ? Field(*metadata, "name") : nullptr;
-        std::string_view node_name;
-        if (name != nullptr && name->IsString()) node_name = std::string_view(name->GetString(), name->GetStringLength());
-        if (absl::Status kept = keep(node_name); !kept.ok()) return kept;
-      }
-    }
   }
   return out;
 }
 
 absl::StatusOr<std::vector<ExtenderHostScore>> HttpExtender::Prioritize(
     const api::Pod& pod, const std::vector<const framework::NodeInfo*>& nodes) {
-  std::vector<ExtenderHostScore> scores;
-  if (prioritize_verb_.empty()) return scores;  // upstream: zero for every node, weight 0
+  if (prioritize_verb_.empty()) return std::vector<ExtenderHostScore>();  // upstream: zero for every node, weight 0
   absl::StatusOr<std::string> args = Args(pod, nodes);
   if (!args.ok()) return args.status();
   absl::StatusOr<std::string> body = Send(prioritize_verb_, *std::move(args));
   if (!body.ok()) return body.status();
-  absl::StatusOr<rapidjson::Document> result = Decode(*body);
-  if (!result.ok()) return result.status();
-  if (result->IsNull()) return scores;
-  if (!result->IsArray()) return CannotUnmarshal(*result, "HostPriorityList", "v1.HostPriorityList");
-  for (const rapidjson::Value& entry : result->GetArray()) {
-    if (!entry.IsObject()) return CannotUnmarshal(entry, "HostPriorityList", "v1.HostPriority");
-    ExtenderHostScore score;
-    if (const rapidjson::Value* host = Field(entry, "Host"); host != nullptr && !host->IsNull()) {
-      if (!host->IsString()) return CannotUnmarshal(*host, "HostPriority.Host", "string");
-      score.host.assign(host->GetString(), host->GetStringLength());
-    }
-    if (const rapidjson::Value* value = Field(entry, "Score"); value != nullptr && !value->IsNull()) {
-      if (!value->IsInt64()) return CannotUnmarshal(*value, "HostPriority.Score", "int64");
-      score.score = value->GetInt64();
-    }
-    scores.push_back(std::move(score));
-  }
-  return scores;
+  return DecodeExtenderPrioritizeAnswer(*body);
 }
 
 absl::Status HttpExtender::Bind(const api::Pod& pod, const std::string& node_name) {
@@ -337,11 +221,7 @@ absl::Status HttpExtender::Bind(const api::Pod& pod, const std::string& node_nam
   writer.EndObject();
   absl::StatusOr<std::string> body = Send(bind_verb_, std::string(buffer.GetString(), buffer.GetSize()));
   if (!body.ok()) return body.status();
-  absl::StatusOr<rapidjson::Document> result = Decode(*body);
-  if (!result.ok()) return result.status();
-  if (result->IsNull()) return absl::OkStatus();
-  if (!result->IsObject()) return CannotUnmarshal(*result, "ExtenderBindingResult", "v1.ExtenderBindingResult");
-  absl::StatusOr<std::string> error = ReadError(*result, "ExtenderBindingResult");
+  absl::StatusOr<std::string> error = DecodeExtenderBindAnswer(*body);
   if (!error.ok()) return error.status();
   if (!error->empty()) return absl::UnknownError(*error);
   return absl::OkStatus();
@@ -404,42 +284,17 @@ absl::StatusOr<framework::NodeVictims> HttpExtender::ProcessPreemption(const api
 
   absl::StatusOr<std::string> body = Send(preempt_verb_, std::string(buffer.GetString(), buffer.GetSize()));
   if (!body.ok()) return body.status();
-  absl::StatusOr<rapidjson::Document> result = Decode(*body);
-  if (!result.ok()) return result.status();
-  framework::NodeVictims out;
-  if (result->IsNull()) return out;
-  if (!result->IsObject()) {
-    return CannotUnmarshal(*result, "ExtenderPreemptionResult", "v1.ExtenderPreemptionResult");
-  }
-  const rapidjson::Value* meta = Field(*result, "NodeNameToMetaVictims");
-  if (meta == nullptr || meta->IsNull()) return out;
-  if (!meta->IsObject()) {
-    return CannotUnmarshal(*meta, "ExtenderPreemptionResult.NodeNameToMetaVictims", "map[string]*v1.MetaVictims");
-  }
+  absl::StatusOr<std::vector<ExtenderMetaVictims>> answer = DecodeExtenderPreemptionAnswer(*body);
+  if (!answer.ok()) return answer.status();
   // convertToVictims: every UID must be a pod of that node.
-  for (auto it = meta->MemberBegin(); it != meta->MemberEnd(); ++it) {
-    const std::string node(it->name.GetString(), it->name.GetStringLength());
-    const framework::NodeInfo* node_info = snapshot.Get(node);
-    if (node_info == nullptr) return absl::NotFoundError("nodeinfo not found for node name \"" + node + "\"");
-    framework::ExtenderVictims& converted = out[node];
-    if (it->value.IsNull()) continue;  // no victims: the caller rejects the node
-    if (!it->value.IsObject()) {
-      return CannotUnmarshal(it->value, "ExtenderPreemptionResult.NodeNameToMetaVictims", "v1.MetaVictims");
-    }
-    if (const rapidjson::Value* count = Field(it->value, "NumPDBViolations"); count != nullptr && !count->IsNull()) {
-      if (!count->IsInt64()) return CannotUnmarshal(*count, "MetaVictims.NumPDBViolations", "int64");
-      converted.num_pdb_violations = count->GetInt64();
-    }
-    const rapidjson::Value* pods = Field(it->value, "Pods");
-    if (pods == nullptr || pods->IsNull()) continue;
-    if (!pods->IsArray()) return CannotUnmarshal(*pods, "MetaVictims.Pods", "[]*v1.MetaPod");
-    for (const rapidjson::Value& meta_pod : pods->GetArray()) {
-      std::string uid;
-      if (meta_pod.IsObject()) {
-        if (const rapidjson::Value* value = Field(meta_pod, "UID"); value != nullptr && value->IsString()) {
-          uid.assign(value->GetString(), value->GetStringLength());
-        }
-      }
+  framework::NodeVictims out;
+  for (const ExtenderMetaVictims& claimed : *answer) {
+    const framework::NodeInfo* node_info = snapshot.Get(claimed.node);
+    if (node_info == nullptr) return absl::NotFoundError("nodeinfo not found for node name \"" + claimed.node + "\"");
+    framework::ExtenderVictims& converted = out[claimed.node];
+    if (claimed.null) continue;  // no victims: the caller rejects the node
+    converted.num_pdb_violations = claimed.num_pdb_violations;
+    for (const std::string& uid : claimed.pod_uids) {
       const framework::PodInfoPtr* found = nullptr;
       for (const framework::PodInfoPtr& candidate : node_info->pods()) {
         if (candidate->pod().metadata.uid == uid) {
@@ -449,7 +304,7 @@ absl::StatusOr<framework::NodeVictims> HttpExtender::ProcessPreemption(const api
       }
       if (found == nullptr) {
         return absl::NotFoundError("extender: " + url_prefix_ + " claims to preempt pod (UID: &{" + uid +
-                                   "}) on node: " + node + ", but the pod is not found on that node");
+                                   "}) on node: " + claimed.node + ", but the pod is not found on that node");
       }
       converted.pods.push_back(*found);
     }

@@ -13,6 +13,7 @@
 #include "scheduler/feature_gates.h"
 #include "scheduler/flagz_values.h"
 #include "scheduler/logging.h"
+#include "scheduler/memory_limit.h"
 #include "scheduler/metrics/pod_resource_metrics.h"
 #include "scheduler/metrics/process_metrics.h"
 #include "serving/zpages.h"
@@ -114,6 +115,14 @@ absl::StatusOr<std::unique_ptr<serving::SecureServer>> NewSchedulerServer(
   serving_options.tls_private_key_file = flags.serving.tls_private_key_file;
   serving_options.cert_dir = flags.serving.cert_dir;
   serving_options.curve_preferences = flags.serving.tls_curve_preferences;
+  // A container memory limit caps the secure port's open connections (a flood of them is the one
+  // thing outside clients can grow without bound): see scheduler/memory_limit.h.
+  const std::optional<std::uint64_t> memory_limit = CgroupMemoryLimitBytes();
+  serving_options.max_connections = MaxConnectionsForMemoryLimit(memory_limit);
+  if (memory_limit) {
+    SPDLOG_INFO("memory limit {} MiB (cgroup): at most {} connections open on the secure port", *memory_limit >> 20,
+                serving_options.max_connections);
+  }
 
   serving::DelegatingAuthOptions auth;
   absl::StatusOr<std::shared_ptr<client::RestClient>> authn =

@@ -35,6 +35,13 @@ struct SecureServingOptions {
   int local_threads = 2;
   int worker_threads = 4;
   int max_waiting_for_review = 256;
+  // At most this many connections open at once (0: no cap, as Go's http.Server); past it a new
+  // connection is closed as soon as it is accepted, before any TLS state is made for it. The daemon
+  // derives it from its memory limit (scheduler/memory_limit.h), so that a connection flood is
+  // refused rather than ending in the kernel's OOM killer. `loopback_reserve` more are kept for
+  // peers on a loopback address: a static pod's kubelet probes 127.0.0.1, a flood comes from outside.
+  int max_connections = 0;
+  int loopback_reserve = 16;
 };
 
 }  // namespace ksched::serving

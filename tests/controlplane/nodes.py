@@ -82,11 +82,13 @@ class Api:
             self.local.conn = conn
         return conn
 
-    def request(self, method, path, body=None, retries=5):
+    def request(self, method, path, body=None, retries=5, content_type="application/json"):
+        """Retries connection errors, 429 and 5xx RETRIES times (waits doubling up to 2 s); returns
+        (status, decoded body)."""
         data = json.dumps(body).encode() if body is not None else None
         headers = {"Accept": "application/json", "User-Agent": "kube-scheduler-cpp-test-nodes"}
         if data is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = content_type
         delay = 0.1
         for attempt in range(retries + 1):
             try:
@@ -98,11 +100,11 @@ class Api:
                 self.local.conn = None
                 if attempt == retries:
                     raise RuntimeError(f"{method} {path}: {e}") from e
-                time.sleep(delay); delay *= 2
+                time.sleep(delay); delay = min(2.0, delay * 2)
                 continue
             if resp.status == 429 or resp.status >= 500:
                 if attempt < retries:
-                    time.sleep(float(resp.getheader("Retry-After") or delay)); delay *= 2
+                    time.sleep(min(2.0, float(resp.getheader("Retry-After") or delay))); delay = min(2.0, delay * 2)
                     continue
             return resp.status, json.loads(payload) if payload else {}
         raise AssertionError("unreachable")

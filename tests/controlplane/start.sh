@@ -10,7 +10,7 @@
 #   env          sourceable: APISERVER_URL, KUBECONFIG_ADMIN, KUBECONFIG_ADMIN_TOKEN,
 #                KUBECONFIG_SCHEDULER, KUBECTL, PKI_DIR, ETCD_URL, KSCHED_CP_BIN, CP_READY_SECONDS, ...
 #   pids         "name pid executable" per process: stop.sh kills exactly these
-#   kube-apiserver.args  its command line, NUL-separated (restart-apiserver.sh reuses it)
+#   kube-apiserver.args, etcd.args  their command lines, NUL-separated (restart-apiserver.sh reuses them)
 #   owner        PID whose death marks this run as left behind (stop.sh --stale); "none" = manual
 #   logs/        one log per process
 # --owner PID: the process this control plane belongs to (a test run); default none.
@@ -88,12 +88,13 @@ etcd_pid=""
 for attempt in 1 2 3 4 5; do
   read -r etcd_port peer_port < <(free_ports 2)
   rm -rf "$dir/etcd"; mkdir -m 700 "$dir/etcd"
-  "$bin/etcd" --name=node0 --data-dir="$dir/etcd" \
+  etcd_args=("$bin/etcd" --name=node0 --data-dir="$dir/etcd" \
     --listen-client-urls="http://127.0.0.1:$etcd_port" --advertise-client-urls="http://127.0.0.1:$etcd_port" \
     --listen-peer-urls="http://127.0.0.1:$peer_port" --initial-advertise-peer-urls="http://127.0.0.1:$peer_port" \
     --initial-cluster="node0=http://127.0.0.1:$peer_port" --initial-cluster-state=new \
     --auto-compaction-mode=periodic --auto-compaction-retention=1h --quota-backend-bytes=8589934592 \
-    --unsafe-no-fsync=true --log-level=warn > "$dir/logs/etcd.log" 2>&1 &
+    --unsafe-no-fsync=true --log-level=warn)
+  "${etcd_args[@]}" > "$dir/logs/etcd.log" 2>&1 &
   etcd_pid=$!
   rc=0; wait_for "$etcd_pid" 30 "$dir/logs/etcd.log" curl -fsS --max-time 5 --noproxy '*' "http://127.0.0.1:$etcd_port/health" || rc=$?
   [ $rc = 0 ] && break
@@ -103,6 +104,7 @@ for attempt in 1 2 3 4 5; do
 done
 [ $rc = 0 ] || fail "start etcd: ports kept clashing"
 record etcd "$etcd_pid" "$bin/etcd"
+printf '%s\0' "${etcd_args[@]}" > "$dir/etcd.args"
 log "etcd ready on 127.0.0.1:$etcd_port (pid $etcd_pid)"
 
 # --- kube-apiserver --------------------------------------------------------------------------------

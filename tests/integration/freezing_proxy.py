@@ -3,7 +3,10 @@
 connections it carries, as a silent network partition does (a firewall dropping packets, a
 stateful middlebox losing its table): on SIGUSR1 every connection open at that moment stops
 forwarding in both directions, without a FIN or RST, and stays open; connections made afterwards
-are forwarded normally. SIGTERM stops it. Prints "listening" once ready and one line per freeze.
+are forwarded normally. On SIGUSR2 every frozen connection is cut (closed at once, what the freeze
+held back discarded), as a middlebox that finally resets them would: the client sees the connection
+end without having received anything sent during the freeze. SIGTERM stops it. Prints "listening"
+once ready and one line per freeze and per cut.
 """
 import argparse
 import asyncio
@@ -51,6 +54,14 @@ class Proxy:
         self.live.clear()
         print(f"froze {count} connection(s)", flush=True)
 
+    def cut(self):
+        count = len(self.frozen)
+        for pair in self.frozen:
+            for w in pair:
+                w.transport.abort()
+        self.frozen.clear()
+        print(f"cut {count} frozen connection(s)", flush=True)
+
 
 async def main():
     parser = argparse.ArgumentParser()
@@ -63,6 +74,7 @@ async def main():
     loop = asyncio.get_running_loop()
     stop = loop.create_future()
     loop.add_signal_handler(signal.SIGUSR1, proxy.freeze)
+    loop.add_signal_handler(signal.SIGUSR2, proxy.cut)
     loop.add_signal_handler(signal.SIGTERM, lambda: stop.done() or stop.set_result(None))
     print("listening", flush=True)
     async with server:

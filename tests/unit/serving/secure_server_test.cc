@@ -69,6 +69,15 @@ std::unique_ptr<client::HttpTransport> ClientFor(int port, const std::string& ca
   return *std::move(transport);
 }
 
+// Loopback, an ephemeral port, a self-signed pair generated into DIR/certs.
+SecureServingOptions LoopbackServing(const TempDir& dir) {
+  SecureServingOptions serving;
+  serving.bind_address = "127.0.0.1";
+  serving.port = 0;
+  serving.cert_dir = (dir.path / "certs").string();
+  return serving;
+}
+
 client::HttpResponse Get(client::HttpTransport& transport, std::string target,
                          client::HttpMethod method = client::HttpMethod::kGet, std::string body = "") {
   client::HttpRequest request;
@@ -84,10 +93,7 @@ client::HttpResponse Get(client::HttpTransport& transport, std::string target,
 
 TEST_CASE("SecureServer serves health, handlers and refusals over TLS with keep-alive", "[serving]") {
   TempDir dir;
-  SecureServingOptions serving;
-  serving.bind_address = "127.0.0.1";
-  serving.port = 0;
-  serving.cert_dir = (dir.path / "certs").string();
+  SecureServingOptions serving = LoopbackServing(dir);
   DelegatingAuthOptions auth;
   auth.always_allow_paths = {"/healthz", "/readyz", "/livez", "/open"};
   SecureServer server(serving, auth);
@@ -160,10 +166,7 @@ TEST_CASE("client certificates: asked for in the handshake and authenticated aga
   TempDir dir;
   const testing::TestCa ca("client-ca");
   const testing::TestCa other("other-ca");
-  SecureServingOptions serving;
-  serving.bind_address = "127.0.0.1";
-  serving.port = 0;
-  serving.cert_dir = (dir.path / "certs").string();
+  SecureServingOptions serving = LoopbackServing(dir);
   DelegatingAuthOptions auth;  // no reviewers: only system:masters passes authorization
   absl::StatusOr<std::unique_ptr<ClientCertificateAuthenticator>> certificates =
       ClientCertificateAuthenticator::Create(ca.pem(), "--client-ca-file test");
@@ -291,10 +294,7 @@ class HeldAccessReviewer : public SubjectAccessReviewer {
 
 TEST_CASE("requests waiting for reviews neither delay probes nor queue without bound", "[serving]") {
   TempDir dir;
-  SecureServingOptions serving;
-  serving.bind_address = "127.0.0.1";
-  serving.port = 0;
-  serving.cert_dir = (dir.path / "certs").string();
+  SecureServingOptions serving = LoopbackServing(dir);
   serving.worker_threads = 1;
   serving.max_waiting_for_review = 1;
   auto reviewer = std::make_shared<HeldAccessReviewer>();
@@ -329,6 +329,48 @@ TEST_CASE("requests waiting for reviews neither delay probes nor queue without b
   CHECK(held.get().status == 403);
   // The slot is free again: the review lane answers (the fake reviewer has no opinion -> 403).
   CHECK(Get(*shed_client, "/flood/3").status == 403);
+  server.Stop();
+}
+
+TEST_CASE("past max_connections a new connection is closed at once, and a freed place is taken again", "[serving]") {
+  TempDir dir;
+  SecureServingOptions serving = LoopbackServing(dir);
+  serving.max_connections = 1;
+  SECTION("no place kept for loopback peers") { serving.loopback_reserve = 0; }
+  SECTION("one place kept for loopback peers: taken by the second, the third refused") {
+    serving.loopback_reserve = 1;
+  }
+  SecureServer server(serving, DelegatingAuthOptions{});
+  REQUIRE(server.Start().ok());
+  const std::string ca = Slurp(dir.path / "certs" / "kube-scheduler.crt");
+
+  // The first client's keep-alive connection takes the only place.
+  auto first = ClientFor(server.port(), ca);
+  REQUIRE(Get(*first, "/healthz").status == 200);
+
+  client::HttpRequest probe;
+  probe.target = "/healthz";
+  probe.accept = "*/*";
+  std::unique_ptr<client::HttpTransport> reserved;
+  if (serving.loopback_reserve == 1) {
+    reserved = ClientFor(server.port(), ca);
+    REQUIRE(Get(*reserved, "/healthz").status == 200);
+  }
+  auto refused_client = ClientFor(server.port(), ca);
+  const absl::StatusOr<client::HttpResponse> refused = refused_client->SendSync(probe);
+  CHECK_FALSE(refused.ok());
+
+  // Once the first connection is gone, the place is free again.
+  first.reset();
+  reserved.reset();
+  bool served = false;
+  for (int attempt = 0; attempt < 50 && !served; ++attempt) {
+    auto next = ClientFor(server.port(), ca);
+    const absl::StatusOr<client::HttpResponse> response = next->SendSync(probe);
+    served = response.ok() && response->status == 200;
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(served);
   server.Stop();
 }
 
