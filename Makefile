@@ -10,11 +10,13 @@
 # --scale 0.1" passes options), bench-short (the same at smoke sizes, into $(BUILD_DIR)/bench-short),
 # bench-gpu (the GPU packing study of docs/gpu-packing.md; BENCH_ARGS="--runs 5" passes options),
 # sanitize-test (the unit tests, Debug, built with ASan + UBSan in build-sanitize/;
-# SANITIZE_ARGS="-R ^client" selects other tests), fuzz (libFuzzer over fuzz/'s targets with clang,
-# ASan and UBSan, FUZZ_SECONDS each; their corpora replay as unit tests in every build), chaos (fault
-# scenarios on the real control plane with invariants watched, ours next to upstream; docs/chaos/),
-# thread-safety (clang 16's -Wthread-safety over every translation unit of $(BUILD_DIR)'s compile
-# commands: members ABSL_GUARDED_BY a base::Mutex touched without it fail; base/mutex.h), clean.
+# SANITIZE_ARGS="-R ^client" selects other tests), tsan-test (ThreadSanitizer: the unit tests and
+# one scenario on the real control plane, in build-tsan/; TSAN_ARGS as SANITIZE_ARGS), fuzz
+# (libFuzzer over fuzz/'s targets with clang, ASan and UBSan, FUZZ_SECONDS each; their corpora
+# replay as unit tests in every build), chaos (fault scenarios on the real control plane with
+# invariants watched, ours next to upstream; docs/chaos/), thread-safety (clang 16's
+# -Wthread-safety over every translation unit of $(BUILD_DIR)'s compile commands: members
+# ABSL_GUARDED_BY a base::Mutex touched without it fail; base/mutex.h), clean.
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 KSCHED_WERROR ?=
@@ -22,8 +24,8 @@ CTEST_ARGS ?=
 BENCH_ARGS ?=
 PERF_ARGS ?=
 
-.PHONY: all deps build debug sanitize-test controlplane test unit-test bench-decode bench-gpu fuzz chaos thread-safety bench-deps bench bench-short demo cluster-up \
-        cluster-down cluster-list clean
+.PHONY: all deps build debug sanitize-test tsan-test controlplane test unit-test bench-decode bench-gpu fuzz chaos thread-safety \
+        bench-deps bench bench-short demo cluster-up cluster-down cluster-list clean
 
 all: build
 
@@ -36,12 +38,32 @@ build: deps
 debug:
 	@$(MAKE) --no-print-directory build BUILD_DIR=build-debug BUILD_TYPE=Debug
 
-# Debug: the quickest to compile on 2 cores, asserts kept, readable stacks in the reports.
+# Debug: the quickest to compile on 2 cores, asserts kept, readable stacks in the reports. Builds
+# only the unit-test executables (SANITIZE_TARGETS= builds everything, for SANITIZE_ARGS that pick
+# other tests). CI runs it (.ci/run).
 SANITIZE_ARGS ?= -L unit
+SANITIZE_TARGETS ?= ksched_unit_tests
 sanitize-test: deps
-	@BUILD_DIR=build-sanitize BUILD_TYPE=Debug KSCHED_SANITIZE=address,undefined scripts/build.sh
+	@BUILD_DIR=build-sanitize BUILD_TYPE=Debug KSCHED_SANITIZE=address,undefined BUILD_TARGETS="$(SANITIZE_TARGETS)" \
+	  scripts/build.sh
 	@cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure $(SANITIZE_ARGS)
+
+# ThreadSanitizer in build-tsan/: the unit tests, then one integration test on the real control
+# plane, integration.scheduler's binary (SchedulerApp with two profiles: reflectors, scheduling
+# thread, binding threads, queue flush loop, 16 pods bound; the event recorder's worker, async
+# binds, evictions), about 10 s. Debug at -O1 (CXXFLAGS is read when build-tsan/ is first
+# configured): TSan at -O0 runs several times slower; -Wno-tsan: GCC warns at every
+# std::atomic_thread_fence (Boost.Asio's fenced blocks), which TSan does not model. Reports that
+# are not ours are suppressed in tests/sanitizers/tsan.supp, each with its reason. Not in CI.
+TSAN_ARGS ?= -L unit
+TSAN_ENV = TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/sanitizers/tsan.supp"
+tsan-test: deps controlplane
+	@CXXFLAGS="-O1 -Wno-tsan" BUILD_DIR=build-tsan BUILD_TYPE=Debug KSCHED_SANITIZE=thread \
+	  BUILD_TARGETS="ksched_unit_tests ksched_scheduler_integration_tests" scripts/build.sh
+	@cd build-tsan && $(TSAN_ENV) ctest --output-on-failure $(TSAN_ARGS)
+	@echo "[tsan-test] integration.scheduler on the real control plane"
+	@$(TSAN_ENV) tests/integration/run_with_controlplane.sh build-tsan/tests/integration/ksched_scheduler_integration_tests
 
 controlplane: deps
 	@tests/controlplane/build.sh >/dev/null
@@ -109,4 +131,4 @@ cluster-list:
 	@tests/controlplane/stop.sh --list
 
 clean:
-	rm -rf build build-debug build-sanitize
+	rm -rf build build-debug build-sanitize build-tsan

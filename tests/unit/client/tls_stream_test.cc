@@ -137,13 +137,17 @@ std::string Pattern(std::size_t size) {
   return text;
 }
 
-void ServerWriteAll(SSL* ssl, const std::string& data) {
+// On the server's thread: false when a write fails. Catch2's assertions are not thread-safe (two
+// threads asserting at once race on its state, as TSan reports), so the test checks the result
+// on its own thread, after TlsServer::Join.
+bool ServerWriteAll(SSL* ssl, const std::string& data) {
   std::size_t written = 0;
   while (written < data.size()) {
     std::size_t n = 0;
-    REQUIRE(SSL_write_ex(ssl, data.data() + written, data.size() - written, &n) == 1);
+    if (SSL_write_ex(ssl, data.data() + written, data.size() - written, &n) != 1) return false;
     written += n;
   }
+  return true;
 }
 
 std::string ServerRead(SSL* ssl, std::size_t size) {
@@ -161,9 +165,10 @@ std::string ServerRead(SSL* ssl, std::size_t size) {
 TEST_CASE("TlsStream: a request out, a response in many records, close_notify reads as eof", "[tls_stream]") {
   const std::string response = Pattern(300'000);
   std::string request_seen;
+  bool wrote = false;
   TlsServer server([&](SSL* ssl, int) {
     request_seen = ServerRead(ssl, 5);
-    ServerWriteAll(ssl, response);
+    wrote = ServerWriteAll(ssl, response);
     SSL_shutdown(ssl);
   });
   Client client(server.port());
@@ -177,10 +182,12 @@ TEST_CASE("TlsStream: a request out, a response in many records, close_notify re
   initiated = true;
   std::string data;
   const error_code end = client.ReadAll(data);
+  server.Join();  // request_seen and wrote are the server thread's
   CHECK_FALSE(write_ec);
   CHECK(data == response);
   CHECK(end == net::error::eof);
   CHECK(request_seen == "hello");
+  CHECK(wrote);
 }
 
 TEST_CASE("TlsStream: a write larger than the socket buffers waits for the peer and arrives whole", "[tls_stream]") {
@@ -284,22 +291,26 @@ TEST_CASE("TlsStream: reading and writing at once (full duplex) against an echo 
 }
 
 TEST_CASE("TlsStream: a peer that closes without close_notify is stream_truncated", "[tls_stream]") {
+  bool wrote = false;
   TlsServer server([&](SSL* ssl, int fd) {
-    ServerWriteAll(ssl, "partial");
+    wrote = ServerWriteAll(ssl, "partial");
     ::shutdown(fd, SHUT_RDWR);
   });
   Client client(server.port());
   std::string data;
   const error_code end = client.ReadAll(data);
+  server.Join();
+  CHECK(wrote);
   CHECK(data == "partial");
   CHECK(end == net::ssl::error::stream_truncated);
 }
 
 TEST_CASE("TlsStream: a deadline ends a wait with timeout, ExpiresNever lifts it", "[tls_stream]") {
   std::atomic<bool> send_now{false};
+  bool wrote = false;
   TlsServer server([&](SSL* ssl, int) {
     while (!send_now) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    ServerWriteAll(ssl, "late");
+    wrote = ServerWriteAll(ssl, "late");
     SSL_shutdown(ssl);
   });
   Client client(server.port());
@@ -328,6 +339,8 @@ TEST_CASE("TlsStream: a deadline ends a wait with timeout, ExpiresNever lifts it
   std::string data;
   CHECK(client.ReadAll(data) == net::error::eof);
   CHECK(data == "late");
+  server.Join();
+  CHECK(wrote);
 }
 
 TEST_CASE("TlsStream: writing to a closed peer is an error, not SIGPIPE", "[tls_stream]") {

@@ -258,13 +258,17 @@ TEST_CASE("Binding cycle: a victim waiting at Permit is preempted to the backoff
 
 TEST_CASE("Binding cycle: a victim in PreBind is requeued, not bound (k/k #135502)", "[scheduler][binding]") {
   Harness* harness_ptr = nullptr;
+  // Set on the binding thread, checked on this one: Catch2's assertions are not thread-safe (an
+  // assertion there races with this thread's on Catch's counters, as TSan reports).
+  std::atomic<bool> cancelled{false};
+  std::atomic<bool> seen_cancelled{false};
   Harness harness({ProfileBuilder()
                        .Filter("TrueFilter", TrueFilter)
-                       .PreBind("FakePreBind", {}, [&harness_ptr](const api::Pod& pod, const std::string&) {
+                       .PreBind("FakePreBind", {}, [&](const api::Pod& pod, const std::string&) {
                          // Preemption picks the pod while its PreBind runs.
-                         CHECK(harness_ptr->Profile().CancelPodInPreBind(pod.metadata.uid,
-                                                                         "preempted by DefaultPreemption"));
-                         CHECK(harness_ptr->Profile().PodInPreBindCancelled(pod.metadata.uid));
+                         cancelled = harness_ptr->Profile().CancelPodInPreBind(pod.metadata.uid,
+                                                                               "preempted by DefaultPreemption");
+                         seen_cancelled = harness_ptr->Profile().PodInPreBindCancelled(pod.metadata.uid);
                          return Status();
                        })});
   harness_ptr = &harness;
@@ -273,6 +277,8 @@ TEST_CASE("Binding cycle: a victim in PreBind is requeued, not bound (k/k #13550
   harness.AddPod(pod);
   harness.ScheduleOne();
   harness.DrainBindings();
+  CHECK(cancelled);
+  CHECK(seen_cancelled);
   const std::string message = "preempted by DefaultPreemption";
   CHECK(harness.cluster_api().binds().empty());
   CHECK(harness.Events() == std::vector<RecordedEvent>{FailedScheduling("ns1/p", message)});

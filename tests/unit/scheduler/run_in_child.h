@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -31,6 +32,11 @@ inline ChildEnd RunInChild(const std::function<void()>& fn) {
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
+    // The child ends by the signal itself, not through Catch2's fatal-signal handler inherited from
+    // the test's main: that handler reports and allocates inside the signal, which ThreadSanitizer
+    // rejects ("signal-unsafe call inside of a signal", exit 66 under halt_on_error=1), so the
+    // child would exit instead of being killed by SIGABRT.
+    std::signal(SIGABRT, SIG_DFL);
     close(pipe_fds[0]);
     const int devnull = open("/dev/null", O_WRONLY);
     if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
