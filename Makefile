@@ -9,11 +9,14 @@
 # plus the in-process decision rate; results in docs/bench/<timestamp>/; PERF_ARGS="--workloads ...
 # --scale 0.1" passes options), bench-short (the same at smoke sizes, into $(BUILD_DIR)/bench-short),
 # bench-gpu (the GPU packing study of docs/gpu-packing.md; BENCH_ARGS="--runs 5" passes options),
-# sanitize-test (the unit tests, Debug, built with ASan + UBSan in build-sanitize/;
-# SANITIZE_ARGS="-R ^client" selects other tests), tsan-test (ThreadSanitizer: the unit tests and
+# sanitize-test (one clang build in build-asan/: the unit tests run under ASan + UBSan, every
+# translation unit through clang's thread-safety analysis, the fuzz targets built for `make fuzz`;
+# SANITIZE_ARGS="-R ^client" selects other tests), sanitize-chaos (the short chaos suite with that
+# build's daemon), tsan-test (ThreadSanitizer: the unit tests and
 # one scenario on the real control plane, in build-tsan/; TSAN_ARGS as SANITIZE_ARGS), fuzz
-# (libFuzzer over fuzz/'s targets with clang, ASan and UBSan, FUZZ_SECONDS each; their corpora
-# replay as unit tests in every build), chaos (fault scenarios on the real control plane with
+# (libFuzzer over fuzz/'s targets with clang, ASan and UBSan, FUZZ_SECONDS each, in build-fuzz/ or
+# FUZZ_BUILD_DIR=build-asan after sanitize-test; their corpora replay as unit tests in every
+# build), chaos (fault scenarios on the real control plane with
 # invariants watched, ours next to upstream; docs/chaos/), thread-safety (clang 16's
 # -Wthread-safety over every translation unit of $(BUILD_DIR)'s compile commands: members
 # ABSL_GUARDED_BY a base::Mutex touched without it fail; base/mutex.h), clean.
@@ -24,7 +27,7 @@ CTEST_ARGS ?=
 BENCH_ARGS ?=
 PERF_ARGS ?=
 
-.PHONY: all deps build debug sanitize-test tsan-test controlplane test unit-test bench-decode bench-gpu fuzz chaos thread-safety \
+.PHONY: all deps build debug sanitize-test sanitize-chaos tsan-test controlplane test unit-test bench-decode bench-gpu fuzz chaos thread-safety \
         bench-deps bench bench-short demo cluster-up cluster-down cluster-list clean
 
 all: build
@@ -38,16 +41,26 @@ build: deps
 debug:
 	@$(MAKE) --no-print-directory build BUILD_DIR=build-debug BUILD_TYPE=Debug
 
-# Debug: the quickest to compile on 2 cores, asserts kept, readable stacks in the reports. Builds
-# only the unit-test executables (SANITIZE_TARGETS= builds everything, for SANITIZE_ARGS that pick
-# other tests). CI runs it (.ci/run).
+# The flags and why: cmake/sanitize.cmake (clang 16, -O1 with line tables, asserts kept, libFuzzer
+# instrumentation, -Werror=thread-safety). Builds everything (the daemon, benchmarks and
+# integration tests too, so that the thread-safety analysis sees every translation unit), then runs
+# SANITIZE_ARGS' tests. CI runs it (.ci/run), then the fuzzing pass from the same build.
 SANITIZE_ARGS ?= -L unit
-SANITIZE_TARGETS ?= ksched_unit_tests
+SANITIZE_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 sanitize-test: deps
-	@BUILD_DIR=build-sanitize BUILD_TYPE=Debug KSCHED_SANITIZE=address,undefined BUILD_TARGETS="$(SANITIZE_TARGETS)" \
+	@scripts/install-deps.sh --fuzz
+	@BUILD_DIR=build-asan BUILD_TYPE=Debug KSCHED_SANITIZE=address,undefined CMAKE_INIT=cmake/sanitize.cmake \
 	  scripts/build.sh
-	@cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure $(SANITIZE_ARGS)
+	@cd build-asan && $(SANITIZE_ENV) ctest --output-on-failure $(SANITIZE_ARGS)
+
+# The short chaos suite (integration.chaos_short) with build-asan's daemon, after sanitize-test: a
+# sanitizer report aborts the daemon, which the suite counts as crashed. Leak checks off: the suite
+# kills and restarts the daemon on purpose, and the unit tests check for leaks. CI runs it.
+sanitize-chaos: controlplane
+	@test -f build-asan/CMakeCache.txt || { echo "[sanitize-chaos] FAILED: no build-asan/ (run make sanitize-test first)" >&2; exit 1; }
+	@cmake --build build-asan
+	@cd build-asan && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:abort_on_error=1 \
+	  ctest --output-on-failure -R '^integration\.chaos_short$$'
 
 # ThreadSanitizer in build-tsan/: the unit tests, then one integration test on the real control
 # plane, integration.scheduler's binary (SchedulerApp with two profiles: reflectors, scheduling
@@ -86,9 +99,10 @@ bench-gpu: build
 # fixed seed (CI); FUZZ_TARGETS to pick some (default: all).
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
+FUZZ_BUILD_DIR ?=
 fuzz:
 	@scripts/install-deps.sh --fuzz
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) scripts/fuzz.sh $(FUZZ_TARGETS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_BUILD_DIR=$(FUZZ_BUILD_DIR) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 # The chaos suite (tests/chaos/chaos.py, docs/chaos.md): fault scenarios on the real control plane
 # with the invariants watched, kube-scheduler-cpp and upstream side by side; the table into
@@ -131,4 +145,4 @@ cluster-list:
 	@tests/controlplane/stop.sh --list
 
 clean:
-	rm -rf build build-debug build-sanitize build-tsan
+	rm -rf build build-debug build-asan build-tsan build-fuzz

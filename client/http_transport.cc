@@ -40,6 +40,7 @@
 #include "client/concat.h"
 #include "client/header_value.h"
 #include "client/http2_codec.h"
+#include "client/line_framer.h"
 #include "client/server_url.h"
 #include "client/tls_stream.h"
 #include "spdlog/spdlog.h"
@@ -680,7 +681,7 @@ class HttpTransport::Impl {
     }
     resolver_.async_resolve(
         url_.host, url_.port,
-        [this, conn, on_connected = std::move(on_connected)](
+        [conn, on_connected = std::move(on_connected)](
             beast::error_code rec, const tcp::resolver::results_type& results) mutable {
           if (rec) {
             on_connected(rec);
@@ -743,7 +744,7 @@ class HttpTransport::Impl {
    public:
     StreamReader(Impl* impl, std::shared_ptr<Impl> keep_alive, std::string target)
         : impl_(impl), keep_alive_(std::move(keep_alive)), target_(std::move(target)),
-          shared_(std::make_shared<StreamShared>()) {}
+          shared_(std::make_shared<StreamShared>()), lines_(impl->options().max_line_bytes) {}
 
     Impl* impl_;
     std::shared_ptr<Impl> keep_alive_;  // sockets must not outlive the io_context they belong to
@@ -756,8 +757,7 @@ class HttpTransport::Impl {
     // One TLS record's plaintext at most (16 KiB): an SSL read never returns more, so a larger
     // buffer would only add to the memory every idle watch holds.
     char buf_[16 * 1024];
-    std::string partial_;
-    std::size_t discarding_ = 0;  // > 0 while skipping an oversized line: bytes so far
+    LineFramer lines_;
     bool closed_ = false;
     // Idle detection on our own timer, not Beast's stream timeouts: those are per operation, and
     // a stream is one long exchange whose only deadline is "some byte every N seconds".
@@ -867,34 +867,12 @@ class HttpTransport::Impl {
   }
 
   void FinishBody(const std::shared_ptr<StreamReader>& reader) {
-    if (!reader->partial_.empty()) PushItem(*reader, StreamItem{std::move(reader->partial_), 0});
-    reader->partial_.clear();
+    reader->lines_.Finish([&](StreamItem item) { PushItem(*reader, std::move(item)); });
     EndStream(*reader, absl::OkStatus());
   }
 
   void Deliver(StreamReader& reader, std::string_view data) {
-    while (!data.empty()) {
-      const std::size_t newline = data.find('\n');
-      const std::string_view piece = data.substr(0, newline);
-      if (reader.discarding_ > 0) {
-        reader.discarding_ += piece.size();
-      } else if (reader.partial_.size() + piece.size() > options_.max_line_bytes) {
-        reader.discarding_ = reader.partial_.size() + piece.size();
-        reader.partial_.clear();
-        reader.partial_.shrink_to_fit();
-      } else {
-        reader.partial_.append(piece);
-      }
-      if (newline == std::string_view::npos) break;
-      if (reader.discarding_ > 0) {
-        PushItem(reader, StreamItem{std::string(), reader.discarding_});
-        reader.discarding_ = 0;
-      } else if (!reader.partial_.empty()) {
-        PushItem(reader, StreamItem{std::move(reader.partial_), 0});
-        reader.partial_.clear();
-      }
-      data.remove_prefix(newline + 1);
-    }
+    reader.lines_.Feed(data, [&](StreamItem item) { PushItem(reader, std::move(item)); });
   }
 
   void PushItem(StreamReader& reader, StreamItem item) {

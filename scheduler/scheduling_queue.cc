@@ -18,7 +18,6 @@ using framework::QueuedPodInfo;
 using framework::QueuedPodInfoPtr;
 
 // upstream podtopologyspread.Name: pods it rejected may fit after any pod event in their namespace.
-constexpr std::string_view kPodTopologySpread = "PodTopologySpread";
 // Stands for a PreEnqueue rejection that names no plugin, so that the pod still reads as gated.
 constexpr std::string_view kUnnamedPreEnqueuePlugin = "PreEnqueue";
 

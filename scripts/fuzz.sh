@@ -7,17 +7,24 @@
 # FUZZ_JOBS (default 1) fuzzing processes per target. Without targets: all of them.
 # FUZZ_RUNS=N instead: N inputs per target from the checked-in corpus only, seed 1, one process:
 # the same inputs on every machine, so a finding is the code's, not the clock's (what CI runs).
+# FUZZ_BUILD_DIR: an already configured fuzz build to use instead of configuring build-fuzz/ (CI
+# passes build-asan/, which `make sanitize-test` built with the targets in it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${FUZZ_SECONDS:-60} jobs=${FUZZ_JOBS:-1} runs=${FUZZ_RUNS:-} build_dir=build-fuzz
+seconds=${FUZZ_SECONDS:-60} jobs=${FUZZ_JOBS:-1} runs=${FUZZ_RUNS:-} build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
 log() { printf '[fuzz] %s\n' "$*"; }
 clangxx=$(command -v clang++-16 || command -v clang++ || true)
 [ -n "$clangxx" ] || { log "FAILED: clang++ not found (scripts/install-deps.sh installs clang-16 and libclang-rt-16-dev)" >&2; exit 1; }
 export CCACHE_BASEDIR="$PWD"
 t=$(date +%s)
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$clangxx" \
-  -DKSCHED_FUZZ=ON -DKSCHED_SANITIZE=address,undefined -DKSCHED_BUILD_TESTS=OFF >/dev/null \
-  || { log "FAILED at step: cmake configure ($build_dir)" >&2; exit 1; }
+if [ -n "${FUZZ_BUILD_DIR:-}" ]; then
+  grep -qx 'KSCHED_FUZZ:BOOL=ON' "$build_dir/CMakeCache.txt" 2>/dev/null \
+    || { log "FAILED: FUZZ_BUILD_DIR=$build_dir is not a configured KSCHED_FUZZ build (make sanitize-test makes build-asan/)" >&2; exit 1; }
+else
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$clangxx" \
+    -DKSCHED_FUZZ=ON -DKSCHED_SANITIZE=address,undefined -DKSCHED_BUILD_TESTS=OFF >/dev/null \
+    || { log "FAILED at step: cmake configure ($build_dir)" >&2; exit 1; }
+fi
 cmake --build "$build_dir" --target ksched_fuzz_all || { log "FAILED at step: compile ($build_dir)" >&2; exit 1; }
 log "built in $(( $(date +%s) - t ))s"
 targets=("$@")

@@ -15,6 +15,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
@@ -126,8 +127,10 @@ class SecureServer::Impl {
         max_connections_(std::max(0, options.max_connections)),
         loopback_reserve_(std::max(0, options.loopback_reserve)),
         work_(net::make_work_guard(ioc_)),
-        acceptor_(ioc_),
-        accept_retry_(ioc_) {}
+        io_threads_(std::max(1, options.io_threads)),
+        accept_strand_(net::make_strand(ioc_)),
+        acceptor_(accept_strand_),
+        accept_retry_(accept_strand_) {}
 
   ~Impl() { Stop(); }
 
@@ -150,8 +153,8 @@ class SecureServer::Impl {
           fmt::format("failed to create listener: listen tcp {}: {}", where, ec.message()));
     }
     port_ = acceptor_.local_endpoint().port();
-    DoAccept();
-    io_thread_ = std::thread([this] { ioc_.run(); });
+    net::post(accept_strand_, [this] { DoAccept(); });
+    for (int i = 0; i < io_threads_; ++i) io_threads_pool_.emplace_back([this] { ioc_.run(); });
     return absl::OkStatus();
   }
 
@@ -159,31 +162,37 @@ class SecureServer::Impl {
 
   void Stop() {
     if (stopped_.exchange(true)) return;
-    if (io_thread_.joinable()) {
-      // Close the listener and every connection on the I/O thread that owns them.
-      std::promise<void> closed;
-      net::post(ioc_, [this, &closed] {
+    if (!io_threads_pool_.empty()) {
+      // Close the listener on its strand, then every connection on its own.
+      std::promise<std::vector<std::shared_ptr<Session>>> listed;
+      net::post(accept_strand_, [this, &listed] {
         boost::system::error_code ignored;
         acceptor_.close(ignored);
-        CloseSessions();
-        closed.set_value();
+        accept_retry_.cancel();
+        listed.set_value(LiveSessions());
       });
-      closed.get_future().wait();
+      std::vector<std::future<void>> closed;
+      for (const std::shared_ptr<Session>& session : listed.get_future().get()) {
+        closed.push_back(CloseOnItsStrand(session));
+      }
+      for (std::future<void>& done : closed) done.wait();
     }
-    // Running handlers finish; their replies are posted to the I/O thread. The local lane first:
+    // Running handlers finish; their replies are posted to their sessions' strands. The local lane first:
     // it hands requests on to the review lane, which must still run what it was given.
     local_workers_.join();
     review_workers_.join();
     work_.reset();
     ioc_.stop();
-    if (io_thread_.joinable()) io_thread_.join();
+    for (std::thread& thread : io_threads_pool_) thread.join();
+    io_threads_pool_.clear();
   }
 
  private:
   class Session;
 
+  // On accept_strand_. Each connection gets a strand of its own.
   void DoAccept() {
-    acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+    acceptor_.async_accept(net::make_strand(ioc_), [this](boost::system::error_code ec, tcp::socket socket) {
       if (ec) {
         if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
         // Out of file descriptors or memory: as Go's http.Server, wait 5 ms, doubling to 1 s,
@@ -208,6 +217,11 @@ class SecureServer::Impl {
                       "(closed so far: {})", max_connections_, refused + 1);
         }
       } else {
+        // As Go's net package does for every TCP connection: with Nagle's algorithm on, a response
+        // written as two TLS records (headers, body) waits for the client's delayed ACK of the
+        // first, ~40 ms on Linux, on every request.
+        boost::system::error_code ignored;
+        socket.set_option(tcp::no_delay(true), ignored);
         StartSession(std::move(socket));
       }
       DoAccept();
@@ -257,8 +271,9 @@ class SecureServer::Impl {
     return response;
   }
 
-  void StartSession(tcp::socket socket);
-  void CloseSessions();
+  void StartSession(tcp::socket socket);  // on accept_strand_
+  std::vector<std::shared_ptr<Session>> LiveSessions();  // on accept_strand_
+  static std::future<void> CloseOnItsStrand(const std::shared_ptr<Session>& session);
 
   // Sessions count themselves, for max_connections. (What a burst of them leaves in the heap is
   // returned to the system by the daemon's MemoryReleaser, not here.)
@@ -280,17 +295,20 @@ class SecureServer::Impl {
   std::atomic<int> waiting_for_review_{0};
   std::atomic<std::uint64_t> shed_{0};
   net::executor_work_guard<net::io_context::executor_type> work_;
-  tcp::acceptor acceptor_;            // I/O thread only (after Listen)
-  net::steady_timer accept_retry_;    // I/O thread only
-  std::chrono::milliseconds accept_delay_{0};  // I/O thread only
-  std::vector<std::weak_ptr<Session>> sessions_;  // I/O thread only
-  std::thread io_thread_;
+  const int io_threads_;
+  net::strand<net::io_context::executor_type> accept_strand_;
+  tcp::acceptor acceptor_;            // accept_strand_ only (after Listen)
+  net::steady_timer accept_retry_;    // accept_strand_ only
+  std::chrono::milliseconds accept_delay_{0};  // accept_strand_ only
+  std::vector<std::weak_ptr<Session>> sessions_;  // accept_strand_ only
+  std::vector<std::thread> io_threads_pool_;  // started by Listen, joined by Stop
   std::atomic<int> port_{0};
   std::atomic<bool> stopped_{false};
 };
 
 // One TLS connection: handshake, then request -> worker -> response, repeated while keep-alive.
-// All its socket operations run on the I/O thread; only the chain runs on a worker (Dispatch).
+// All its socket operations run on its strand (the socket's executor, on one of the I/O threads);
+// only the chain runs on a worker (Dispatch).
 class SecureServer::Impl::Session : public std::enable_shared_from_this<Session> {
  public:
   Session(Impl& server, tcp::socket socket)
@@ -302,6 +320,8 @@ class SecureServer::Impl::Session : public std::enable_shared_from_this<Session>
   }
 
   ~Session() { server_.SessionClosed(); }
+
+  beast::tcp_stream::executor_type executor() { return beast::get_lowest_layer(stream_).get_executor(); }
 
   void Start() {
     beast::get_lowest_layer(stream_).expires_after(kHandshakeTimeout);
@@ -316,6 +336,7 @@ class SecureServer::Impl::Session : public std::enable_shared_from_this<Session>
                             });
   }
 
+  // On the session's strand.
   void Close() {
     boost::system::error_code ignored;
     beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -359,7 +380,7 @@ class SecureServer::Impl::Session : public std::enable_shared_from_this<Session>
       return;
     }
     server_.Dispatch(*std::move(request), [self = shared_from_this(), version, keep_alive](ServingResponse response) {
-      net::post(self->server_.ioc_, [self, response = std::move(response), version, keep_alive]() mutable {
+      net::post(self->executor(), [self, response = std::move(response), version, keep_alive]() mutable {
         self->Respond(std::move(response), version, keep_alive);
       });
     });
@@ -409,11 +430,23 @@ void SecureServer::Impl::StartSession(tcp::socket socket) {
   session->Start();
 }
 
-void SecureServer::Impl::CloseSessions() {
+std::vector<std::shared_ptr<SecureServer::Impl::Session>> SecureServer::Impl::LiveSessions() {
+  std::vector<std::shared_ptr<Session>> live;
   for (const std::weak_ptr<Session>& weak : sessions_) {
-    if (std::shared_ptr<Session> session = weak.lock()) session->Close();
+    if (std::shared_ptr<Session> session = weak.lock()) live.push_back(std::move(session));
   }
   sessions_.clear();
+  return live;
+}
+
+std::future<void> SecureServer::Impl::CloseOnItsStrand(const std::shared_ptr<Session>& session) {
+  auto closed = std::make_shared<std::promise<void>>();
+  std::future<void> done = closed->get_future();
+  net::post(session->executor(), [session, closed] {
+    session->Close();
+    closed->set_value();
+  });
+  return done;
 }
 
 SecureServer::SecureServer(SecureServingOptions serving, DelegatingAuthOptions auth)
@@ -456,9 +489,10 @@ absl::Status SecureServer::Start() {
     absl::StatusOr<std::vector<std::string>> groups = TlsCurveGroups(serving_.curve_preferences);
     if (!groups.ok()) return groups.status();
     std::string usable, missing;
-    for (const std::string& group : *groups) {
+    // SSL_CTX_set1_groups_list's macro casts its argument to char*: mutable strings (-Wcast-qual).
+    for (std::string group : *groups) {
       // OpenSSL before 3.5 has no ML-KEM hybrids: each group is tried alone.
-      if (SSL_CTX_set1_groups_list(tls->native_handle(), group.c_str()) == 1) {
+      if (SSL_CTX_set1_groups_list(tls->native_handle(), group.data()) == 1) {
         if (!usable.empty()) usable += ':';
         usable += group;
       } else {
@@ -474,7 +508,7 @@ absl::Status SecureServer::Start() {
     if (!missing.empty()) {
       SPDLOG_WARN("--tls-curve-preferences: {} not available in {}, left out", missing, OpenSSL_version(OPENSSL_VERSION));
     }
-    SSL_CTX_set1_groups_list(tls->native_handle(), usable.c_str());
+    SSL_CTX_set1_groups_list(tls->native_handle(), usable.data());
   }
   // Idle connections give their TLS record buffers (~34 KB read, ~17 KB write) back to the heap.
   SSL_CTX_set_mode(tls->native_handle(), SSL_MODE_RELEASE_BUFFERS);

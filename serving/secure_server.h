@@ -19,11 +19,11 @@
 // tls.RequestClientCert, the CA subjects as hints); what the client sent is verified per request by
 // the authenticator (client_certificate_authenticator.h). Without one, none is asked for.
 //
-// Threads: one I/O thread owns the sockets (accept, TLS, HTTP parsing); authentication,
-// authorization and handlers run on two pools (SecureServingOptions): requests decided without a
-// TokenReview or SubjectAccessReview on the local lane, the others on the review lane, bounded, so
-// that probes answer at once under a flood of anonymous or unknown-token requests. Handlers and
-// checks must be thread-safe and return promptly.
+// Threads: io_threads (2) run the sockets (accept, TLS, HTTP parsing), each connection on a strand
+// of its own; authentication, authorization and handlers run on two pools (SecureServingOptions):
+// requests decided without a TokenReview or SubjectAccessReview on the local lane, the others on
+// the review lane, bounded, so that probes answer at once under a flood of anonymous or
+// unknown-token requests. Handlers and checks must be thread-safe and return promptly.
 //
 // Errors: Start returns kInvalidArgument for bad options (certificate files: naming the file; bind
 // address; always-allow paths; the client CA source's errors), kFailedPrecondition when the port

@@ -33,6 +33,10 @@ struct SecureServingOptions {
   // `max_waiting_for_review` queued or running: past that they are shed with upstream's 429 ("Too
   // many requests, please try again later.", Retry-After: 1) rather than queued without bound.
   int local_threads = 2;
+  // Threads running the sockets (accept, TLS handshakes and records, HTTP parsing); each connection
+  // stays on one strand, so its operations never run concurrently. Two, so that probes do not queue
+  // behind a flood's handshakes on one thread (Go's server uses every core).
+  int io_threads = 2;
   int worker_threads = 4;
   int max_waiting_for_review = 256;
   // At most this many connections open at once (0: no cap, as Go's http.Server); past it a new

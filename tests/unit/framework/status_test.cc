@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "sanitizers/sanitizer_build.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -84,14 +86,14 @@ TEST_CASE("the plugin name is provenance: shown by ToString, ignored by equality
 // its blocks with the wrong function, so nothing is counted and only the semantics are checked.
 namespace {
 thread_local std::size_t allocations = 0;
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(KSCHED_UNDER_ASAN)
 constexpr bool kCountsAllocations = false;
 #else
 constexpr bool kCountsAllocations = true;
 #endif
 }  // namespace
 
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(KSCHED_UNDER_ASAN)
 void* operator new(std::size_t size) {
   ++allocations;
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;

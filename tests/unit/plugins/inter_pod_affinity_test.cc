@@ -684,12 +684,12 @@ TEST_CASE("InterPodAffinity Filter without PreFilter state is an error",
         "error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
 }
 
-// The three counts of a PreFilter state, comparable as a whole.
+// The three counts of a PreFilter state, compared as a whole through Describe (which a failed
+// CHECK prints).
 struct StateCounts {
   CountMap existing_anti_affinity;
   CountMap affinity;
   CountMap anti_affinity;
-  friend bool operator==(const StateCounts&, const StateCounts&) = default;
 };
 
 StateCounts CountsOf(const PreFilterState& state) {

@@ -4,6 +4,8 @@
 #include "scheduler/memory_releaser.h"
 
 #include <catch2/catch.hpp>
+
+#include "sanitizers/sanitizer_build.h"
 #include <unistd.h>
 
 #include <chrono>
@@ -15,6 +17,8 @@
 namespace ksched::scheduler {
 namespace {
 
+// Under AddressSanitizer malloc is ASan's, which glibc's mallinfo2 and malloc_trim know nothing of.
+#if !defined(KSCHED_UNDER_ASAN) && !defined(KSCHED_UNDER_TSAN)
 std::size_t ResidentBytes() {
   std::ifstream statm("/proc/self/statm");
   std::size_t size = 0, resident = 0;
@@ -22,8 +26,6 @@ std::size_t ResidentBytes() {
   return resident * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
 }
 
-// Under AddressSanitizer malloc is ASan's, which glibc's mallinfo2 and malloc_trim know nothing of.
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 TEST_CASE("MemoryReleaser returns freed heap pages above the threshold, not below") {
   // 32 MiB of 1 KiB blocks, touched; one block in 64 kept, so that the heap cannot shrink from its
   // top and only a trim inside it (what glibc does not do by itself) gives the pages back.

@@ -374,6 +374,46 @@ TEST_CASE("past max_connections a new connection is closed at once, and a freed 
   server.Stop();
 }
 
+TEST_CASE("connections on several I/O threads are each served in order, and Stop closes the open ones", "[serving]") {
+  TempDir dir;
+  SecureServingOptions serving = LoopbackServing(dir);
+  serving.io_threads = 2;
+  SecureServer server(serving, DelegatingAuthOptions{});
+  REQUIRE(server.Start().ok());
+  const std::string ca = Slurp(dir.path / "certs" / "kube-scheduler.crt");
+
+  constexpr int kClients = 8;
+  constexpr int kRequests = 25;
+  std::vector<std::unique_ptr<client::HttpTransport>> clients;
+  for (int i = 0; i < kClients; ++i) clients.push_back(ClientFor(server.port(), ca));
+  std::atomic<int> ok{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kClients; ++i) {
+    threads.emplace_back([&, i] {
+      client::HttpRequest request;
+      request.accept = "*/*";
+      for (int r = 0; r < kRequests; ++r) {
+        // The two paths alternate on one keep-alive connection: each answer is its own request's.
+        const std::string family = r % 2 == 0 ? "healthz" : "livez";
+        request.target = "/" + family + "?verbose";
+        const absl::StatusOr<client::HttpResponse> response = clients[static_cast<std::size_t>(i)]->SendSync(request);
+        if (response.ok() && response->status == 200 && response->body == "[+]ping ok\n" + family + " check passed\n") {
+          ok.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(ok.load() == kClients * kRequests);
+
+  // Every client still holds its keep-alive connection: Stop closes them and returns.
+  server.Stop();
+  client::HttpRequest after;
+  after.target = "/healthz";
+  after.accept = "*/*";
+  CHECK_FALSE(clients.front()->SendSync(after).ok());
+}
+
 TEST_CASE("bad bind address, busy port and bad always-allow path fail Start", "[serving]") {
   SecureServingOptions serving;
   serving.bind_address = "127.0.0.1";
