@@ -212,29 +212,34 @@ class AllocationSearch {
           return Error("claim " + ObjectName(claim.metadata) + ", request " + request.name +
                        ": has subrequests, but the DRAPrioritizedList feature is disabled");
         }
+        std::int64_t min_devices_per_request = 0;
         if (has_sub_requests) {
-          std::int64_t min_devices = std::numeric_limits<std::int64_t>::max();
+          // Only a lower bound: which subrequest is chosen decides (AllocateOne checks again).
+          min_devices_per_request = std::numeric_limits<std::int64_t>::max();
           for (const api::DeviceSubRequest& sub : request.first_available) {
             const int sub_index = static_cast<int>(entries.size());
             absl::StatusOr<RequestData> data = ValidateRequest(
                 claim, ViewOf(sub), &request, {static_cast<int>(claim_index), static_cast<int>(request_index), sub_index});
             if (!data.ok()) return data.status();
-            min_devices = std::min<std::int64_t>(min_devices, data->num_devices);
+            min_devices_per_request = std::min<std::int64_t>(min_devices_per_request, data->num_devices);
             entries.push_back(*std::move(data));
           }
-          min_devices_per_claim += min_devices;
         } else {
           absl::StatusOr<RequestData> data = ValidateRequest(
               claim, ViewOf(request), nullptr, {static_cast<int>(claim_index), static_cast<int>(request_index), 0});
           if (!data.ok()) return data.status();
-          min_devices_per_claim += data->num_devices;
+          min_devices_per_request = data->num_devices;
           entries.push_back(*std::move(data));
         }
-      }
-      if (min_devices_per_claim > api::kAllocationResultsMaxSize) {
-        return Error("claim " + ObjectName(claim.metadata) + ": number of requested devices " +
-                     std::to_string(min_devices_per_claim) + " exceeds the claim limit of " +
-                     std::to_string(api::kAllocationResultsMaxSize));
+        // Per request, compared before adding (v1.37, #141922): a large count cannot overflow
+        // the total, and the message names the request.
+        if (min_devices_per_request > api::kAllocationResultsMaxSize - min_devices_per_claim) {
+          return Error("claim " + ObjectName(claim.metadata) + ", request " + request.name + ": adding " +
+                       std::to_string(min_devices_per_request) + " devices exceeds the claim limit of " +
+                       std::to_string(api::kAllocationResultsMaxSize) + ", with " +
+                       std::to_string(min_devices_per_claim) + " already accounted for");
+        }
+        min_devices_per_claim += min_devices_per_request;
       }
       results_[claim_index].reserve(static_cast<std::size_t>(min_devices_per_claim));
       for (std::size_t i = 0; i < claim.spec.constraints.size(); ++i) {
@@ -250,7 +255,14 @@ class AllocationSearch {
     absl::StatusOr<SearchOutcome> outcome = AllocateOne(DeviceIndices{}, false);
     if (!outcome.ok()) return outcome.status();
     if (*outcome == SearchOutcome::kMaxSizeExceeded) return Error("allocation max size exceeded");
-    if (*outcome != SearchOutcome::kFound) return std::optional<std::vector<api::AllocationResult>>();
+    if (*outcome != SearchOutcome::kFound) {
+      // Invalid pools were skipped by the search; only when nothing else could satisfy the claims
+      // do they matter, and then for this node only (upstream's ErrFailedAllocationOnNode).
+      for (const Pool& pool : pools_) {
+        if (pool.invalid) return absl::FailedPreconditionError("invalid resource pools were encountered");
+      }
+      return std::optional<std::vector<api::AllocationResult>>();
+    }
 
     std::vector<api::AllocationResult> results(claims_.size());
     for (std::size_t claim_index = 0; claim_index < claims_.size(); ++claim_index) {
@@ -419,7 +431,9 @@ class AllocationSearch {
       return done;
     }
     for (const Pool& pool : pools_) {
-      if (pool.invalid) return Error("pool " + std::string(pool.name) + " is invalid: " + pool.invalid_reason);
+      // No device from a pool being updated (not all its slices seen) or invalid; other pools may
+      // still satisfy the request (v1.37; v1.34 failed on an invalid pool and used incomplete ones).
+      if (pool.incomplete || pool.invalid) continue;
       for (const PoolDevice& device : pool.devices) {
         if (data.request.admin_access ? AllocatingForClaim(device.key, r.claim) : InUse(device.key)) continue;
         absl::StatusOr<bool> selectable = IsSelectable(claim, data, device);
@@ -483,7 +497,17 @@ class AllocationSearch {
       if (!compiled.ok()) return Error(where(i) + ": CEL compile error: " + std::string(compiled.status().message()));
       CelDevice input{device.slice->driver, device.device->attributes, device.device->capacity};
       absl::StatusOr<bool> matches = (*compiled)->Matches(input);
-      if (!matches.ok()) return Error(where(i) + ": CEL runtime error: " + std::string(matches.status().message()));
+      if (!matches.ok()) {
+        // v1.37: the device named (driver/pool/device), and a hint after a missing key (upstream
+        // cel.EnhanceRuntimeError).
+        std::string message(matches.status().message());
+        if (message.find("no such key:") != std::string::npos) {
+          message += ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with "
+                     "has() for optional fields";
+        }
+        return Error(where(i) + " on device " + std::string(device.slice->driver) + "/" +
+                     std::string(device.slice->pool.name) + "/" + device.device->name + ": CEL runtime error: " + message);
+      }
       if (!*matches) return false;
     }
     return true;
@@ -561,7 +585,14 @@ class AllocationSearch {
       class_ranges.emplace(data.device_class->metadata.name, std::make_pair(start, result.config.size()));
     }
     // The claim's configs: those for every request, and those naming a request (or the chosen
-    // subrequest) - once per matching request, as upstream appends them.
+    // subrequest) - once, at the first request they name (v1.37; v1.34 appended one per request).
+    auto chosen_sub_request = [&](std::size_t i) -> std::string {
+      const RequestData& first = requests[i].front();
+      if (first.parent == nullptr) return {};
+      const api::DeviceRequest& request = claim.spec.requests[i];
+      return request.name + "/" +
+             request.first_available[static_cast<std::size_t>(first.selected_sub_request)].name;
+    };
     for (const api::DeviceClaimConfiguration& config : claim.spec.config) {
       auto from_claim = [&config] {
         return api::DeviceAllocationConfiguration{std::string(api::kAllocationConfigSourceClaim), config.requests,
@@ -575,16 +606,25 @@ class AllocationSearch {
         return std::find(config.requests.begin(), config.requests.end(), name) != config.requests.end();
       };
       for (std::size_t i = 0; i < claim.spec.requests.size(); ++i) {
-        const api::DeviceRequest& request = claim.spec.requests[i];
-        if (names(request.name)) {
+        const std::string sub = chosen_sub_request(i);
+        if (names(claim.spec.requests[i].name) || (!sub.empty() && names(sub))) {
           result.config.push_back(from_claim());
-          continue;
+          break;
         }
-        const RequestData& first = requests[i].front();
-        if (first.parent == nullptr) continue;
-        const api::DeviceSubRequest& sub = request.first_available[static_cast<std::size_t>(first.selected_sub_request)];
-        if (names(request.name + "/" + sub.name)) result.config.push_back(from_claim());
       }
+    }
+    // A config that applies to every request says so with no `requests` (v1.37).
+    for (api::DeviceAllocationConfiguration& config : result.config) {
+      if (config.requests.empty()) continue;
+      auto names = [&config](std::string_view name) {
+        return std::find(config.requests.begin(), config.requests.end(), name) != config.requests.end();
+      };
+      bool all = true;
+      for (std::size_t i = 0; i < claim.spec.requests.size() && all; ++i) {
+        const std::string sub = chosen_sub_request(i);
+        all = names(claim.spec.requests[i].name) || (!sub.empty() && names(sub));
+      }
+      if (all) config.requests.clear();
     }
     absl::StatusOr<std::optional<api::NodeSelector>> selector = NodeSelectorFor(claim_index);
     if (!selector.ok()) {

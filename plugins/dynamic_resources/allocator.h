@@ -82,8 +82,10 @@ class Allocator {
             std::vector<std::shared_ptr<const api::ResourceSlice>> slices, SelectorCache& cel_cache);
 
   // One AllocationResult per claim, in order; nullopt when the claims cannot all be allocated on
-  // `node`; an error when a claim, class or slice cannot be handled, DeadlineExceeded when the
-  // search ran past `deadline` (upstream's filter timeout).
+  // `node`; FailedPrecondition when they cannot and an invalid pool was skipped on the way
+  // (upstream's ErrFailedAllocationOnNode: this node only); another error when a claim, class or
+  // slice cannot be handled, DeadlineExceeded when the search ran past `deadline` (upstream's
+  // filter timeout).
   absl::StatusOr<std::optional<std::vector<api::AllocationResult>>> Allocate(
       const api::Node& node, std::span<const api::ResourceClaim* const> claims,
       std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt) const;

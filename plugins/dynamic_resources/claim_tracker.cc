@@ -49,7 +49,16 @@ void AddAllocatedDevices(const api::ResourceClaim& claim, AllocatedDevices& out)
 }
 
 AllocatedDevices ClaimTracker::ListAllAllocatedDevices() const {
+  // The allocations in flight first, then the claims: a binding thread assumes a claim's written
+  // allocation (AssumeAfterApiCall) before it drops it from in flight, so a claim that leaves in
+  // flight after this read is seen assumed below. The other order (upstream's torn read, fixed in
+  // 1.35.1 with a revision check) misses a claim that moves between the two reads, and its
+  // devices look free to this cycle.
   AllocatedDevices allocated;
+  {
+    base::MutexLock lock(&mu_);
+    for (const auto& [uid, claim] : in_flight_) AddAllocatedDevices(*claim, allocated);
+  }
   if (lister_ != nullptr) {
     lister_->ForEachResourceClaim([&](const ClaimPtr& informer_claim) {
       ClaimPtr claim = assumed_.Resolve(Key(informer_claim->metadata.namespace_, informer_claim->metadata.name),
@@ -57,8 +66,6 @@ AllocatedDevices ClaimTracker::ListAllAllocatedDevices() const {
       if (claim != nullptr) AddAllocatedDevices(*claim, allocated);
     });
   }
-  base::MutexLock lock(&mu_);
-  for (const auto& [uid, claim] : in_flight_) AddAllocatedDevices(*claim, allocated);
   return allocated;
 }
 

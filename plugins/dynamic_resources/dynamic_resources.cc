@@ -12,6 +12,7 @@
 #include "api/go_duration.h"
 #include "api/json_decode.h"
 #include "api/resource_json.h"
+#include "api/time_format.h"
 #include "framework/raw_plugin_args.h"
 
 namespace ksched::plugins::dynamic_resources {
@@ -109,10 +110,14 @@ struct DynamicResources::Impl {
       if (claim->metadata.deletion_timestamp.has_value()) {
         return "resourceclaim \"" + claim->metadata.name + "\" is being deleted";
       }
-      if (must_check_owner &&
-          (claim->metadata.namespace_ != pod.metadata.namespace_ || !IsControlledBy(*claim, pod))) {
-        return "ResourceClaim " + ObjectName(claim->metadata) + " was not created for pod " + ObjectName(pod.metadata) +
-               " (pod is not owner)";
+      // resourceclaim.IsForPod's words (v1.37).
+      if (must_check_owner && claim->metadata.namespace_ != pod.metadata.namespace_) {
+        return "ResourceClaim " + ObjectName(claim->metadata) + " is not in the same namespace as Pod " +
+               ObjectName(pod.metadata);
+      }
+      if (must_check_owner && !IsControlledBy(*claim, pod)) {
+        return "ResourceClaim " + ObjectName(claim->metadata) + " was not created for Pod " + ObjectName(pod.metadata) +
+               " (Pod is not owner)";
       }
       fn(claim);
     }
@@ -150,6 +155,17 @@ struct DynamicResources::Impl {
     const std::string name = info.claim->metadata.name;
     const std::string key = ObjectName(info.claim->metadata);
     api::ResourceClaim claim = *info.claim;
+    // v1.37 (DRADeviceBindingConditions and DRAResourceClaimDeviceStatus, both on): every
+    // allocation written carries its time, from which bindingTimeout counts; the same on a retry.
+    std::string allocation_json;
+    if (allocation.has_value()) {
+      api::AllocationResult stamped = *allocation;
+      if (stamped.allocation_timestamp.empty()) {
+        stamped.allocation_timestamp =
+            api::FormatTime(std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()));
+      }
+      allocation_json = api::AllocationResultJson(stamped);
+    }
     std::string failure;
     bool written = false;
     for (int attempt = 0; attempt < 5; ++attempt) {
@@ -197,7 +213,7 @@ struct DynamicResources::Impl {
         }
       }
       std::string status_json = "{";
-      if (allocation.has_value()) status_json += "\"allocation\":" + api::AllocationResultJson(*allocation) + ",";
+      if (allocation.has_value()) status_json += "\"allocation\":" + allocation_json + ",";
       status_json += "\"reservedFor\":[";
       std::vector<api::ResourceClaimConsumerReference> reserved = claim.status.reserved_for;
       reserved.push_back(api::ResourceClaimConsumerReference{"", "pods", pod.metadata.name, pod.metadata.uid});
@@ -361,7 +377,14 @@ framework::Status DynamicResources::Filter(const framework::CycleState& state, c
     absl::StatusOr<std::optional<std::vector<api::AllocationResult>>> result =
         data.allocator->Allocate(node, to_allocate, deadline);
     if (!result.ok()) {
-      if (absl::IsDeadlineExceeded(result.status())) return Unschedulable("timed out trying to allocate devices");
+      // v1.37: an Error, so that the pod retries through backoff rather than waiting in the
+      // unschedulable queue for an event (the timeout may be transient); the node named, as the
+      // node's ResourceSlices may be the cause.
+      if (absl::IsDeadlineExceeded(result.status())) {
+        return Status::FromError("node " + node.metadata.name + ": timed out trying to allocate devices");
+      }
+      // Not for this node (invalid pools); other nodes may do.
+      if (absl::IsFailedPrecondition(result.status())) return Unschedulable(std::string(result.status().message()));
       SPDLOG_DEBUG("dynamic resource plugin failed pod=\"{}\" node=\"{}\": {}", ObjectName(pod.metadata),
                    node.metadata.name, std::string(result.status().message()));
       return Status::FromError(std::string(result.status().message()));

@@ -222,13 +222,29 @@ TEST_CASE("Allocator: pools across slices and generations", "[plugins][dynamic_r
     REQUIRE(result->has_value());
     CHECK(Devices((**result)[0]) == std::vector<std::string>{"req-0 driver-a/pool-1/device-2"});
   }
-  SECTION("a duplicate device name makes the pool invalid") {
-    world.slices = {Slice("slice-1", "node-1", "pool-1", kDriverA, {Device("device-1")}),
-                    Slice("slice-2", "node-1", "pool-1", kDriverA, {Device("device-1")})};
+  SECTION("a duplicate device name makes the pool invalid: skipped, and named only when nothing else fits") {
+    auto a = Slice("slice-1", "node-1", "pool-1", kDriverA, {Device("device-1")});
+    auto b = Slice("slice-2", "node-1", "pool-1", kDriverA, {Device("device-1")});
+    a->pool.resource_slice_count = b->pool.resource_slice_count = 2;
+    world.slices = {a, b};
     auto result = world.Allocate(Node("node-1"), {Claim("claim-0", {Request("req-0", kClassA, 1)})});
     REQUIRE_FALSE(result.ok());
-    CHECK_THAT(std::string(result.status().message()),
-               Catch::Contains("pool pool-1 is invalid: duplicate device name device-1"));
+    CHECK(absl::IsFailedPrecondition(result.status()));  // this node only (ErrFailedAllocationOnNode)
+    CHECK(result.status().message() == "invalid resource pools were encountered");
+    // A valid pool next to it serves the claim (v1.37; v1.34 failed on the invalid pool).
+    world.slices.push_back(Slice("slice-3", "node-1", "pool-2", kDriverA, {Device("device-9")}));
+    auto served = world.Allocate(Node("node-1"), {Claim("claim-0", {Request("req-0", kClassA, 1)})});
+    REQUIRE(served.ok());
+    REQUIRE(served->has_value());
+    CHECK(Devices((**served)[0]) == std::vector<std::string>{"req-0 driver-a/pool-2/device-9"});
+  }
+  SECTION("a pool being updated (not all its slices seen) gives no device") {
+    auto partial = Slice("slice-1", "node-1", "pool-1", kDriverA, {Device("device-1")});
+    partial->pool.resource_slice_count = 2;
+    world.slices = {partial};
+    auto result = world.Allocate(Node("node-1"), {Claim("claim-0", {Request("req-0", kClassA, 1)})});
+    REQUIRE(result.ok());
+    CHECK_FALSE(result->has_value());
   }
   SECTION("no slices, or not enough devices") {
     auto none = world.Allocate(Node("node-1"), {Claim("claim-0", {Request("req-0", kClassA, 1)})});
@@ -261,7 +277,16 @@ TEST_CASE("Allocator: classes and requests that cannot be handled are errors", "
   CHECK_THAT(error_of(unknown_selector), Catch::Contains("CEL expression empty (unsupported selector type?)"));
   CHECK_THAT(error_of(Request("req-0", kClassA, 1, {"noSuchVar.driver == \"x\""})),
              Catch::Contains("claim claim-0: selector #0: CEL compile error: compilation failed"));
-  CHECK_THAT(error_of(Request("req-0", kClassA, 33)), Catch::Contains("exceeds the claim limit"));
+  CHECK(error_of(Request("req-0", kClassA, 33)) ==
+        "claim claim-0, request req-0: adding 33 devices exceeds the claim limit of 32, with 0 already accounted for");
+  {
+    // The second request is the one that does not fit: it is named, with what was counted before it.
+    auto result = world.Allocate(Node("node-1"),
+                                 {Claim("claim-0", {Request("req-0", kClassA, 30), Request("req-1", kClassA, 3)})});
+    REQUIRE_FALSE(result.ok());
+    CHECK(std::string(result.status().message()) ==
+          "claim claim-0, request req-1: adding 3 devices exceeds the claim limit of 32, with 30 already accounted for");
+  }
   auto unknown_constraint = world.Allocate(
       Node("node-1"), {Claim("claim-0", {Request("req-0", kClassA, 1)}, {api::DeviceConstraint{}})});
   REQUIRE_FALSE(unknown_constraint.ok());
@@ -417,17 +442,23 @@ TEST_CASE("Allocator: class and claim configs are copied into the result", "[plu
   api::ResourceClaim claim = Claim("claim-0", {Request("req-0", kClassA, 1), Request("req-1", kClassA, 1)});
   claim.spec.config.push_back(api::DeviceClaimConfiguration{{"req-1"}, api::DeviceConfiguration{R"({"driver":"driver-a"})"}});
   claim.spec.config.push_back(api::DeviceClaimConfiguration{{}, api::DeviceConfiguration{R"({"driver":"driver-b"})"}});
+  claim.spec.config.push_back(
+      api::DeviceClaimConfiguration{{"req-0", "req-1"}, api::DeviceConfiguration{R"({"driver":"driver-c"})"}});
   auto result = world.Allocate(Node("node-1"), {claim});
   REQUIRE(result.ok());
   REQUIRE(result->has_value());
   const std::vector<api::DeviceAllocationConfiguration>& config = (**result)[0].config;
-  REQUIRE(config.size() == 3);
+  // v1.37: a claim config naming several requests is there once (v1.34: once per request), and a
+  // config covering every request has no `requests`.
+  REQUIRE(config.size() == 4);
   CHECK(config[0].source == "FromClass");
-  CHECK(config[0].requests == std::vector<std::string>{"req-0", "req-1"});
+  CHECK(config[0].requests.empty());  // the class serves req-0 and req-1: all of them
   CHECK(config[0].configuration.opaque_json == R"({"driver":"driver-a","parameters":{"a":1}})");
   CHECK(config[1].source == "FromClaim");
   CHECK(config[1].requests == std::vector<std::string>{"req-1"});
   CHECK(config[2].requests.empty());
+  CHECK(config[3].configuration.opaque_json == R"({"driver":"driver-c"})");
+  CHECK(config[3].requests.empty());
 }
 
 TEST_CASE("Allocator: firstAvailable subrequests", "[plugins][dynamic_resources]") {

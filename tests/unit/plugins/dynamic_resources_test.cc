@@ -132,7 +132,7 @@ TEST_CASE("DynamicResources PreEnqueue and PreFilter: claims must exist and be u
   ResourceClaim generated = Claim("web-0-gpu-x");
   f.handle.resources().AddResourceClaim(generated);
   CHECK(f.plugin->PreEnqueue(templated) ==
-        Unresolvable("ResourceClaim default/web-0-gpu-x was not created for pod default/web-0 (pod is not owner)"));
+        Unresolvable("ResourceClaim default/web-0-gpu-x was not created for Pod default/web-0 (Pod is not owner)"));
   generated.metadata.owner_references.push_back({"v1", "Pod", "web-0", "web-0-uid", true});
   f.handle.resources().AddResourceClaim(generated);
   CHECK(f.plugin->PreEnqueue(templated).IsSuccess());
@@ -181,7 +181,11 @@ TEST_CASE("DynamicResources Filter: allocation per node and the allocated claims
   REQUIRE(f.PreFilter(state4, broken_pod).IsSuccess());
   const Status error = f.plugin->Filter(state4, broken_pod, Node("node-a"));
   CHECK(error.code() == Code::kError);
-  CHECK_THAT(error.error(), Catch::Contains("claim default/broken: selector #0: CEL runtime error: no such key: y"));
+  // v1.37's words: the device named, and the hint after a missing key.
+  CHECK_THAT(error.error(),
+             Catch::Contains("claim default/broken: selector #0 on device gpu.example.com/node-a/gpu-0: CEL runtime error: "
+                             "no such key: y. consider using CEL optional chaining (.? followed by orValue()) or guarding "
+                             "the check with has() for optional fields"));
 }
 
 TEST_CASE("DynamicResources Reserve: an allocation in flight takes its device from the next pods",
@@ -244,6 +248,8 @@ TEST_CASE("DynamicResources PreBind: finalizer then allocation and reservation, 
   CHECK_THAT(patches[1].patch, Catch::StartsWith(R"({"metadata":{"resourceVersion":"2"},"status":{"allocation":{"devices":{"results":[{"request":"req-0","driver":"gpu.example.com","pool":"node-a","device":"gpu-0"}]})"));
   CHECK_THAT(patches[1].patch, Catch::EndsWith(R"("reservedFor":[{"resource":"pods","name":"p","uid":"p-uid"}]}})"));
   CHECK(patches[2].patch == patches[1].patch);
+  // v1.37: the allocation carries its time (RFC 3339, whole seconds, UTC).
+  CHECK_THAT(patches[1].patch, Catch::Matches(R"(.*"allocationTimestamp":"20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9:]{8}Z".*)"));
   CHECK(f.handle.fake_cluster_api().claim_gets().size() == 1);
   // No longer in flight; the written claim is assumed until the informer has it.
   CHECK_FALSE(f.plugin->claim_tracker().HasPendingAllocation("c-uid"));
@@ -426,4 +432,17 @@ TEST_CASE("DynamicResources Score: firstAvailable subrequests, earlier ones scor
   const auto [plain_score, plain_status] = f.plugin->Score(plain_state, plain, Node("node-a"));
   CHECK(plain_score == 0);
   CHECK(plain_status.IsSuccess());
+}
+
+TEST_CASE("DynamicResources Filter: a search past filterTimeout is an error naming the node (v1.37: backoff)",
+          "[plugins][dynamic_resources]") {
+  Fixture f;
+  f.plugin = std::make_unique<dra::DynamicResources>(dra::DynamicResourcesArgs{std::chrono::nanoseconds(1)}, f.handle);
+  f.handle.resources().AddResourceClaim(Claim("slow"));
+  CycleState state;
+  const Pod pod = PodWithClaim("p", "slow");
+  REQUIRE(f.PreFilter(state, pod).IsSuccess());
+  const Status status = f.plugin->Filter(state, pod, Node("node-a"));
+  CHECK(status.code() == Code::kError);
+  CHECK(status.Message() == "node node-a: timed out trying to allocate devices");
 }
