@@ -256,20 +256,19 @@ absl::StatusOr<DynamicResourcesArgs> ParseDynamicResourcesArgs(std::string_view 
   }
   if (document.IsNull()) return args;
   if (!document.IsObject()) return absl::InvalidArgumentError("DynamicResourcesArgs: must be a JSON object");
-  auto timeout = document.FindMember("filterTimeout");
-  if (timeout != document.MemberEnd() && !timeout->value.IsNull()) {
-    if (!timeout->value.IsString()) {
-      return absl::InvalidArgumentError("DynamicResourcesArgs: filterTimeout: must be a duration string");
-    }
-    absl::StatusOr<std::chrono::nanoseconds> parsed = api::ParseGoDuration(
-        std::string_view(timeout->value.GetString(), timeout->value.GetStringLength()));
-    if (!parsed.ok()) {
-      return absl::InvalidArgumentError("DynamicResourcesArgs: filterTimeout: " + std::string(parsed.status().message()));
-    }
-    if (parsed->count() < 0) {
-      return absl::InvalidArgumentError("DynamicResourcesArgs: filterTimeout: must be zero or positive");
-    }
-    args.filter_timeout = *parsed;
+  // Both metav1.Duration fields: a Go duration string, zero or positive (the config layer applies
+  // upstream's validation and words first).
+  for (auto [field, out] : {std::pair<const char*, std::chrono::nanoseconds*>{"filterTimeout", &args.filter_timeout},
+                            std::pair<const char*, std::chrono::nanoseconds*>{"bindingTimeout", &args.binding_timeout}}) {
+    auto member = document.FindMember(field);
+    if (member == document.MemberEnd() || member->value.IsNull()) continue;
+    const std::string prefix = std::string("DynamicResourcesArgs: ") + field + ": ";
+    if (!member->value.IsString()) return absl::InvalidArgumentError(prefix + "must be a duration string");
+    absl::StatusOr<std::chrono::nanoseconds> parsed =
+        api::ParseGoDuration(std::string_view(member->value.GetString(), member->value.GetStringLength()));
+    if (!parsed.ok()) return absl::InvalidArgumentError(prefix + std::string(parsed.status().message()));
+    if (parsed->count() < 0) return absl::InvalidArgumentError(prefix + "must be zero or positive");
+    *out = *parsed;
   }
   return args;
 }

@@ -71,9 +71,13 @@ struct DynamicResourcesArgs {
   // How long Filter may search one node (0: no limit). A metav1.Duration upstream, so any Go
   // duration ("500us", "1m30s") as the config layer writes it.
   std::chrono::nanoseconds filter_timeout{std::chrono::seconds(10)};
+  // How long PreBind waits for a device's binding conditions (v1.37 bindingTimeout, default 600s
+  // with DRADeviceBindingConditions and DRAResourceClaimDeviceStatus on, as in v1.37). Read, not
+  // yet used: devices with binding conditions are not allocated yet (issue #45).
+  std::chrono::nanoseconds binding_timeout{std::chrono::seconds(600)};
 };
 
-// v1 DynamicResourcesArgs as JSON (validated by the config layer): filterTimeout.
+// v1 DynamicResourcesArgs as JSON (validated by the config layer): filterTimeout, bindingTimeout.
 absl::StatusOr<DynamicResourcesArgs> ParseDynamicResourcesArgs(std::string_view json);
 
 class DynamicResources final : public framework::PreEnqueuePlugin,

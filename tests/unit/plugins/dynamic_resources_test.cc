@@ -362,6 +362,18 @@ TEST_CASE("DynamicResources PostFilter: without PreFilter's state the error is u
   CHECK(status.Message() == "not found");
 }
 
+TEST_CASE("DynamicResourcesArgs: bindingTimeout (v1.37), default 600s", "[plugins][dynamic_resources]") {
+  CHECK(dra::ParseDynamicResourcesArgs("").value().binding_timeout == std::chrono::seconds(600));
+  const auto both = dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"2s","bindingTimeout":"5m0s"})");
+  REQUIRE(both.ok());
+  CHECK(both->filter_timeout == std::chrono::seconds(2));
+  CHECK(both->binding_timeout == std::chrono::minutes(5));
+  CHECK(dra::ParseDynamicResourcesArgs(R"({"bindingTimeout":"-1s"})").status().message() ==
+        "DynamicResourcesArgs: bindingTimeout: must be zero or positive");
+  CHECK(dra::ParseDynamicResourcesArgs(R"({"bindingTimeout":7})").status().message() ==
+        "DynamicResourcesArgs: bindingTimeout: must be a duration string");
+}
+
 TEST_CASE("DynamicResourcesArgs: filterTimeout", "[plugins][dynamic_resources]") {
   CHECK(dra::ParseDynamicResourcesArgs("").value().filter_timeout == std::chrono::seconds(10));
   CHECK(dra::ParseDynamicResourcesArgs(R"({"filterTimeout":"2s"})").value().filter_timeout == std::chrono::seconds(2));
